@@ -110,8 +110,8 @@ class ContractGoldenTest {
     Grant grant = new Grant("us-east-04a-gd-8xa100-i128-0001", 41);
     Golden.assertMatches("node-assigned.json", new NodeFact.NodeAssigned(POOL, node(), grant, T0));
     Golden.assertMatches("node-removed.json", new NodeFact.NodeRemoved(POOL, node(), grant, "ScaleDown", T0));
-    Golden.assertMatches("nodepool-reconciled.json", new NodeFact.NodePoolReconciled(POOL, 2, 2, 0, 0, false,
-        false, false, null, T0));
+    Golden.assertMatches("nodepool-reconciled.json", new NodeFact.NodePoolReconciled(POOL, 2, 2, 0, 0, "np-3f2a9c",
+        false, false, false, null, T0));
     Golden.assertMatches("node-activity-reported.json", new NodeActivityReported("demo", "example-nodepool",
         "us-east-04a-gd-8xa100-i128-0001", true, 90, T0));
   }

@@ -58,11 +58,12 @@ public sealed interface NodeFact {
   }
 
   /**
-   * The pool's nodes after a reconcile: counts, whether the pool is disabled after repeated boot failures, and
-   * whether a pool being deleted has no node left ({@code nodesRemoved}), which lets the pool be finalized.
+   * The pool's nodes after a reconcile: counts, the pool's active node configuration ({@code nodeProfile}), whether
+   * the pool is disabled after repeated boot failures, and whether a pool being deleted has no node left
+   * ({@code nodesRemoved}), which lets the pool be finalized. {@code pool.generation} is the generation reconciled.
    */
   record NodePoolReconciled(PoolRef pool, int targetNodes, int currentNodes, int inProgress, int removing,
-                            boolean deleting, boolean nodesRemoved, boolean disabled, String disabledMessage,
-                            Instant at) implements NodeFact {
+                            String nodeProfile, boolean deleting, boolean nodesRemoved, boolean disabled,
+                            String disabledMessage, Instant at) implements NodeFact {
   }
 }

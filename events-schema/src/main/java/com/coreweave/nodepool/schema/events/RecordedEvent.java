@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.schema.events;
 
+import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.ObjectReference;
 import java.time.Instant;
 
@@ -10,4 +11,21 @@ import java.time.Instant;
  */
 public record RecordedEvent(String id, String org, String pool, String poolUid, ObjectReference involvedObject,
                             String reason, String type, String message, String component, Instant at) {
+
+  /**
+   * An event about the pool itself. {@code causeId} names the fact that caused it (e.g. the request id, or the
+   * pool uid and generation), so the same cause always gives the same event id.
+   */
+  public static RecordedEvent ofPool(PoolRef pool, CwEvent event, String message, String causeId, String component,
+                                     Instant at) {
+    return new RecordedEvent(component + "/" + causeId + "/" + event.name(), pool.org(), pool.pool(), pool.uid(),
+        ObjectReference.nodePool(pool.pool(), pool.uid()), event.reason(), event.type(), message, component, at);
+  }
+
+  /** An event about one node of the pool. */
+  public static RecordedEvent ofNode(PoolRef pool, String node, CwEvent event, String message, String causeId,
+                                     String component, Instant at) {
+    return new RecordedEvent(component + "/" + causeId + "/" + node + "/" + event.name(), pool.org(), pool.pool(),
+        pool.uid(), ObjectReference.node(node), event.reason(), event.type(), message, component, at);
+  }
 }

@@ -1,0 +1,36 @@
+package com.coreweave.nodepool.api.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
+import java.time.Duration;
+
+/** The api-service's own settings. */
+@ConfigMapping(prefix = "nodepool.api")
+public interface ApiSettings {
+
+  /** The zone a pool lands in when its spec has no {@code region}. */
+  @WithName("default-zone")
+  @WithDefault("US-EAST-04A")
+  String defaultZone();
+
+  /** How long a REST write waits for the pool processor's decision before answering 504. */
+  @WithName("request-timeout")
+  @WithDefault("15s")
+  Duration requestTimeout();
+
+  /** How long a request id (CloudEvent id or Idempotency-Key) is remembered, so a repeat changes nothing. */
+  @WithName("request-id-retention")
+  @WithDefault("24h")
+  Duration requestIdRetention();
+
+  /** How often pools that are not (yet) valid are validated again, e.g. once the catalogue has arrived. */
+  @WithName("revalidate-interval")
+  @WithDefault("5s")
+  Duration revalidateInterval();
+
+  /** The host name other instances reach this one at, for interactive queries. */
+  @WithName("advertised-host")
+  @WithDefault("localhost")
+  String advertisedHost();
+}

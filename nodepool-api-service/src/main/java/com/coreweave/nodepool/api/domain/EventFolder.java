@@ -1,0 +1,77 @@
+package com.coreweave.nodepool.api.domain;
+
+import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.resource.KubeEvent;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Folds recorded events into Kubernetes Events the way the event recorder of Kubernetes does: a repeat of the same
+ * reason and message about the same object raises {@code count} and {@code lastTimestamp} of one Event instead of
+ * adding another. Bounded per pool, oldest dropped first.
+ */
+public final class EventFolder {
+
+  static final int MAX_EVENTS = 200;
+  static final int MAX_SEEN_IDS = 2000;
+
+  private EventFolder() {
+  }
+
+  /** The pool's events after {@code recorded}, and the Event it created or updated (null for a replay). */
+  public record Folded(PoolEvents events, KubeEvent changed) {
+  }
+
+  public static Folded fold(PoolEvents current, RecordedEvent recorded) {
+    if (current.seenIds().contains(recorded.id())) {
+      return new Folded(current, null);
+    }
+    List<KubeEvent> events = new ArrayList<>(current.events());
+    KubeEvent changed = null;
+    for (int i = 0; i < events.size(); i++) {
+      KubeEvent e = events.get(i);
+      if (sameKind(e, recorded)) {
+        changed = e.repeated(recorded.at());
+        events.remove(i);
+        break;
+      }
+    }
+    if (changed == null) {
+      changed = new KubeEvent("v1", "Event", Map.of("name", recorded.pool() + "." + shortHash(recorded.id())),
+          recorded.involvedObject(), recorded.reason(), recorded.message(), recorded.type(), 1, recorded.at(),
+          recorded.at(), Map.of("component", recorded.component()), recorded.component());
+    }
+    events.add(changed);
+    while (events.size() > MAX_EVENTS) {
+      events.remove(0);
+    }
+    List<String> seen = new ArrayList<>(current.seenIds());
+    seen.add(recorded.id());
+    while (seen.size() > MAX_SEEN_IDS) {
+      seen.remove(0);
+    }
+    return new Folded(new PoolEvents(events, seen), changed);
+  }
+
+  private static boolean sameKind(KubeEvent event, RecordedEvent recorded) {
+    return Objects.equals(event.reason(), recorded.reason())
+        && Objects.equals(event.message(), recorded.message())
+        && Objects.equals(event.involvedObject().kind(), recorded.involvedObject().kind())
+        && Objects.equals(event.involvedObject().name(), recorded.involvedObject().name());
+  }
+
+  private static String shortHash(String id) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest, 0, 8);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,184 @@
+package com.coreweave.nodepool.api.domain;
+
+import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
+import com.coreweave.nodepool.schema.events.PoolRef;
+import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.events.RequestDecided;
+import com.coreweave.nodepool.schema.events.RequestDecided.Outcome;
+import com.coreweave.nodepool.schema.resource.CwEvent;
+import com.coreweave.nodepool.schema.resource.KubeStatus;
+import com.coreweave.nodepool.schema.resource.NodePool;
+import com.coreweave.nodepool.schema.resource.NodePoolSpec;
+import com.coreweave.nodepool.schema.resource.ObjectMeta;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Decides one request against the stored pool, as the Kubernetes API server would: create, replace, apply or
+ * delete; preconditions on {@code resourceVersion} and {@code uid}; immutable {@code instanceType} and
+ * {@code region}; {@code generation} bumped only when the spec changes, {@code resourceVersion} on every write; no
+ * write at all for a request that changes nothing.
+ */
+public final class PoolDecider {
+
+  public static final String COMPONENT = "nodepool-api-service";
+
+  private PoolDecider() {
+  }
+
+  /** What the processor needs from outside: the time, the new version and uid to use, the default zone. */
+  public record WriteContext(Instant now, String resourceVersion, String newUid, String defaultZone) {
+  }
+
+  /** The answer to the caller, the pool to store ({@code null}: unchanged) and the events to record. */
+  public record Decision(RequestDecided answer, NodePoolAccepted next, List<RecordedEvent> events) {
+
+    static Decision rejected(String requestId, ApiException error, Instant now) {
+      KubeStatus status = error.status();
+      return new Decision(new RequestDecided(requestId, Outcome.REJECTED, status.code(), null, status, now), null,
+          List.of());
+    }
+  }
+
+  public static Decision decide(PoolRequest request, NodePoolAccepted current, WriteContext ctx,
+                                Function<NodePoolSpec, PlatformValidator.Verdict> validator) {
+    try {
+      return switch (request.operation()) {
+        case DELETE -> delete(request, current, ctx);
+        case CREATE -> {
+          if (current != null) {
+            throw ApiException.alreadyExists(NodePool.KIND, request.key().pool());
+          }
+          yield create(request, ctx, validator);
+        }
+        case REPLACE -> {
+          if (current == null) {
+            throw ApiException.notFound(NodePool.KIND, request.key().pool());
+          }
+          yield update(request, current, ctx, validator);
+        }
+        case APPLY -> current == null ? create(request, ctx, validator) : update(request, current, ctx, validator);
+      };
+    } catch (ApiException e) {
+      return Decision.rejected(request.id(), e, ctx.now());
+    }
+  }
+
+  private static Decision create(PoolRequest request, WriteContext ctx,
+                                 Function<NodePoolSpec, PlatformValidator.Verdict> validator) {
+    ObjectMeta given = request.manifest().metadata();
+    Instant created = ctx.now().truncatedTo(ChronoUnit.SECONDS);
+    ObjectMeta meta = new ObjectMeta(request.key().pool(), ctx.newUid(), 1L, ctx.resourceVersion(), created, null,
+        given.labels(), given.annotations());
+    NodePoolSpec spec = request.manifest().spec().withDefaults(ctx.defaultZone());
+    PlatformValidator.Verdict verdict = validator.apply(spec);
+    NodePoolAccepted next = new NodePoolAccepted(request.key().org(), NodePool.of(meta, spec, null),
+        verdict.validation(), ctx.now());
+    PoolRef ref = PoolRef.of(next);
+    List<RecordedEvent> events = new ArrayList<>();
+    events.add(RecordedEvent.ofPool(ref, CwEvent.CWNodePoolCreated, "NodePool " + meta.name() + " created: "
+        + spec.target() + " x " + spec.instanceType() + " in " + spec.region() + ".", ref.uid(), COMPONENT,
+        ctx.now()));
+    events.addAll(findings(ref, verdict, ctx.now()));
+    return new Decision(decided(request, Outcome.CREATED, 201, next, ctx), next, events);
+  }
+
+  private static Decision update(PoolRequest request, NodePoolAccepted current, WriteContext ctx,
+                                 Function<NodePoolSpec, PlatformValidator.Verdict> validator) {
+    String name = request.key().pool();
+    ObjectMeta stored = current.nodePool().metadata();
+    if (stored.deletionTimestamp() != null) {
+      throw ApiException.conflict(NodePool.KIND, name, "the object is being deleted");
+    }
+    checkPreconditions(request.manifest().metadata(), stored, name);
+    NodePoolSpec spec = request.manifest().spec().withDefaults(current.nodePool().spec().region());
+    NodePoolSpec old = current.nodePool().spec();
+    List<KubeStatus.Cause> immutable = new ArrayList<>();
+    if (!Objects.equals(spec.instanceType(), old.instanceType())) {
+      immutable.add(new KubeStatus.Cause(ManifestValidator.INVALID, "Invalid value: \"" + spec.instanceType()
+          + "\": field is immutable", "spec.instanceType"));
+    }
+    String requestedRegion = request.manifest().spec().region();
+    if (requestedRegion != null && !requestedRegion.equals(old.region())) {
+      immutable.add(new KubeStatus.Cause(ManifestValidator.INVALID, "Invalid value: \"" + requestedRegion
+          + "\": field is immutable", "spec.region"));
+    }
+    if (!immutable.isEmpty()) {
+      throw ApiException.invalid(NodePool.KIND, name, immutable);
+    }
+    ObjectMeta given = request.manifest().metadata();
+    boolean specChanged = !spec.equals(old);
+    boolean metaChanged = !Objects.equals(emptyToNull(given.labels()), emptyToNull(stored.labels()))
+        || !Objects.equals(emptyToNull(given.annotations()), emptyToNull(stored.annotations()));
+    if (!specChanged && !metaChanged) {
+      return new Decision(decided(request, Outcome.UNCHANGED, 200, current, ctx), null, List.of());
+    }
+    long generation = stored.generation() + (specChanged ? 1 : 0);
+    ObjectMeta meta = new ObjectMeta(name, stored.uid(), generation, ctx.resourceVersion(),
+        stored.creationTimestamp(), null, given.labels(), given.annotations());
+    PlatformValidator.Verdict verdict = specChanged ? validator.apply(spec)
+        : new PlatformValidator.Verdict(current.validation(), List.of());
+    NodePoolAccepted next = new NodePoolAccepted(request.key().org(), NodePool.of(meta, spec, null),
+        verdict.validation(), ctx.now());
+    List<RecordedEvent> events = new ArrayList<>(specChanged ? findings(PoolRef.of(next), verdict, ctx.now())
+        : List.of());
+    if (metaChanged) {
+      events.add(RecordedEvent.ofPool(PoolRef.of(next), CwEvent.CWNodePoolMetadata, "NodePool metadata updated.",
+          next.uid() + "/rv/" + ctx.resourceVersion(), COMPONENT, ctx.now()));
+    }
+    return new Decision(decided(request, Outcome.UPDATED, 200, next, ctx), next, events);
+  }
+
+  private static Decision delete(PoolRequest request, NodePoolAccepted current, WriteContext ctx) {
+    String name = request.key().pool();
+    if (current == null) {
+      throw ApiException.notFound(NodePool.KIND, name);
+    }
+    ObjectMeta stored = current.nodePool().metadata();
+    checkPreconditions(request.manifest().metadata(), stored, name);
+    if (stored.deletionTimestamp() != null) {
+      return new Decision(decided(request, Outcome.UNCHANGED, 200, current, ctx), null, List.of());
+    }
+    ObjectMeta meta = stored.withResourceVersion(ctx.resourceVersion())
+        .withDeletionTimestamp(ctx.now().truncatedTo(ChronoUnit.SECONDS));
+    NodePoolAccepted next = new NodePoolAccepted(current.org(), current.nodePool().withMetadata(meta),
+        current.validation(), ctx.now());
+    return new Decision(decided(request, Outcome.DELETING, 200, next, ctx), next, List.of());
+  }
+
+  private static void checkPreconditions(ObjectMeta given, ObjectMeta stored, String name) {
+    if (given == null) {
+      return;
+    }
+    if (given.resourceVersion() != null && !given.resourceVersion().equals(stored.resourceVersion())) {
+      throw ApiException.conflict(NodePool.KIND, name,
+          "the object has been modified; please apply your changes to the latest version and try again");
+    }
+    if (given.uid() != null && !given.uid().equals(stored.uid())) {
+      throw ApiException.conflict(NodePool.KIND, name, "Precondition failed: UID in precondition: " + given.uid()
+          + ", UID in object meta: " + stored.uid());
+    }
+  }
+
+  private static List<RecordedEvent> findings(PoolRef ref, PlatformValidator.Verdict verdict, Instant now) {
+    return verdict.events().stream()
+        .map(f -> RecordedEvent.ofPool(ref, f.event(), f.message(), ref.uid() + "/" + ref.generation(), COMPONENT,
+            now))
+        .toList();
+  }
+
+  private static RequestDecided decided(PoolRequest request, Outcome outcome, int code, NodePoolAccepted pool,
+                                        WriteContext ctx) {
+    return new RequestDecided(request.id(), outcome, code, pool.nodePool(), null, ctx.now());
+  }
+
+  private static <T extends java.util.Map<?, ?>> T emptyToNull(T map) {
+    return map == null || map.isEmpty() ? null : map;
+  }
+}

@@ -1,0 +1,67 @@
+package com.coreweave.nodepool.api.domain;
+
+import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
+import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.events.QuotaChecked;
+import com.coreweave.nodepool.schema.resource.Node;
+import com.coreweave.nodepool.schema.resource.NodePool;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Everything the api-service knows of one pool, kept in the {@code pool-views} store: the accepted pool, the latest
+ * decision of each gatekeeper, the nodes, and the resource as last published (whose conditions carry the
+ * transition times the next status keeps).
+ */
+public record PoolView(
+    NodePoolAccepted accepted,
+    QuotaChecked quota,
+    CapacityChecked capacity,
+    NodePoolReconciled reconciled,
+    Map<String, Node> nodes,
+    List<Preemption> preemptions,
+    NodePool published) {
+
+  /** One spot node taken back from this pool: when it was warned, when it left, and why then. */
+  public record Preemption(String node, Instant pendingAt, Instant removedAt, String cause) {
+  }
+
+  public static PoolView of(NodePoolAccepted accepted) {
+    return new PoolView(accepted, null, null, null, new TreeMap<>(), List.of(), null);
+  }
+
+  public String uid() {
+    return accepted.uid();
+  }
+
+  public PoolView withAccepted(NodePoolAccepted next) {
+    return new PoolView(next, quota, capacity, reconciled, nodes, preemptions, published);
+  }
+
+  public PoolView withQuota(QuotaChecked next) {
+    return new PoolView(accepted, next, capacity, reconciled, nodes, preemptions, published);
+  }
+
+  public PoolView withCapacity(CapacityChecked next) {
+    return new PoolView(accepted, quota, next, reconciled, nodes, preemptions, published);
+  }
+
+  public PoolView withReconciled(NodePoolReconciled next) {
+    return new PoolView(accepted, quota, capacity, next, nodes, preemptions, published);
+  }
+
+  public PoolView withNodes(Map<String, Node> next) {
+    return new PoolView(accepted, quota, capacity, reconciled, next, preemptions, published);
+  }
+
+  public PoolView withPreemptions(List<Preemption> next) {
+    return new PoolView(accepted, quota, capacity, reconciled, nodes, next, published);
+  }
+
+  public PoolView withPublished(NodePool next) {
+    return new PoolView(accepted, quota, capacity, reconciled, nodes, preemptions, next);
+  }
+}

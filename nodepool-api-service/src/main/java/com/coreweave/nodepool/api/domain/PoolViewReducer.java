@@ -1,0 +1,65 @@
+package com.coreweave.nodepool.api.domain;
+
+import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.NodeFact;
+import com.coreweave.nodepool.schema.events.PoolRef;
+import com.coreweave.nodepool.schema.events.PreemptionFact;
+import com.coreweave.nodepool.schema.events.QuotaChecked;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The pure fold of one fact into a pool's view: {@code (view, fact) -> view}. Facts about another incarnation of
+ * the pool (another uid) and decisions older than the one held are ignored, so replays and reordering across
+ * topics cannot roll the view back.
+ */
+public final class PoolViewReducer {
+
+  /** Preemption history is kept as long as the reference keeps preemption logs. */
+  public static final Duration PREEMPTION_HISTORY = Duration.ofDays(7);
+
+  private PoolViewReducer() {
+  }
+
+  public static PoolView apply(PoolView view, Object fact, Instant now) {
+    return switch (fact) {
+      case QuotaChecked q when current(view, q.pool()) && newer(view.quota() == null ? null
+          : view.quota().pool(), q.pool()) -> view.withQuota(q);
+      case CapacityChecked c when current(view, c.pool()) && newer(view.capacity() == null ? null
+          : view.capacity().pool(), c.pool()) -> view.withCapacity(c);
+      case NodeFact.NodePoolReconciled r when current(view, r.pool()) -> view.withReconciled(r);
+      case NodeFact.NodeRemoved removed when current(view, removed.pool()) -> {
+        Map<String, com.coreweave.nodepool.schema.resource.Node> nodes = new TreeMap<>(view.nodes());
+        nodes.remove(removed.node().name());
+        yield view.withNodes(nodes);
+      }
+      case NodeFact.AboutNode about when current(view, about.pool()) -> {
+        Map<String, com.coreweave.nodepool.schema.resource.Node> nodes = new TreeMap<>(view.nodes());
+        nodes.put(about.node().name(), about.node());
+        yield view.withNodes(nodes);
+      }
+      case PreemptionFact.NodePreempted p when current(view, p.pool()) -> {
+        List<PoolView.Preemption> history = new ArrayList<>(view.preemptions().stream()
+            .filter(e -> e.removedAt().isAfter(now.minus(PREEMPTION_HISTORY)))
+            .filter(e -> !e.node().equals(p.node()) || !e.pendingAt().equals(p.pendingAt()))
+            .toList());
+        history.add(new PoolView.Preemption(p.node(), p.pendingAt(), p.removedAt(), p.cause()));
+        yield view.withPreemptions(history);
+      }
+      default -> view;
+    };
+  }
+
+  private static boolean current(PoolView view, PoolRef ref) {
+    return view.uid().equals(ref.uid());
+  }
+
+  /** A decision for the same or a later generation replaces the one held (level-triggered re-checks included). */
+  private static boolean newer(PoolRef held, PoolRef incoming) {
+    return held == null || incoming.generation() >= held.generation();
+  }
+}

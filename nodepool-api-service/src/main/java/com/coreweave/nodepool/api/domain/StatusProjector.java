@@ -1,0 +1,142 @@
+package com.coreweave.nodepool.api.domain;
+
+import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
+import com.coreweave.nodepool.schema.resource.Condition;
+import com.coreweave.nodepool.schema.resource.Conditions;
+import com.coreweave.nodepool.schema.resource.Node;
+import com.coreweave.nodepool.schema.resource.NodePool;
+import com.coreweave.nodepool.schema.resource.NodePoolSpec;
+import com.coreweave.nodepool.schema.resource.NodePoolStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Derives a pool's status from its view: the conditions of reference 000 (in its order), the counts and
+ * {@code observedGeneration}. A condition keeps its {@code lastTransitionTime} while its status stays the same.
+ */
+public final class StatusProjector {
+
+  private StatusProjector() {
+  }
+
+  /** The counts the status shows, read off the nodes. */
+  record Counts(int current, int inProgress, int removing) {
+
+    static Counts of(PoolView view) {
+      int current = 0;
+      int inProgress = 0;
+      int removing = 0;
+      for (Node node : view.nodes().values()) {
+        switch (node.phase()) {
+          case Booting -> inProgress++;
+          case Registered, Draining -> current++;
+          default -> { }
+        }
+        if (removal(node)) {
+          removing++;
+        }
+      }
+      return new Counts(current, inProgress, removing);
+    }
+
+    private static boolean removal(Node node) {
+      return node.status().conditions() != null && node.status().conditions().stream()
+          .anyMatch(c -> c.type().equals(Node.CONDITION_REMOVAL) && c.isTrue());
+    }
+  }
+
+  /** The whole resource as it should be published now. */
+  public static NodePool project(PoolView view, Instant now) {
+    NodePool pool = view.accepted().nodePool();
+    return pool.withStatus(status(view, now));
+  }
+
+  static NodePoolStatus status(PoolView view, Instant now) {
+    NodePoolSpec spec = view.accepted().nodePool().spec();
+    Counts counts = Counts.of(view);
+    NodePoolReconciled reconciled = view.reconciled();
+    boolean deleting = view.accepted().deleting();
+
+    List<Condition> conditions = new ArrayList<>();
+    conditions.add(validated(view));
+    if (view.capacity() != null && view.capacity().reason() != null) {
+      String reason = view.capacity().reason();
+      conditions.add(Condition.of(Conditions.CAPACITY, Conditions.Capacity.SUFFICIENT.equals(reason), reason,
+          view.capacity().message()));
+    }
+    if (view.quota() != null && view.quota().reason() != null) {
+      String reason = view.quota().reason();
+      conditions.add(Condition.of(Conditions.QUOTA, Conditions.Quota.UNDER.equals(reason), reason,
+          view.quota().message()));
+    }
+    conditions.add(atTarget(spec, counts, reconciled, deleting, view));
+    if (deleting) {
+      boolean complete = reconciled != null && reconciled.nodesRemoved() && view.nodes().isEmpty();
+      conditions.add(complete
+          ? Condition.of(Conditions.NODES_REMOVED, true, Conditions.NodesRemoved.COMPLETE,
+              "All nodes have been removed; the NodePool will be deleted.")
+          : Condition.of(Conditions.NODES_REMOVED, false, Conditions.NodesRemoved.PENDING,
+              view.nodes().size() + " node(s) are being removed from the NodePool."));
+    }
+    String profile = reconciled == null ? null : reconciled.nodeProfile();
+    conditions.add(reconfiguration(view, profile));
+
+    List<Condition> previous = view.published() == null || view.published().status() == null
+        ? List.of() : Objects.requireNonNullElse(view.published().status().conditions(), List.of());
+    List<Condition> timed = conditions.stream()
+        .map(c -> c.after(previous.stream().filter(p -> p.type().equals(c.type())).findFirst().orElse(null), now))
+        .toList();
+    Long observed = reconciled == null ? null : reconciled.pool().generation();
+    int queued = view.capacity() == null || deleting ? 0 : view.capacity().queuedNodes();
+    return new NodePoolStatus(observed, timed, counts.current(), counts.inProgress(), queued, profile, null, null);
+  }
+
+  private static Condition validated(PoolView view) {
+    var validation = view.accepted().validation();
+    return Condition.of(Conditions.VALIDATED, validation.valid(), validation.reason(), validation.message());
+  }
+
+  private static Condition atTarget(NodePoolSpec spec, Counts counts, NodePoolReconciled reconciled,
+                                    boolean deleting, PoolView view) {
+    int target = spec.target();
+    if (deleting) {
+      return Condition.of(Conditions.AT_TARGET, false, Conditions.AtTarget.PENDING_DELETE,
+          "NodePool is being deleted; its nodes will be removed.");
+    }
+    if (reconciled != null && reconciled.disabled()) {
+      return Condition.of(Conditions.AT_TARGET, false, Conditions.AtTarget.UNDER_TARGET,
+          "NodePool is disabled: " + reconciled.disabledMessage());
+    }
+    int staying = counts.current() - counts.removing();
+    if (counts.current() > target || (counts.removing() > 0 && staying >= target)) {
+      return Condition.of(Conditions.AT_TARGET, false, Conditions.AtTarget.OVER_TARGET,
+          "NodePool has " + counts.current() + " nodes for a target of " + target + "; extra nodes will be removed "
+              + "using the " + spec.scaleDownStrategy() + " scale-down strategy"
+              + (counts.removing() > 0 ? " (" + counts.removing() + " being removed)." : "."));
+    }
+    if (counts.current() == target && counts.inProgress() == 0) {
+      return Condition.of(Conditions.AT_TARGET, true, Conditions.AtTarget.TARGET_MET,
+          "NodePool has reached its target node count.");
+    }
+    int queued = view.capacity() == null ? 0 : view.capacity().queuedNodes();
+    String why = !view.accepted().validation().valid() ? " The configuration is not valid."
+        : "";
+    return Condition.of(Conditions.AT_TARGET, false, Conditions.AtTarget.UNDER_TARGET,
+        "NodePool has " + counts.current() + " of " + target + " nodes: " + counts.inProgress() + " in progress, "
+            + queued + " queued." + why);
+  }
+
+  private static Condition reconfiguration(PoolView view, String profile) {
+    long outdated = profile == null ? 0 : view.nodes().values().stream()
+        .filter(n -> n.status().nodeProfile() != null && !profile.equals(n.status().nodeProfile()))
+        .count();
+    return outdated == 0
+        ? Condition.of(Conditions.NODE_RECONFIGURATION_REQUIRED, false,
+            Conditions.NodeReconfigurationRequired.ALL_NODES_UP_TO_DATE, "All nodes are on the current configuration.")
+        : Condition.of(Conditions.NODE_RECONFIGURATION_REQUIRED, true,
+            Conditions.NodeReconfigurationRequired.STAGED_NODE_CONFIG,
+            outdated + " node(s) need a reconfigure reboot to run " + profile + ".");
+  }
+}

@@ -1,0 +1,62 @@
+package com.coreweave.nodepool.api.rest;
+
+import com.coreweave.nodepool.api.config.ApiSettings;
+import com.coreweave.nodepool.api.domain.PoolRequest;
+import com.coreweave.nodepool.kit.kafka.RecordPublisher;
+import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.schema.events.CloudEvent;
+import com.coreweave.nodepool.schema.events.NodePoolRequested;
+import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
+import com.coreweave.nodepool.schema.events.PoolKey;
+import com.coreweave.nodepool.schema.events.RequestDecided;
+import com.coreweave.nodepool.schema.resource.NodePool;
+import com.coreweave.nodepool.schema.topics.Topics;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.util.UUID;
+
+/**
+ * A REST write goes the same way as a request a platform team publishes: a {@code NodePoolRequested} CloudEvent on
+ * {@code nodepool-requested}, decided by the pool processor. The call waits for that decision and answers with it.
+ */
+@ApplicationScoped
+public class PoolWrites {
+
+  @Inject
+  RecordPublisher publisher;
+
+  @Inject
+  DecisionWaiter waiter;
+
+  @Inject
+  ApiSettings settings;
+
+  @Inject
+  Clock clock;
+
+  /**
+   * Publishes the request and returns the pool processor's accepted answer; a refusal becomes the matching
+   * {@link ApiException}. With an {@code idempotencyKey}, a repeated call gets the first call's answer.
+   */
+  public RequestDecided submit(PoolKey key, Operation operation, NodePool manifest, String idempotencyKey) {
+    if (!waiter.ready()) {
+      throw ApiException.unavailable("the API is starting; retry shortly");
+    }
+    String id = idempotencyKey == null || idempotencyKey.isBlank() ? UUID.randomUUID().toString()
+        : "idempotency-key:" + idempotencyKey;
+    CloudEvent<NodePoolRequested> event = CloudEvent.of(id, PoolRequest.REST_SOURCE, NodePoolRequested.TYPE,
+        key.toString(), clock.instant(), new NodePoolRequested(operation, manifest));
+    var answer = waiter.expect(id);
+    publisher.publish(Topics.NODEPOOL_REQUESTED.name(), key.toString(), event);
+    RequestDecided decided = waiter.await(id, answer, settings.requestTimeout());
+    if (decided == null) {
+      throw ApiException.timeout("the request " + id + " was written but not decided within "
+          + settings.requestTimeout().toSeconds() + "s; it may still take effect");
+    }
+    if (decided.outcome() == RequestDecided.Outcome.REJECTED) {
+      throw new ApiException(decided.error());
+    }
+    return decided;
+  }
+}

@@ -1,0 +1,89 @@
+package com.coreweave.nodepool.api.streams;
+
+import com.coreweave.nodepool.api.config.ApiSettings;
+import com.coreweave.nodepool.api.domain.PoolEvents;
+import com.coreweave.nodepool.api.domain.PoolView;
+import com.coreweave.nodepool.api.domain.RequestReader;
+import com.coreweave.nodepool.kit.kafka.JsonSerde;
+import com.coreweave.nodepool.kit.streams.DeadLetterRouting;
+import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.kit.streams.RecordReader;
+import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.InstanceType;
+import com.coreweave.nodepool.schema.events.NodeFact;
+import com.coreweave.nodepool.schema.events.PreemptionFact;
+import com.coreweave.nodepool.schema.events.QuotaChecked;
+import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.events.RequestDecided;
+import com.coreweave.nodepool.schema.topics.DeadLetters;
+import com.coreweave.nodepool.schema.topics.Topics;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import java.time.Clock;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The api-service's topology: requests from {@code nodepool-requested} and the facts of every other service meet in
+ * one {@link PoolProcessor} per pool partition, which owns the pool's view, decides requests and publishes status
+ * and events.
+ */
+@ApplicationScoped
+public class ApiTopology {
+
+  public static final String SERVICE = "nodepool-api-service";
+
+  @Produces
+  Topology topology(ApiSettings settings, Clock clock) {
+    return build(settings, clock);
+  }
+
+  /** Built by a plain method so that a TopologyTestDriver test can use it without Quarkus. */
+  public static Topology build(ApiSettings settings, Clock clock) {
+    StreamsBuilder builder = new StreamsBuilder();
+    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
+        StoreNames.POOL_VIEWS), Serdes.String(), JsonSerde.of(PoolView.class)));
+    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
+        StoreNames.POOL_EVENTS), Serdes.String(), JsonSerde.of(PoolEvents.class)));
+    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
+        StoreNames.REQUEST_IDS), Serdes.String(), JsonSerde.of(RequestDecided.class)));
+    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
+        StoreNames.UNVALIDATED), Serdes.String(), Serdes.String()));
+    builder.globalTable(Topics.INSTANCE_TYPE_CATALOGUED.name(),
+        Consumed.with(Serdes.String(), JsonSerde.of(InstanceType.class)),
+        Materialized.<String, InstanceType, KeyValueStore<Bytes, byte[]>>as(
+            StoreNames.INSTANCE_TYPES));
+
+    String dlq = DeadLetters.serviceTopic(SERVICE);
+    KStream<String, Object> requests = DeadLetterRouting.parse(builder, Topics.NODEPOOL_REQUESTED.name(),
+            new RequestReader(), Topics.NODEPOOL_REQUESTED_DLQ.name(), SERVICE, clock)
+        .mapValues(v -> (Object) v, Named.as("as-request"));
+    KStream<String, Object> inputs = requests
+        .merge(fact(builder, Topics.QUOTA_CHECKED.name(), QuotaChecked.class, dlq, clock))
+        .merge(fact(builder, Topics.CAPACITY_CHECKED.name(), CapacityChecked.class, dlq, clock))
+        .merge(fact(builder, Topics.NODEPOOL_NODES_CHANGED.name(), NodeFact.class, dlq, clock))
+        .merge(fact(builder, Topics.SPOT_PREEMPTION_PROGRESSED.name(), PreemptionFact.class, dlq, clock))
+        .merge(fact(builder, Topics.NODEPOOL_EVENT_RECORDED.name(), RecordedEvent.class, dlq, clock));
+    KStream<String, Outbound> outputs = inputs.process(() -> new PoolProcessor(settings, clock),
+        Named.as("pool-processor"),
+        StoreNames.POOL_VIEWS, StoreNames.POOL_EVENTS,
+        StoreNames.REQUEST_IDS, StoreNames.UNVALIDATED);
+    Outbound.route(outputs, "write-outputs");
+    return builder.build();
+  }
+
+  private static <T> KStream<String, Object> fact(StreamsBuilder builder, String topic, Class<T> type, String dlq,
+                                                  Clock clock) {
+    return DeadLetterRouting.parse(builder, topic, RecordReader.json(type), dlq, SERVICE, clock)
+        .filter((key, value) -> value != null, Named.as("present-" + topic))
+        .mapValues(v -> (Object) v, Named.as("as-fact-" + topic));
+  }
+}

@@ -1,0 +1,19 @@
+package com.coreweave.nodepool.api.streams;
+
+/** The names of the api-service's state stores (also used by interactive queries). */
+public final class StoreNames {
+
+  private StoreNames() {
+  }
+
+  /** {@code <org>/<pool>} → {@code PoolView}: the materialized pool. */
+  public static final String POOL_VIEWS = "pool-views";
+  /** {@code <org>/<pool>} → {@code PoolEvents}: the pool's Kubernetes Events. */
+  public static final String POOL_EVENTS = "pool-events";
+  /** {@code <org>/<pool>|<request id>} → {@code RequestDecided}: requests already answered. */
+  public static final String REQUEST_IDS = "request-ids";
+  /** {@code <org>/<pool>} → "": pools whose spec is not (yet) valid, validated again periodically. */
+  public static final String UNVALIDATED = "unvalidated-pools";
+  /** Global: instance type name → {@code InstanceType}, the capacity-service's catalogue. */
+  public static final String INSTANCE_TYPES = "instance-types";
+}

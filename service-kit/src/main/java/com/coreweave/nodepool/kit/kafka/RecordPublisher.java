@@ -1,0 +1,71 @@
+package com.coreweave.nodepool.kit.kafka;
+
+import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.schema.Json;
+import io.quarkus.runtime.ShutdownEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Writes a record for a REST call and waits until the broker has it (acks=all, idempotent), so that a 2xx answer
+ * means the request is durable in Kafka. A broker that does not answer in time gives 503, never a lost write.
+ */
+@ApplicationScoped
+public class RecordPublisher {
+
+  @Inject
+  KafkaSettings settings;
+
+  private volatile Producer<String, byte[]> producer;
+
+  private Producer<String, byte[]> producer() {
+    if (producer == null) {
+      synchronized (this) {
+        if (producer == null) {
+          producer = new KafkaProducer<>(Map.of(
+              ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
+              ProducerConfig.ACKS_CONFIG, "all",
+              ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+              ProducerConfig.LINGER_MS_CONFIG, 0,
+              ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000,
+              ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
+              ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000),
+              new StringSerializer(), new ByteArraySerializer());
+        }
+      }
+    }
+    return producer;
+  }
+
+  /** Writes {@code value} as JSON (null: a tombstone) and returns once it is acknowledged. */
+  public RecordMetadata publish(String topic, String key, Object value) {
+    byte[] bytes = value == null ? null : value instanceof byte[] raw ? raw : Json.bytes(value);
+    try {
+      return producer().send(new ProducerRecord<>(topic, key, bytes)).get(15, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw ApiException.unavailable("interrupted while writing to Kafka");
+    } catch (ExecutionException | TimeoutException e) {
+      throw ApiException.unavailable("Kafka did not accept the write to " + topic + ": "
+          + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage()));
+    }
+  }
+
+  void close(@Observes ShutdownEvent event) {
+    if (producer != null) {
+      producer.close();
+    }
+  }
+}

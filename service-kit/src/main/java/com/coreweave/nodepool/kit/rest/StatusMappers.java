@@ -1,0 +1,53 @@
+package com.coreweave.nodepool.kit.rest;
+
+import com.coreweave.nodepool.schema.resource.KubeStatus;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/** Every error leaves the API as a Kubernetes {@code Status}, never as an HTML page or a bare stack trace. */
+public class StatusMappers {
+
+  private static final Logger LOG = Logger.getLogger(StatusMappers.class);
+
+  public static Response respond(KubeStatus status) {
+    return Response.status(status.code()).type(MediaType.APPLICATION_JSON).entity(status).build();
+  }
+
+  @ServerExceptionMapper
+  public Response api(ApiException e) {
+    return respond(e.status());
+  }
+
+  @ServerExceptionMapper(priority = 4000)
+  public Response unreadableJson(JsonProcessingException e) {
+    return respond(KubeStatus.failure(400, "BadRequest", "request body is not valid JSON: "
+        + e.getOriginalMessage(), null));
+  }
+
+  @ServerExceptionMapper
+  public Response web(WebApplicationException e) {
+    int code = e.getResponse().getStatus();
+    String reason = switch (code) {
+      case 400 -> "BadRequest";
+      case 401 -> "Unauthorized";
+      case 403 -> "Forbidden";
+      case 404 -> "NotFound";
+      case 405 -> "MethodNotAllowed";
+      case 406 -> "NotAcceptable";
+      case 409 -> "Conflict";
+      case 415 -> "UnsupportedMediaType";
+      default -> code >= 500 ? "InternalError" : "BadRequest";
+    };
+    return respond(KubeStatus.failure(code, reason, e.getMessage(), null));
+  }
+
+  @ServerExceptionMapper
+  public Response unexpected(RuntimeException e) {
+    LOG.error("unexpected error answering a request", e);
+    return respond(KubeStatus.failure(500, "InternalError", "internal error: " + e.getMessage(), null));
+  }
+}

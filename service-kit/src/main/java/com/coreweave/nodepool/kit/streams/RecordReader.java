@@ -1,0 +1,39 @@
+package com.coreweave.nodepool.kit.streams;
+
+import com.coreweave.nodepool.schema.Json;
+
+/** Turns a raw record into a value, or says why it cannot by throwing a {@link Rejection}. */
+@FunctionalInterface
+public interface RecordReader<T> {
+
+  T read(String key, byte[] value);
+
+  /** Reads JSON into {@code type}; a missing key, a missing value or unreadable JSON is rejected. */
+  static <T> RecordReader<T> json(Class<T> type) {
+    return json(type, false);
+  }
+
+  /** Reads JSON into {@code type}; a tombstone (null value) of a compacted topic is read as null. */
+  static <T> RecordReader<T> jsonOrTombstone(Class<T> type) {
+    return json(type, true);
+  }
+
+  private static <T> RecordReader<T> json(Class<T> type, boolean tombstones) {
+    return (key, value) -> {
+      if (key == null) {
+        throw new Rejection("KeyMissing", "record has no key");
+      }
+      if (value == null) {
+        if (tombstones) {
+          return null;
+        }
+        throw new Rejection("ValueMissing", "record has no value");
+      }
+      try {
+        return Json.mapper().readValue(value, type);
+      } catch (Exception e) {
+        throw new Rejection("Unreadable", "value is not a " + type.getSimpleName() + ": " + e.getMessage());
+      }
+    };
+  }
+}
