@@ -7,7 +7,6 @@ import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
-import java.util.List;
 import java.util.Optional;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
@@ -15,7 +14,7 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 public class BearerTokenFilter {
 
   @Inject
-  AuthSettings settings;
+  TokenRealm realm;
 
   @Inject
   CurrentCaller current;
@@ -27,20 +26,11 @@ public class BearerTokenFilter {
       return Optional.of(StatusMappers.respond(KubeStatus.failure(401, "Unauthorized",
           "an Authorization: Bearer <token> header is required", null)));
     }
-    Optional<Caller> caller = callerOf(header.substring(7).trim());
+    Optional<Caller> caller = realm.callerOf(header.substring(7).trim());
     if (caller.isEmpty()) {
       return Optional.of(StatusMappers.respond(KubeStatus.failure(401, "Unauthorized", "unknown bearer token", null)));
     }
     current.set(caller.get());
     return Optional.empty();
-  }
-
-  Optional<Caller> callerOf(String token) {
-    String org = settings.tokens().get(token);
-    boolean admin = settings.adminTokens().orElse(List.of()).contains(token);
-    if (org == null && !admin) {
-      return Optional.empty();
-    }
-    return Optional.of(new Caller(org == null ? "" : org, admin));
   }
 }

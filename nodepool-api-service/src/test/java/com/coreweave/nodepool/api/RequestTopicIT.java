@@ -1,0 +1,76 @@
+package com.coreweave.nodepool.api;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.events.CloudEvent;
+import com.coreweave.nodepool.schema.events.InstanceType;
+import com.coreweave.nodepool.schema.events.NodePoolRequested;
+import com.coreweave.nodepool.schema.resource.NodePool;
+import com.coreweave.nodepool.schema.resource.NodePoolSpec;
+import com.coreweave.nodepool.schema.resource.ObjectMeta;
+import com.coreweave.nodepool.schema.topics.DeadLetters;
+import com.coreweave.nodepool.schema.topics.Topics;
+import com.coreweave.nodepool.testing.KafkaResource;
+import com.coreweave.nodepool.testing.TopicProbe;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Requests published straight to {@code nodepool-requested}, against the real broker. */
+@QuarkusTest
+@WithTestResource(KafkaResource.class)
+class RequestTopicIT {
+
+  static final String POOLS = "/apis/compute.coreweave.com/v1alpha1/nodepools/";
+  static TopicProbe probe;
+
+  @BeforeAll
+  static void catalogue() {
+    probe = new TopicProbe(KafkaResource.bootstrapServers());
+    probe.sendJson(Topics.INSTANCE_TYPE_CATALOGUED.name(), "gd-8xa100-i128", new InstanceType("gd-8xa100-i128",
+        "8x A100", "A100", 8, 128, 2048, false, List.of("US-EAST-04A")));
+  }
+
+  @AfterAll
+  static void close() {
+    probe.close();
+  }
+
+  static String request(String id, String key, String name, int target) {
+    NodePool pool = NodePool.of(ObjectMeta.named(name), new NodePoolSpec(null, "gd-8xa100-i128", target, null, null,
+        null, null, null, null, null, null, null, null, null), null);
+    return Json.string(CloudEvent.of(id, "team-ci", NodePoolRequested.TYPE, key, Instant.now(),
+        new NodePoolRequested(NodePoolRequested.Operation.APPLY, pool)));
+  }
+
+  @Test
+  void malformedRecordsGoToTheDeadLetterTopicAndTheNextGoodOneIsProcessed() {
+    probe.send(Topics.NODEPOOL_REQUESTED.name(), "demo/bad-json", "{not json");
+    probe.send(Topics.NODEPOOL_REQUESTED.name(), "demo/wrong-shape", "{\"specversion\":\"1.0\",\"hello\":1}");
+    probe.send(Topics.NODEPOOL_REQUESTED.name(), "demo/topic-pool", request("e-1", "demo/topic-pool", "topic-pool",
+        1));
+
+    var dead = probe.readUntil(Topics.NODEPOOL_REQUESTED_DLQ.name(), r -> r.stream()
+        .filter(d -> d.key().equals("demo/bad-json") || d.key().equals("demo/wrong-shape")).count() == 2,
+        Duration.ofSeconds(30));
+    var badJson = dead.stream().filter(d -> d.key().equals("demo/bad-json")).findFirst().orElseThrow();
+    assertThat(badJson.value()).isEqualTo("{not json");
+    assertThat(badJson.headers()).containsEntry(DeadLetters.ERROR, "MalformedJson")
+        .containsKey(DeadLetters.REASON);
+    var wrongShape = dead.stream().filter(d -> d.key().equals("demo/wrong-shape")).findFirst().orElseThrow();
+    assertThat(wrongShape.headers().get(DeadLetters.REASON)).contains("id is required");
+
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        given().auth().oauth2("demo-token").get(POOLS + "topic-pool").then().log().ifValidationFails().statusCode(200)
+            .body("spec.targetNodes", equalTo(1))
+            .body("status.conditions.find { it.type == 'Validated' }.reason", equalTo("Valid")));
+  }
+}
