@@ -5,6 +5,8 @@ import com.coreweave.nodepool.schema.resource.KubeEvent;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -33,19 +35,20 @@ public final class EventFolder {
       return new Folded(current, null);
     }
     List<KubeEvent> events = new ArrayList<>(current.events());
+    Instant at = recorded.at().truncatedTo(ChronoUnit.SECONDS);
     KubeEvent changed = null;
     for (int i = 0; i < events.size(); i++) {
       KubeEvent e = events.get(i);
       if (sameKind(e, recorded)) {
-        changed = e.repeated(recorded.at());
+        changed = e.repeated(at);
         events.remove(i);
         break;
       }
     }
     if (changed == null) {
       changed = new KubeEvent("v1", "Event", Map.of("name", recorded.pool() + "." + shortHash(recorded.id())),
-          recorded.involvedObject(), recorded.reason(), recorded.message(), recorded.type(), 1, recorded.at(),
-          recorded.at(), Map.of("component", recorded.component()), recorded.component());
+          recorded.involvedObject(), recorded.reason(), recorded.message(), recorded.type(), 1, at, at,
+          Map.of("component", recorded.component()), recorded.component());
     }
     events.add(changed);
     while (events.size() > MAX_EVENTS) {

@@ -40,26 +40,37 @@ public final class LabelSelector implements Predicate<Map<String, String>> {
     if (set.matches()) {
       String key = set.group(1);
       Set<String> values = Set.copyOf(List.of(set.group(3).split("\\s*,\\s*")).stream().map(String::trim).toList());
+      // A pool without the label is not "in" any set, and is "notin" every set.
       return set.group(2).equals("in")
-          ? labels -> values.contains(labels.get(key))
-          : labels -> !values.contains(labels.get(key));
+          ? labels -> labels.containsKey(key) && values.contains(labels.get(key))
+          : labels -> !labels.containsKey(key) || !values.contains(labels.get(key));
     }
     if (t.contains("!=")) {
       String[] kv = t.split("!=", 2);
-      return labels -> !kv[1].trim().equals(labels.get(kv[0].trim()));
+      String key = key(kv[0], t);
+      return labels -> !kv[1].trim().equals(labels.get(key));
     }
-    if (t.contains("==") || t.contains("=")) {
+    if (t.contains("=")) {
       String[] kv = t.split("==?", 2);
-      return labels -> kv[1].trim().equals(labels.get(kv[0].trim()));
+      String key = key(kv[0], t);
+      return labels -> kv[1].trim().equals(labels.get(key));
     }
     if (t.startsWith("!")) {
-      String key = t.substring(1).trim();
+      String key = key(t.substring(1), t);
       return labels -> !labels.containsKey(key);
     }
     if (!t.matches("[^\\s!=(),]+")) {
       throw new IllegalArgumentException("cannot parse label selector requirement \"" + t + "\"");
     }
     return labels -> labels.containsKey(t);
+  }
+
+  private static String key(String raw, String requirement) {
+    String key = raw.trim();
+    if (key.isEmpty() || !key.matches("[^\\s!=(),]+")) {
+      throw new IllegalArgumentException("requirement \"" + requirement + "\" has no valid label key");
+    }
+    return key;
   }
 
   /** Splits on commas outside parentheses. */

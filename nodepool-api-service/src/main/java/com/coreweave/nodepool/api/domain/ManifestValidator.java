@@ -81,6 +81,13 @@ public final class ManifestValidator {
         ns -> add(FORBIDDEN, "NodePool is cluster-scoped: namespace must be empty", "metadata.namespace"));
     optionalString(metadata, "uid", "metadata.uid");
     optionalString(metadata, "resourceVersion", "metadata.resourceVersion");
+    timestamp(metadata, "creationTimestamp");
+    timestamp(metadata, "deletionTimestamp");
+    JsonNode generation = metadata.get("generation");
+    if (generation != null && !generation.isNull()
+        && (!generation.isIntegralNumber() || !generation.canConvertToLong())) {
+      add(TYPE_INVALID, "Invalid value: " + generation + ": must be an integer", "metadata.generation");
+    }
     labels(metadata, "labels", "metadata.labels");
     annotations(metadata, "annotations", "metadata.annotations");
   }
@@ -127,6 +134,18 @@ public final class ManifestValidator {
     }
     optionalString(spec, "region", "spec.region").ifPresentAnd(z -> KubeSyntax.zoneError(z) != null,
         z -> add(INVALID, "Invalid value: \"" + z + "\": " + KubeSyntax.zoneError(z), "spec.region"));
+  }
+
+  /** A server-set timestamp a client may echo back: ignored, but it must still be an RFC 3339 timestamp. */
+  private void timestamp(JsonNode metadata, String field) {
+    optionalString(metadata, field, "metadata." + field).ifPresentAnd(t -> {
+      try {
+        java.time.OffsetDateTime.parse(t);
+        return false;
+      } catch (java.time.format.DateTimeParseException e) {
+        return true;
+      }
+    }, t -> add(TYPE_INVALID, "Invalid value: \"" + t + "\": must be an RFC 3339 timestamp", "metadata." + field));
   }
 
   private void count(JsonNode spec, String field, boolean required) {

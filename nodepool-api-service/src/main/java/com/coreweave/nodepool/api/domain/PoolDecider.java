@@ -63,7 +63,19 @@ public final class PoolDecider {
           }
           yield update(request, current, ctx, validator);
         }
-        case APPLY -> current == null ? create(request, ctx, validator) : update(request, current, ctx, validator);
+        case APPLY -> {
+          if (current == null) {
+            ObjectMeta given = request.manifest().metadata();
+            if (given.resourceVersion() != null) {
+              // The precondition names a version of a pool that does not exist: it cannot hold. (A uid written
+              // on a create is ignored, as Kubernetes ignores it.)
+              throw ApiException.conflict(NodePool.KIND, request.key().pool(),
+                  "the object does not exist, so its resourceVersion precondition cannot hold");
+            }
+            yield create(request, ctx, validator);
+          }
+          yield update(request, current, ctx, validator);
+        }
       };
     } catch (ApiException e) {
       return Decision.rejected(request.id(), e, ctx.now());

@@ -23,6 +23,7 @@ public record PoolView(
     NodePoolReconciled reconciled,
     Map<String, Node> nodes,
     List<Preemption> preemptions,
+    NodeTime nodeTime,
     NodePool published) {
 
   /** One spot node taken back from this pool: when it was warned, when it left, and why then. */
@@ -30,7 +31,8 @@ public record PoolView(
   }
 
   public static PoolView of(NodePoolAccepted accepted) {
-    return new PoolView(accepted, null, null, null, new TreeMap<>(), List.of(), null);
+    return new PoolView(accepted, null, null, null, new TreeMap<>(), List.of(), NodeTime.start(accepted.acceptedAt()),
+        null);
   }
 
   public String uid() {
@@ -38,30 +40,34 @@ public record PoolView(
   }
 
   public PoolView withAccepted(NodePoolAccepted next) {
-    return new PoolView(next, quota, capacity, reconciled, nodes, preemptions, published);
+    return new PoolView(next, quota, capacity, reconciled, nodes, preemptions, nodeTime, published);
   }
 
   public PoolView withQuota(QuotaChecked next) {
-    return new PoolView(accepted, next, capacity, reconciled, nodes, preemptions, published);
+    return new PoolView(accepted, next, capacity, reconciled, nodes, preemptions, nodeTime, published);
   }
 
   public PoolView withCapacity(CapacityChecked next) {
-    return new PoolView(accepted, quota, next, reconciled, nodes, preemptions, published);
+    return new PoolView(accepted, quota, next, reconciled, nodes, preemptions, nodeTime, published);
   }
 
   public PoolView withReconciled(NodePoolReconciled next) {
-    return new PoolView(accepted, quota, capacity, next, nodes, preemptions, published);
+    return new PoolView(accepted, quota, capacity, next, nodes, preemptions, nodeTime, published);
   }
 
   public PoolView withNodes(Map<String, Node> next) {
-    return new PoolView(accepted, quota, capacity, reconciled, next, preemptions, published);
+    return new PoolView(accepted, quota, capacity, reconciled, next, preemptions, nodeTime, published);
   }
 
   public PoolView withPreemptions(List<Preemption> next) {
-    return new PoolView(accepted, quota, capacity, reconciled, nodes, next, published);
+    return new PoolView(accepted, quota, capacity, reconciled, nodes, next, nodeTime, published);
+  }
+
+  public PoolView withNodeTime(NodeTime next) {
+    return new PoolView(accepted, quota, capacity, reconciled, nodes, preemptions, next, published);
   }
 
   public PoolView withPublished(NodePool next) {
-    return new PoolView(accepted, quota, capacity, reconciled, nodes, preemptions, next);
+    return new PoolView(accepted, quota, capacity, reconciled, nodes, preemptions, nodeTime, next);
   }
 }

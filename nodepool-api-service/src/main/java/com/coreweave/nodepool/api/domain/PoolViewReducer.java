@@ -5,6 +5,7 @@ import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
+import com.coreweave.nodepool.schema.resource.Node;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,16 +32,17 @@ public final class PoolViewReducer {
           : view.quota().pool(), q.pool()) -> view.withQuota(q);
       case CapacityChecked c when current(view, c.pool()) && newer(view.capacity() == null ? null
           : view.capacity().pool(), c.pool()) -> view.withCapacity(c);
-      case NodeFact.NodePoolReconciled r when current(view, r.pool()) -> view.withReconciled(r);
+      case NodeFact.NodePoolReconciled r when current(view, r.pool()) && newer(view.reconciled() == null ? null
+          : view.reconciled().pool(), r.pool()) -> view.withReconciled(r);
       case NodeFact.NodeRemoved removed when current(view, removed.pool()) -> {
-        Map<String, com.coreweave.nodepool.schema.resource.Node> nodes = new TreeMap<>(view.nodes());
+        Map<String, Node> nodes = new TreeMap<>(view.nodes());
         nodes.remove(removed.node().name());
-        yield view.withNodes(nodes);
+        yield withNodes(view, nodes, now);
       }
       case NodeFact.AboutNode about when current(view, about.pool()) -> {
-        Map<String, com.coreweave.nodepool.schema.resource.Node> nodes = new TreeMap<>(view.nodes());
+        Map<String, Node> nodes = new TreeMap<>(view.nodes());
         nodes.put(about.node().name(), about.node());
-        yield view.withNodes(nodes);
+        yield withNodes(view, nodes, now);
       }
       case PreemptionFact.NodePreempted p when current(view, p.pool()) -> {
         List<PoolView.Preemption> history = new ArrayList<>(view.preemptions().stream()
@@ -52,6 +54,13 @@ public final class PoolViewReducer {
       }
       default -> view;
     };
+  }
+
+  /** The new nodes, and the node-time account advanced to now with the new count of registered nodes. */
+  private static PoolView withNodes(PoolView view, Map<String, Node> nodes, Instant now) {
+    int registered = (int) nodes.values().stream()
+        .filter(n -> n.phase() == Node.Phase.Registered || n.phase() == Node.Phase.Draining).count();
+    return view.withNodes(nodes).withNodeTime(view.nodeTime().advance(now, registered));
   }
 
   private static boolean current(PoolView view, PoolRef ref) {

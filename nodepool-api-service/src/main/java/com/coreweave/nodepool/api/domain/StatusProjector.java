@@ -50,7 +50,8 @@ public final class StatusProjector {
   /** The whole resource as it should be published now. */
   public static NodePool project(PoolView view, Instant now) {
     NodePool pool = view.accepted().nodePool();
-    return pool.withStatus(status(view, now));
+    // Kubernetes timestamps have second precision.
+    return pool.withStatus(status(view, now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)));
   }
 
   static NodePoolStatus status(PoolView view, Instant now) {

@@ -5,6 +5,11 @@ import com.coreweave.nodepool.api.domain.ManifestValidator;
 import com.coreweave.nodepool.api.domain.MergePatch;
 import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.PoolView;
+import com.coreweave.nodepool.api.domain.PreemptionHistory;
+import com.coreweave.nodepool.kit.kafka.RecordPublisher;
+import com.coreweave.nodepool.schema.events.NodeActivityReported;
+import com.coreweave.nodepool.schema.topics.Topics;
+import java.time.Clock;
 import com.coreweave.nodepool.kit.auth.CurrentCaller;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.Json;
@@ -59,6 +64,12 @@ public class NodePoolResource {
 
   @Inject
   PoolReads reads;
+
+  @Inject
+  RecordPublisher publisher;
+
+  @Inject
+  Clock clock;
 
   @POST
   @Consumes({MediaType.APPLICATION_JSON, YAML, "application/x-yaml", "text/yaml"})
@@ -155,6 +166,52 @@ public class NodePoolResource {
                                    @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
     List<Node> nodes = List.copyOf(view(name, authorization).nodes().values());
     return Map.of("apiVersion", "v1", "kind", "NodeList", "items", nodes);
+  }
+
+  /**
+   * A platform team reports a node busy or idle (what {@code CWActive} and the scale-down strategies read); the
+   * report goes to {@code node-activity-reported} like one published there directly.
+   */
+  @PUT
+  @Path("/{name}/nodes/{node}/activity")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Response reportActivity(@PathParam("name") String name, @PathParam("node") String node, String body,
+                                 @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+    JsonNode report = ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE);
+    List<KubeStatus.Cause> causes = new java.util.ArrayList<>();
+    JsonNode active = report.get("active");
+    if (active == null || !active.isBoolean()) {
+      causes.add(new KubeStatus.Cause(ManifestValidator.REQUIRED, "must be true (busy) or false (idle)", "active"));
+    }
+    JsonNode grace = report.get("terminationGracePeriodSeconds");
+    if (grace != null && !grace.isNull() && (!grace.canConvertToInt() || !grace.isIntegralNumber()
+        || grace.intValue() < 0)) {
+      causes.add(new KubeStatus.Cause(ManifestValidator.INVALID, "must be a non-negative integer",
+          "terminationGracePeriodSeconds"));
+    }
+    report.fieldNames().forEachRemaining(f -> {
+      if (!f.equals("active") && !f.equals("terminationGracePeriodSeconds")) {
+        causes.add(new KubeStatus.Cause(ManifestValidator.INVALID, "unknown field \"" + f + "\"", f));
+      }
+    });
+    if (!causes.isEmpty()) {
+      throw ApiException.invalid("NodeActivity", node, causes);
+    }
+    if (!view(name, authorization).nodes().containsKey(node)) {
+      throw ApiException.notFound("Node", node);
+    }
+    var reported = new NodeActivityReported(caller.org(), name, node, active.booleanValue(),
+        grace == null || grace.isNull() ? null : grace.intValue(), clock.instant());
+    publisher.publish(Topics.NODE_ACTIVITY_REPORTED.name(), new PoolKey(caller.org(), name).toString(), reported);
+    return Response.accepted(reported).build();
+  }
+
+  /** A spot pool's preemptions of the last 7 days, per day, and its interruption rate. */
+  @GET
+  @Path("/{name}/preemptions")
+  public PreemptionHistory preemptions(@PathParam("name") String name,
+                                       @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+    return PreemptionHistory.of(view(name, authorization), clock.instant());
   }
 
   private PoolView view(String name, String authorization) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -43,6 +44,14 @@ public class StatusMappers {
       default -> code >= 500 ? "InternalError" : "BadRequest";
     };
     return respond(KubeStatus.failure(code, reason, e.getMessage(), null));
+  }
+
+  /** A store read during a rebalance or restore: the data is there again in a moment. */
+  @ServerExceptionMapper
+  public Response storeNotReady(InvalidStateStoreException e) {
+    return Response.fromResponse(respond(KubeStatus.failure(503, "ServiceUnavailable",
+        "state is being restored or rebalanced; retry shortly (" + e.getMessage() + ")", null)))
+        .header("Retry-After", "1").build();
   }
 
   @ServerExceptionMapper

@@ -1,0 +1,19 @@
+package com.coreweave.nodepool.capacity.domain;
+
+import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
+import java.util.List;
+
+/**
+ * The ledger after one input and what it tells the world: the {@code capacity-checked} of every pool whose
+ * allocation changed (null: the pool is forgotten, a tombstone), spot reclaims, events, and the outcome of an
+ * operator change (null for other inputs).
+ */
+public record LedgerDecision(LedgerState state, List<PoolUpdate> capacity, List<SpotReclaimRequested> reclaims,
+                             List<RecordedEvent> events, FleetOutcome fleetOutcome) {
+
+  /** A pool's new allocation, keyed {@code <org>/<pool>}; {@code checked} null is a tombstone. */
+  public record PoolUpdate(String pool, CapacityChecked checked) {
+  }
+}

@@ -1,0 +1,128 @@
+package com.coreweave.nodepool.localkafka;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.server.common.MetadataVersion;
+
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import kafka.tools.StorageTool;
+
+/**
+ * A real single-node KRaft Kafka (combined broker and controller) run as its own process, for {@code ./stack} and the
+ * system tests. Data stays in the data dir between runs; SIGTERM shuts the broker down cleanly.
+ */
+public final class LocalKafkaMain {
+
+    private LocalKafkaMain() {
+    }
+
+    public static void main(String[] args) {
+        // Kafka logs through slf4j and log4j-api, both routed to JBoss LogManager, which wants to own JUL as well.
+        System.setProperty("java.util.logging.manager", "org.jboss.logmanager.LogManager");
+        LocalKafkaOptions options;
+        try {
+            options = LocalKafkaOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("local-kafka: " + e.getMessage());
+            System.err.println(LocalKafkaOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        BrokerLogging.quietAllKafka();
+        try {
+            run(options);
+        } catch (Exception e) {
+            System.err.println("local-kafka failed to start: " + e);
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void run(LocalKafkaOptions options) throws IOException {
+        Properties properties = serverProperties(options);
+        Path config = options.dataDir().resolve("server.properties");
+        Files.createDirectories(options.dataDir());
+        try (Writer out = Files.newBufferedWriter(config)) {
+            properties.store(out, "written by LocalKafkaMain on every start");
+        }
+        formatIfNeeded(options, config);
+        KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(properties), Time.SYSTEM);
+        server.startup();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("local-kafka stopping");
+            server.shutdown();
+            server.awaitShutdown();
+            System.out.println("local-kafka stopped");
+        }, "local-kafka-shutdown"));
+        awaitPortOpen(options.port());
+        System.out.println("local-kafka ready on localhost:" + options.port());
+        server.awaitShutdown();
+    }
+
+    private static Properties serverProperties(LocalKafkaOptions options) {
+        Properties properties = new Properties();
+        properties.putAll(SingleNodeSettings.BROKER);
+        properties.put("process.roles", "broker,controller");
+        properties.put("node.id", "1");
+        properties.put("listeners", "PLAINTEXT://localhost:" + options.port()
+                + ",CONTROLLER://localhost:" + options.controllerPort());
+        properties.put("advertised.listeners", "PLAINTEXT://localhost:" + options.port());
+        properties.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        properties.put("inter.broker.listener.name", "PLAINTEXT");
+        properties.put("controller.listener.names", "CONTROLLER");
+        properties.put("controller.quorum.bootstrap.servers", "localhost:" + options.controllerPort());
+        properties.put("log.dirs", logDir(options).toString());
+        return properties;
+    }
+
+    /** Formats only a fresh data dir, so a restart keeps its records and its cluster id. */
+    private static void formatIfNeeded(LocalKafkaOptions options, Path config) {
+        if (Files.exists(logDir(options).resolve("meta.properties"))) {
+            return;
+        }
+        int exit = StorageTool.execute(new String[] {
+            "format", "-t", Uuid.randomUuid().toString(), "-c", config.toString(), "--standalone",
+            "--release-version", MetadataVersion.LATEST_PRODUCTION.version()}, System.out);
+        if (exit != 0) {
+            throw new IllegalStateException("formatting " + logDir(options) + " failed with exit code " + exit);
+        }
+    }
+
+    private static Path logDir(LocalKafkaOptions options) {
+        return options.dataDir().resolve("kraft-logs");
+    }
+
+    private static void awaitPortOpen(int port) {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress("localhost", port), 1_000);
+                return;
+            } catch (IOException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new UncheckedIOException("port " + port + " did not open within 30 s", e);
+                }
+                sleep();
+            }
+        }
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the broker", e);
+        }
+    }
+}

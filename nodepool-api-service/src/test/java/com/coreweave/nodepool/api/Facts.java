@@ -1,0 +1,88 @@
+package com.coreweave.nodepool.api;
+
+import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.Grant;
+import com.coreweave.nodepool.schema.events.NodeFact;
+import com.coreweave.nodepool.schema.events.PoolRef;
+import com.coreweave.nodepool.schema.events.QuotaChecked;
+import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.resource.Condition;
+import com.coreweave.nodepool.schema.resource.Conditions;
+import com.coreweave.nodepool.schema.resource.CwEvent;
+import com.coreweave.nodepool.schema.resource.Node;
+import com.coreweave.nodepool.schema.topics.Topics;
+import com.coreweave.nodepool.testing.TopicProbe;
+import io.restassured.path.json.JsonPath;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** Publishes what the other services would say about a pool, so the api-service can be tested alone. */
+final class Facts {
+
+  private final TopicProbe probe;
+  private final PoolRef pool;
+
+  Facts(TopicProbe probe, JsonPath created, String org) {
+    this.probe = probe;
+    this.pool = new PoolRef(org, created.getString("metadata.name"), created.getString("metadata.uid"),
+        created.getLong("metadata.generation"), created.getString("spec.region"),
+        created.getString("spec.instanceType"), created.getString("spec.computeClass"));
+  }
+
+  PoolRef pool() {
+    return pool;
+  }
+
+  void quotaUnder(int nodes) {
+    probe.sendJson(Topics.QUOTA_CHECKED.name(), key(), new QuotaChecked(pool, Conditions.Quota.UNDER, nodes, nodes,
+        16, nodes, false, "NodePool is within instance type quota.", Instant.now()));
+  }
+
+  void capacitySufficient(int nodes) {
+    List<Grant> grants = java.util.stream.IntStream.range(0, nodes).mapToObj(i -> new Grant(machine(i), i + 1L))
+        .toList();
+    probe.sendJson(Topics.CAPACITY_CHECKED.name(), key(), new CapacityChecked(pool, Conditions.Capacity.SUFFICIENT,
+        nodes, grants, 0, null, null, "Sufficient capacity available for the requested instance type.",
+        Instant.now()));
+  }
+
+  void registered(int index) {
+    probe.sendJson(Topics.NODEPOOL_NODES_CHANGED.name(), key(), new NodeFact.NodeRegistered(pool,
+        node(index, Node.Phase.Registered), new Grant(machine(index), index + 1L), Instant.now()));
+  }
+
+  void removed(int index) {
+    probe.sendJson(Topics.NODEPOOL_NODES_CHANGED.name(), key(), new NodeFact.NodeRemoved(pool,
+        node(index, Node.Phase.Removed), new Grant(machine(index), index + 1L), "PoolDeleted", Instant.now()));
+  }
+
+  void reconciled(int target, int current, boolean deleting, boolean nodesRemoved) {
+    probe.sendJson(Topics.NODEPOOL_NODES_CHANGED.name(), key(), new NodeFact.NodePoolReconciled(pool, target,
+        current, 0, 0, "np-test0001", deleting, nodesRemoved, false, null, Instant.now()));
+  }
+
+  void event(String id, CwEvent event, String message) {
+    probe.sendJson(Topics.NODEPOOL_EVENT_RECORDED.name(), key(), RecordedEvent.ofPool(pool, event, message, id,
+        "test", Instant.now()));
+  }
+
+  String machine(int index) {
+    return "us-east-04a-gd-8xa100-i128-" + String.format("%04d", index);
+  }
+
+  Node node(int index, Node.Phase phase) {
+    Instant now = Instant.now();
+    return Node.of(new Node.Meta(machine(index), now, Map.of(Node.LABEL_NODE_POOL, pool.pool(),
+            Node.LABEL_INSTANCE_TYPE, pool.instanceType(), Node.LABEL_ZONE, pool.zone()), null),
+        new Node.Spec(null, false, List.of()),
+        new Node.Status(phase, "np-test0001", 1, now, List.of(
+            new Condition(Node.CONDITION_ACTIVE, "False", "Idle", "No workload reported.", now, null),
+            new Condition(Node.CONDITION_REGISTERED, "True", "Registered", "Node joined the cluster.", now, null),
+            new Condition(Node.CONDITION_REMOVAL, "False", "NotPendingRemoval", "", now, null))));
+  }
+
+  private String key() {
+    return pool.org() + "/" + pool.pool();
+  }
+}

@@ -1,0 +1,167 @@
+package com.coreweave.nodepool.api.domain;
+
+import static com.coreweave.nodepool.api.domain.Fixtures.NOW;
+import static com.coreweave.nodepool.api.domain.Fixtures.NOW_SECONDS;
+import static com.coreweave.nodepool.api.domain.Fixtures.POOL;
+import static com.coreweave.nodepool.api.domain.Fixtures.UID;
+import static com.coreweave.nodepool.api.domain.Fixtures.ref;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import com.coreweave.nodepool.api.domain.EventFolder.Folded;
+import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.resource.CwEvent;
+import com.coreweave.nodepool.schema.resource.KubeEvent;
+import com.coreweave.nodepool.schema.resource.ObjectReference;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class EventFolderTest {
+
+  private static final String QUEUED = "2 node(s) queued awaiting capacity.";
+
+  /** An event about the pool, caused by {@code cause} (which makes its id). */
+  private static RecordedEvent poolEvent(String cause, CwEvent event, String message, Instant at) {
+    return RecordedEvent.ofPool(ref(), event, message, cause, "capacity-service", at);
+  }
+
+  private static RecordedEvent queued(String cause, Instant at) {
+    return poolEvent(cause, CwEvent.CWNodeRequestQueued, QUEUED, at);
+  }
+
+  private static RecordedEvent nodeEvent(String node, String cause) {
+    return RecordedEvent.ofNode(ref(), node, CwEvent.PreemptionPending, "Node will be preempted.", cause,
+        "preemption-service", NOW);
+  }
+
+  private static PoolEvents foldAll(RecordedEvent... events) {
+    PoolEvents current = PoolEvents.EMPTY;
+    for (RecordedEvent event : events) {
+      current = EventFolder.fold(current, event).events();
+    }
+    return current;
+  }
+
+  @Test
+  void aFirstEventBecomesAKubernetesEventWithCountOne() {
+    RecordedEvent recorded = queued("c-1", NOW);
+
+    Folded folded = EventFolder.fold(PoolEvents.EMPTY, recorded);
+
+    KubeEvent event = folded.changed();
+    assertThat(folded.events().events()).containsExactly(event);
+    assertThat(event.apiVersion()).isEqualTo("v1");
+    assertThat(event.kind()).isEqualTo("Event");
+    assertThat(event.name()).matches(POOL + "\\.[0-9a-f]{16}");
+    assertThat(event.involvedObject()).isEqualTo(ObjectReference.nodePool(POOL, UID));
+    assertThat(event.reason()).isEqualTo("CWNodeRequestQueued");
+    assertThat(event.type()).isEqualTo(KubeEvent.NORMAL);
+    assertThat(event.message()).isEqualTo(QUEUED);
+    assertThat(event.count()).isEqualTo(1);
+    assertThat(event.firstTimestamp()).isEqualTo(NOW_SECONDS);
+    assertThat(event.lastTimestamp()).isEqualTo(NOW_SECONDS);
+    assertThat(event.source()).isEqualTo(Map.of("component", "capacity-service"));
+    assertThat(event.reportingComponent()).isEqualTo("capacity-service");
+    assertThat(folded.events().seenIds()).containsExactly(recorded.id());
+  }
+
+  @Test
+  void aRepeatedEventRaisesTheCountOfOneEvent() {
+    PoolEvents first = foldAll(queued("c-1", NOW));
+
+    Folded repeat = EventFolder.fold(first, queued("c-2", NOW.plusSeconds(30)));
+
+    assertThat(repeat.events().events()).singleElement().isEqualTo(repeat.changed());
+    KubeEvent event = repeat.changed();
+    assertThat(event.count()).isEqualTo(2);
+    assertThat(event.firstTimestamp()).isEqualTo(NOW_SECONDS);
+    assertThat(event.lastTimestamp()).isEqualTo(NOW_SECONDS.plusSeconds(30));
+    assertThat(event.name()).as("the same Event").isEqualTo(first.events().get(0).name());
+  }
+
+  @Test
+  void aReplayedRecordIsNotCountedAgain() {
+    RecordedEvent recorded = queued("c-1", NOW);
+    PoolEvents once = foldAll(recorded);
+
+    Folded replay = EventFolder.fold(once, recorded);
+
+    assertThat(replay.changed()).as("nothing to publish").isNull();
+    assertThat(replay.events()).isSameAs(once);
+    assertThat(once.events().get(0).count()).isEqualTo(1);
+  }
+
+  @Test
+  void anotherMessageIsAnotherEvent() {
+    PoolEvents events = foldAll(queued("c-1", NOW),
+        poolEvent("c-2", CwEvent.CWNodeRequestQueued, "3 node(s) queued awaiting capacity.", NOW));
+
+    assertThat(events.events()).extracting(KubeEvent::message, KubeEvent::count)
+        .containsExactly(tuple(QUEUED, 1),
+            tuple("3 node(s) queued awaiting capacity.", 1));
+  }
+
+  @Test
+  void anotherReasonWithTheSameMessageIsAnotherEvent() {
+    PoolEvents events = foldAll(queued("c-1", NOW), poolEvent("c-2", CwEvent.CWInsufficientCapacity, QUEUED, NOW));
+
+    assertThat(events.events()).extracting(KubeEvent::reason)
+        .containsExactly("CWNodeRequestQueued", "CWInsufficientCapacity");
+  }
+
+  @Test
+  void theSameEventAboutTwoNodesIsTwoEvents() {
+    PoolEvents events = foldAll(nodeEvent("n-1", "r-1"), nodeEvent("n-2", "r-1"), nodeEvent("n-1", "r-2"));
+
+    assertThat(events.events()).extracting(e -> e.involvedObject().name(), KubeEvent::count)
+        .containsExactlyInAnyOrder(tuple("n-2", 1),
+            tuple("n-1", 2));
+    assertThat(events.events()).extracting(KubeEvent::reason).containsOnly("Preemption pending");
+    assertThat(events.events()).extracting(KubeEvent::type).containsOnly(KubeEvent.WARNING);
+  }
+
+  @Test
+  void aRepeatedEventMovesToTheNewestPlace() {
+    PoolEvents events = foldAll(queued("c-1", NOW),
+        poolEvent("c-2", CwEvent.CWNodeAssigned, "Node n-1 assigned.", NOW), queued("c-3", NOW.plusSeconds(5)));
+
+    assertThat(events.events()).extracting(KubeEvent::reason)
+        .containsExactly("CWNodeAssigned", "CWNodeRequestQueued");
+  }
+
+  @Test
+  void aPoolKeepsAtMostTwoHundredEventsDroppingTheOldest() {
+    PoolEvents events = PoolEvents.EMPTY;
+    for (int i = 0; i <= EventFolder.MAX_EVENTS; i++) {
+      events = EventFolder.fold(events, poolEvent("c-" + i, CwEvent.CWNodeAssigned, "Node n-" + i + " assigned.",
+          NOW)).events();
+    }
+
+    assertThat(events.events()).hasSize(200);
+    assertThat(events.events().get(0).message()).isEqualTo("Node n-1 assigned.");
+    assertThat(events.events().get(199).message()).isEqualTo("Node n-200 assigned.");
+  }
+
+  @Test
+  void theIdsRememberedForReplaysAreBoundedOldestForgottenFirst() {
+    PoolEvents events = PoolEvents.EMPTY;
+    for (int i = 0; i <= EventFolder.MAX_SEEN_IDS; i++) {
+      events = EventFolder.fold(events, queued("c-" + i, NOW)).events();
+    }
+
+    assertThat(events.seenIds()).hasSize(2000);
+    assertThat(events.seenIds()).doesNotContain(queued("c-0", NOW).id()).contains(queued("c-1", NOW).id());
+    assertThat(events.events()).singleElement().extracting(KubeEvent::count).isEqualTo(2001);
+  }
+
+  @Test
+  void theFoldLeavesTheEventsItWasGivenUnchanged() {
+    PoolEvents before = foldAll(queued("c-1", NOW));
+
+    EventFolder.fold(before, queued("c-2", NOW));
+
+    assertThat(before.events()).singleElement().extracting(KubeEvent::count).isEqualTo(1);
+    assertThat(before.seenIds()).hasSize(1);
+  }
+}

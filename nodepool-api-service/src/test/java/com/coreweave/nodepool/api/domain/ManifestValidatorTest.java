@@ -1,0 +1,537 @@
+package com.coreweave.nodepool.api.domain;
+
+import static com.coreweave.nodepool.api.domain.Fixtures.anyJson;
+import static com.coreweave.nodepool.api.domain.Fixtures.at;
+import static com.coreweave.nodepool.api.domain.Fixtures.json;
+import static com.coreweave.nodepool.api.domain.Fixtures.manifest;
+import static com.coreweave.nodepool.api.domain.ManifestValidator.FORBIDDEN;
+import static com.coreweave.nodepool.api.domain.ManifestValidator.INVALID;
+import static com.coreweave.nodepool.api.domain.ManifestValidator.NOT_SUPPORTED;
+import static com.coreweave.nodepool.api.domain.ManifestValidator.REQUIRED;
+import static com.coreweave.nodepool.api.domain.ManifestValidator.TOO_LONG;
+import static com.coreweave.nodepool.api.domain.ManifestValidator.TYPE_INVALID;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import com.coreweave.nodepool.schema.resource.KubeStatus.Cause;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import org.assertj.core.api.ListAssert;
+import org.assertj.core.groups.Tuple;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ManifestValidatorTest {
+
+  /** Sets {@code field} of the object at {@code pointer} to the JSON {@code value}. */
+  private static ObjectNode manifestWith(String pointer, String field, String value) {
+    ObjectNode manifest = manifest();
+    ensureObject(manifest, pointer).set(field, anyJson(value));
+    return manifest;
+  }
+
+  private static ObjectNode ensureObject(ObjectNode root, String pointer) {
+    ObjectNode node = root;
+    for (String part : pointer.split("/")) {
+      if (part.isEmpty()) {
+        continue;
+      }
+      if (part.matches("\\d+")) {
+        node = (ObjectNode) node.get(Integer.parseInt(part));
+      } else {
+        node = node.has(part) ? (ObjectNode) node.get(part) : node.putObject(part);
+      }
+    }
+    return node;
+  }
+
+  private static ListAssert<Tuple> assertCauses(JsonNode manifest) {
+    return assertThat(ManifestValidator.validate(manifest).stream().map(c -> tuple(c.reason(), c.field())).toList());
+  }
+
+  @Test
+  void shouldAcceptTheSmallestManifest() {
+    assertThat(ManifestValidator.validate(manifest())).isEmpty();
+  }
+
+  @Test
+  void shouldAcceptAManifestUsingEveryFieldOfTheReference() {
+    ObjectNode full = json("""
+        {"apiVersion": "compute.coreweave.com/v1alpha1", "kind": "NodePool",
+         "metadata": {"name": "example-nodepool", "namespace": "", "uid": "u-1", "resourceVersion": "7",
+                      "labels": {"team": "ml", "example.com/owner": "", "app.kubernetes.io/name": "trainer"},
+                      "annotations": {"note": "anything at all, even spaces: yes!"}},
+         "spec": {"computeClass": "default", "instanceType": "gd-8xa100-i128", "region": "US-EAST-04A",
+                  "targetNodes": 2, "minNodes": 0, "maxNodes": 4, "autoscaling": true,
+                  "nodeLabels": {"coreweave.com/role": "train"},
+                  "nodeAnnotations": {"example.com/why": "because"},
+                  "nodeTaints": [{"key": "gpu", "value": "true", "effect": "NoSchedule"},
+                                 {"key": "example.com/dedicated", "effect": "NoExecute"}],
+                  "image": {"kernel": "6.5", "releaseTrain": "latest"},
+                  "gpu": {"version": "535"},
+                  "lifecycle": {"scaleDownStrategy": "PreferIdle", "disableUnhealthyNodeEviction": true},
+                  "nodeConfigurationUpdateStrategy": {"type": "Manual"}},
+         "status": null}
+        """);
+
+    assertThat(ManifestValidator.validate(full)).isEmpty();
+  }
+
+  @Test
+  void shouldReportEveryCauseAtOnce() {
+    ObjectNode manifest = json("""
+        {"apiVersion": "v1", "kind": "NodePool", "extra": 1,
+         "metadata": {"name": "Bad_Name", "labels": {"team": "not ok"}},
+         "spec": {"instanceType": "gd-8xa100-i128", "targetNodes": -1, "maxNodes": "4", "computeClass": "gpu",
+                  "nodeTaints": [{"key": "gpu"}]},
+         "status": {"currentNodes": 1}}
+        """);
+
+    assertCauses(manifest).containsExactlyInAnyOrder(
+        tuple(INVALID, "extra"),
+        tuple(NOT_SUPPORTED, "apiVersion"),
+        tuple(FORBIDDEN, "status"),
+        tuple(INVALID, "metadata.name"),
+        tuple(INVALID, "metadata.labels[team]"),
+        tuple(INVALID, "spec.targetNodes"),
+        tuple(TYPE_INVALID, "spec.maxNodes"),
+        tuple(NOT_SUPPORTED, "spec.computeClass"),
+        tuple(REQUIRED, "spec.nodeTaints[0].effect"));
+  }
+
+  @Nested
+  class TopLevel {
+
+    @Test
+    void shouldRejectAValueThatIsNotAnObject() {
+      assertCauses(anyJson("[1, 2]")).containsExactly(tuple(TYPE_INVALID, ""));
+      assertCauses(null).containsExactly(tuple(TYPE_INVALID, ""));
+    }
+
+    @Test
+    void shouldRequireApiVersionKindMetadataAndSpec() {
+      assertCauses(json("{}")).containsExactlyInAnyOrder(
+          tuple(REQUIRED, "apiVersion"), tuple(REQUIRED, "kind"), tuple(REQUIRED, "metadata"),
+          tuple(REQUIRED, "spec"));
+    }
+
+    @Test
+    void shouldRejectAnotherApiVersionOrKindAsNotSupported() {
+      ObjectNode manifest = manifest();
+      manifest.put("apiVersion", "compute.coreweave.com/v1").put("kind", "NodePoolList");
+
+      List<Cause> causes = ManifestValidator.validate(manifest);
+
+      assertThat(causes).extracting(Cause::reason, Cause::field)
+          .containsExactly(tuple(NOT_SUPPORTED, "apiVersion"), tuple(NOT_SUPPORTED, "kind"));
+      assertThat(causes.get(0).message()).contains("\"compute.coreweave.com/v1alpha1\"");
+      assertThat(causes.get(1).message()).contains("\"NodePool\"");
+    }
+
+    @Test
+    void shouldForbidWritingStatus() {
+      ObjectNode manifest = manifestWith("", "status", "{\"currentNodes\": 3}");
+
+      List<Cause> causes = ManifestValidator.validate(manifest);
+
+      assertThat(causes).extracting(Cause::reason, Cause::field).containsExactly(tuple(FORBIDDEN, "status"));
+      assertThat(causes.get(0).message()).contains("status is set by the platform");
+    }
+
+    @Test
+    void shouldForbidEvenAnEmptyStatusButToleratesANullOne() {
+      assertCauses(manifestWith("", "status", "{}")).containsExactly(tuple(FORBIDDEN, "status"));
+      assertCauses(manifestWith("", "status", "null")).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0} must be an object")
+    @ValueSource(strings = {"metadata", "spec"})
+    void shouldRejectMetadataOrSpecThatIsNotAnObject(String field) {
+      assertCauses(manifestWith("", field, "[]")).containsExactly(tuple(TYPE_INVALID, field));
+    }
+  }
+
+  @Nested
+  class UnknownFields {
+
+    @ParameterizedTest(name = "an unknown field in {0} is reported as {1}")
+    @CsvSource({
+        "'',                                       colour",
+        "/metadata,                                metadata.colour",
+        "/spec,                                    spec.colour",
+        "/spec/image,                              spec.image.colour",
+        "/spec/gpu,                                spec.gpu.colour",
+        "/spec/lifecycle,                          spec.lifecycle.colour",
+        "/spec/nodeConfigurationUpdateStrategy,    spec.nodeConfigurationUpdateStrategy.colour",
+    })
+    void shouldRejectAnUnknownFieldWithItsPath(String pointer, String path) {
+      List<Cause> causes = ManifestValidator.validate(manifestWith(pointer, "colour", "\"blue\""));
+
+      assertThat(causes).extracting(Cause::reason, Cause::field).containsExactly(tuple(INVALID, path));
+      assertThat(causes.get(0).message()).isEqualTo("unknown field \"colour\"");
+    }
+
+    @Test
+    void shouldRejectAnUnknownFieldOfATaintWithItsIndex() {
+      ObjectNode manifest = manifestWith("/spec", "nodeTaints",
+          "[{\"key\": \"a\", \"effect\": \"NoSchedule\"}, {\"key\": \"b\", \"effect\": \"NoSchedule\", \"ttl\": 5}]");
+
+      assertCauses(manifest).containsExactly(tuple(INVALID, "spec.nodeTaints[1].ttl"));
+    }
+
+    @Test
+    void shouldNotAcceptMisspelledReferenceFields() {
+      ObjectNode manifest = manifest();
+      at(manifest, "/spec").put("targetNode", 3).put("instancetype", "x");
+
+      assertCauses(manifest).containsExactlyInAnyOrder(
+          tuple(INVALID, "spec.targetNode"), tuple(INVALID, "spec.instancetype"));
+    }
+  }
+
+  @Nested
+  class Types {
+
+    @ParameterizedTest(name = "{1} = {2} is the wrong type")
+    @CsvSource(delimiter = '|', value = {
+        "''                                  | apiVersion                | 1",
+        "/metadata                           | name                      | 7",
+        "/metadata                           | uid                       | 42",
+        "/metadata                           | resourceVersion           | {}",
+        "/metadata                           | labels                    | \"team=ml\"",
+        "/metadata                           | annotations               | []",
+        "/spec                               | instanceType              | 5",
+        "/spec                               | computeClass              | true",
+        "/spec                               | region                    | 4",
+        "/spec                               | targetNodes               | \"3\"",
+        "/spec                               | targetNodes               | 1.5",
+        "/spec                               | targetNodes               | 1099511627776",
+        "/spec                               | minNodes                  | \"0\"",
+        "/spec                               | maxNodes                  | false",
+        "/spec                               | autoscaling               | \"true\"",
+        "/spec                               | nodeLabels                | [\"a\"]",
+        "/spec                               | nodeAnnotations           | \"a\"",
+        "/spec                               | nodeTaints                | {}",
+        "/spec                               | image                     | \"ncore\"",
+        "/spec                               | gpu                       | 535",
+        "/spec                               | lifecycle                 | \"IdleOnly\"",
+        "/spec                               | nodeConfigurationUpdateStrategy | \"Manual\"",
+        "/spec/image                         | name                      | 1",
+        "/spec/image                         | releaseTrain              | 2",
+        "/spec/gpu                           | version                   | 535",
+        "/spec/lifecycle                     | disableUnhealthyNodeEviction | \"yes\"",
+        "/spec/lifecycle                     | scaleDownStrategy         | 1",
+        "/spec/nodeConfigurationUpdateStrategy | type                    | []",
+    })
+    void shouldRejectAValueOfTheWrongTypeWithTheFieldPath(String pointer, String field, String value) {
+      String path = (pointer.isEmpty() ? "" : pointer.substring(1).replace('/', '.') + ".") + field;
+
+      assertCauses(manifestWith(pointer, field, value)).containsExactly(tuple(TYPE_INVALID, path));
+    }
+
+    @ParameterizedTest(name = "metadata.{0} = {1}")
+    @CsvSource(delimiter = '|', value = {
+        "generation        | \"one\"",
+        "creationTimestamp | \"yesterday\"",
+        "deletionTimestamp | true",
+    })
+    void shouldRejectAWrongTypedServerSetFieldWithItsPath(String field, String value) {
+      assertCauses(manifestWith("/metadata", field, value)).containsExactly(tuple(TYPE_INVALID, "metadata." + field));
+    }
+
+    @Test
+    void shouldRejectANonStringLabelValueAtItsKey() {
+      assertCauses(manifestWith("/spec", "nodeLabels", "{\"team\": 1, \"tier\": \"gpu\"}"))
+          .containsExactly(tuple(TYPE_INVALID, "spec.nodeLabels[team]"));
+    }
+
+    @Test
+    void shouldRejectATaintThatIsNotAnObjectWithItsIndex() {
+      assertCauses(manifestWith("/spec", "nodeTaints", "[\"gpu=true:NoSchedule\"]"))
+          .containsExactly(tuple(TYPE_INVALID, "spec.nodeTaints[0]"));
+    }
+
+    @Test
+    void shouldTreatNullOptionalFieldsAsAbsent() {
+      ObjectNode manifest = manifest();
+      at(manifest, "/spec").putNull("minNodes").putNull("nodeLabels").putNull("nodeTaints").putNull("image")
+          .putNull("lifecycle").putNull("autoscaling");
+
+      assertThat(ManifestValidator.validate(manifest)).isEmpty();
+    }
+  }
+
+  @Nested
+  class Counts {
+
+    @ParameterizedTest(name = "negative {0}")
+    @ValueSource(strings = {"targetNodes", "minNodes", "maxNodes"})
+    void shouldRejectANegativeCountWithTheFieldPath(String field) {
+      List<Cause> causes = ManifestValidator.validate(manifestWith("/spec", field, "-1"));
+
+      assertThat(causes).extracting(Cause::reason, Cause::field).containsExactly(tuple(INVALID, "spec." + field));
+      assertThat(causes.get(0).message()).isEqualTo("Invalid value: -1: must be greater than or equal to 0");
+    }
+
+    @Test
+    void shouldAcceptZeroTargetNodes() {
+      assertThat(ManifestValidator.validate(manifestWith("/spec", "targetNodes", "0"))).isEmpty();
+    }
+
+    @ParameterizedTest(name = "targetNodes = {0}")
+    @ValueSource(strings = {"null", "absent"})
+    void shouldRequireTargetNodes(String value) {
+      ObjectNode manifest = manifest();
+      if (value.equals("absent")) {
+        at(manifest, "/spec").remove("targetNodes");
+      } else {
+        at(manifest, "/spec").putNull("targetNodes");
+      }
+
+      assertCauses(manifest).containsExactly(tuple(REQUIRED, "spec.targetNodes"));
+    }
+  }
+
+  @Nested
+  class RequiredStrings {
+
+    @ParameterizedTest(name = "instanceType = {0}")
+    @ValueSource(strings = {"null", "\"\"", "\"   \""})
+    void shouldRequireAnInstanceType(String value) {
+      assertCauses(manifestWith("/spec", "instanceType", value)).containsExactly(tuple(REQUIRED, "spec.instanceType"));
+    }
+
+    @Test
+    void shouldRequireAName() {
+      ObjectNode manifest = manifest();
+      at(manifest, "/metadata").remove("name");
+
+      assertCauses(manifest).containsExactly(tuple(REQUIRED, "metadata.name"));
+    }
+  }
+
+  @Nested
+  class Enums {
+
+    @ParameterizedTest(name = "{1} = {2}")
+    @CsvSource({
+        "/spec,                                 computeClass,      reserved,  spec.computeClass",
+        "/spec/image,                           releaseTrain,      beta,      spec.image.releaseTrain",
+        "/spec/lifecycle,                       scaleDownStrategy, Random,    spec.lifecycle.scaleDownStrategy",
+        "/spec/lifecycle,                       scaleDownStrategy, idleonly,  spec.lifecycle.scaleDownStrategy",
+        "/spec/nodeConfigurationUpdateStrategy, type,              Sometimes, spec.nodeConfigurationUpdateStrategy.type",
+    })
+    void shouldRejectAValueOutsideTheEnumAsNotSupported(String pointer, String field, String value, String path) {
+      List<Cause> causes = ManifestValidator.validate(manifestWith(pointer, field, "\"" + value + "\""));
+
+      assertThat(causes).extracting(Cause::reason, Cause::field).containsExactly(tuple(NOT_SUPPORTED, path));
+      assertThat(causes.get(0).message()).startsWith("Unsupported value: \"" + value + "\": supported values: ");
+    }
+
+    @ParameterizedTest(name = "{1} = {2}")
+    @CsvSource({
+        "/spec,                                 computeClass,      default",
+        "/spec,                                 computeClass,      spot",
+        "/spec,                                 computeClass,      Spot",
+        "/spec/image,                           releaseTrain,      stable",
+        "/spec/image,                           releaseTrain,      latest",
+        "/spec/lifecycle,                       scaleDownStrategy, IdleOnly",
+        "/spec/lifecycle,                       scaleDownStrategy, PreferIdle",
+        "/spec/nodeConfigurationUpdateStrategy, type,              Manual",
+        "/spec/nodeConfigurationUpdateStrategy, type,              OnSpecUpdate",
+        "/spec/nodeConfigurationUpdateStrategy, type,              Always",
+    })
+    void shouldAcceptEveryValueOfTheEnum(String pointer, String field, String value) {
+      assertThat(ManifestValidator.validate(manifestWith(pointer, field, "\"" + value + "\""))).isEmpty();
+    }
+
+    @Test
+    void shouldListTheSupportedScaleDownStrategies() {
+      Cause cause = ManifestValidator.validate(manifestWith("/spec/lifecycle", "scaleDownStrategy", "\"x\"")).get(0);
+
+      assertThat(cause.message()).isEqualTo("Unsupported value: \"x\": supported values: \"IdleOnly\", \"PreferIdle\"");
+    }
+  }
+
+  @Nested
+  class Metadata {
+
+    @ParameterizedTest(name = "name \"{0}\"")
+    @ValueSource(strings = {"", "Example", "example_pool", "-example", "example-", "exa mple", "example..pool"})
+    void shouldRejectANameThatIsNotADnsSubdomain(String name) {
+      List<Cause> causes = ManifestValidator.validate(manifestWith("/metadata", "name", "\"" + name + "\""));
+
+      assertThat(causes).extracting(Cause::reason, Cause::field).containsExactly(tuple(INVALID, "metadata.name"));
+      assertThat(causes.get(0).message()).startsWith("Invalid value: \"" + name + "\": ");
+    }
+
+    @Test
+    void shouldRejectANameLongerThan253Characters() {
+      String name = "a".repeat(254);
+
+      List<Cause> causes = ManifestValidator.validate(manifestWith("/metadata", "name", "\"" + name + "\""));
+
+      assertThat(causes).extracting(Cause::field).containsExactly("metadata.name");
+      assertThat(causes.get(0).message()).endsWith("must be no more than 253 characters");
+    }
+
+    @ParameterizedTest(name = "name \"{0}\"")
+    @ValueSource(strings = {"a", "example-nodepool", "pool.example.com", "0-gpu-pool"})
+    void shouldAcceptADnsSubdomainName(String name) {
+      assertThat(ManifestValidator.validate(manifestWith("/metadata", "name", "\"" + name + "\""))).isEmpty();
+    }
+
+    @Test
+    void shouldForbidANamespaceOnAClusterScopedResource() {
+      assertCauses(manifestWith("/metadata", "namespace", "\"default\""))
+          .containsExactly(tuple(FORBIDDEN, "metadata.namespace"));
+      assertThat(ManifestValidator.validate(manifestWith("/metadata", "namespace", "\"\""))).isEmpty();
+    }
+  }
+
+  @Nested
+  class LabelsAndAnnotations {
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"metadata.labels", "spec.nodeLabels"})
+    void shouldRejectAnInvalidLabelKeyAtTheMapPath(String path) {
+      String[] parts = path.split("\\.");
+      List<Cause> causes = ManifestValidator.validate(
+          manifestWith("/" + parts[0], parts[1], "{\"-team\": \"ml\"}"));
+
+      assertThat(causes).extracting(Cause::reason, Cause::field).containsExactly(tuple(INVALID, path));
+      assertThat(causes.get(0).message()).startsWith("Invalid value: \"-team\": ");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"metadata.labels", "spec.nodeLabels"})
+    void shouldRejectAnInvalidLabelValueAtItsKey(String path) {
+      String[] parts = path.split("\\.");
+
+      assertCauses(manifestWith("/" + parts[0], parts[1], "{\"team\": \"machine learning\"}"))
+          .containsExactly(tuple(INVALID, path + "[team]"));
+    }
+
+    @ParameterizedTest(name = "label key \"{0}\"")
+    @ValueSource(strings = {"/team", "Example.com/team", "example.com/", "example.com/a/b", "team!",
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"})
+    void shouldRejectALabelKeyThatIsNotAQualifiedName(String key) {
+      assertCauses(manifestWith("/spec", "nodeLabels", "{\"" + key + "\": \"x\"}"))
+          .containsExactly(tuple(INVALID, "spec.nodeLabels"));
+    }
+
+    @Test
+    void shouldRejectALabelValueLongerThan63Characters() {
+      assertCauses(manifestWith("/spec", "nodeLabels", "{\"team\": \"" + "a".repeat(64) + "\"}"))
+          .containsExactly(tuple(INVALID, "spec.nodeLabels[team]"));
+      assertThat(ManifestValidator.validate(manifestWith("/spec", "nodeLabels",
+          "{\"team\": \"" + "a".repeat(63) + "\"}"))).isEmpty();
+    }
+
+    @Test
+    void shouldAcceptPrefixedKeysAndEmptyLabelValues() {
+      assertThat(ManifestValidator.validate(manifestWith("/metadata", "labels",
+          "{\"example.com/team\": \"\", \"app.kubernetes.io/part-of\": \"ml_v1.2\"}"))).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"metadata.annotations", "spec.nodeAnnotations"})
+    void shouldAcceptAnyAnnotationValueButCheckItsKey(String path) {
+      String[] parts = path.split("\\.");
+
+      assertThat(ManifestValidator.validate(manifestWith("/" + parts[0], parts[1],
+          "{\"example.com/note\": \"free text: with spaces, {json} & more\"}"))).isEmpty();
+      assertCauses(manifestWith("/" + parts[0], parts[1], "{\"bad key\": \"x\"}"))
+          .containsExactly(tuple(INVALID, path));
+    }
+
+    @Test
+    void shouldRejectAnnotationsLargerThan256KiBInTotal() {
+      ObjectNode manifest = manifest();
+      ObjectNode annotations = at(manifest, "/spec").putObject("nodeAnnotations");
+      annotations.put("a", "x".repeat(200 * 1024)).put("b", "x".repeat(60 * 1024));
+
+      List<Cause> causes = ManifestValidator.validate(manifest);
+
+      assertThat(causes).extracting(Cause::reason, Cause::field)
+          .containsExactly(tuple(TOO_LONG, "spec.nodeAnnotations"));
+      assertThat(causes.get(0).message()).contains("262144 bytes");
+    }
+
+    @Test
+    void shouldAcceptAnnotationsOfExactly256KiB() {
+      ObjectNode manifest = manifest();
+      at(manifest, "/metadata").putObject("annotations").put("a", "x".repeat(256 * 1024 - 1));
+
+      assertThat(ManifestValidator.validate(manifest)).isEmpty();
+    }
+  }
+
+  @Nested
+  class Taints {
+
+    private ObjectNode withTaints(String taints) {
+      return manifestWith("/spec", "nodeTaints", taints);
+    }
+
+    @Test
+    void shouldAcceptTaintsOfEveryEffectWithOrWithoutValue() {
+      assertThat(ManifestValidator.validate(withTaints("""
+          [{"key": "gpu", "value": "true", "effect": "NoSchedule"},
+           {"key": "example.com/dedicated", "effect": "PreferNoSchedule"},
+           {"key": "spot", "value": "", "effect": "NoExecute"}]
+          """))).isEmpty();
+    }
+
+    @Test
+    void shouldRequireTheKeyAndEffectOfEachTaint() {
+      assertCauses(withTaints("[{\"key\": \"gpu\", \"effect\": \"NoSchedule\"}, {\"value\": \"x\"}]"))
+          .containsExactly(tuple(REQUIRED, "spec.nodeTaints[1].key"), tuple(REQUIRED, "spec.nodeTaints[1].effect"));
+    }
+
+    @Test
+    void shouldRejectAnUnknownEffect() {
+      List<Cause> causes = ManifestValidator.validate(withTaints("[{\"key\": \"gpu\", \"effect\": \"NoRun\"}]"));
+
+      assertThat(causes).extracting(Cause::reason, Cause::field)
+          .containsExactly(tuple(NOT_SUPPORTED, "spec.nodeTaints[0].effect"));
+      assertThat(causes.get(0).message())
+          .contains("\"NoExecute\"", "\"NoSchedule\"", "\"PreferNoSchedule\"");
+    }
+
+    @Test
+    void shouldRejectAnInvalidTaintKeyOrValueWithItsPath() {
+      assertCauses(withTaints("[{\"key\": \"gpu type\", \"value\": \"a:b\", \"effect\": \"NoSchedule\"}]"))
+          .containsExactly(tuple(INVALID, "spec.nodeTaints[0].key"), tuple(INVALID, "spec.nodeTaints[0].value"));
+    }
+
+    @Test
+    void shouldRejectAWrongTypedTaintField() {
+      assertCauses(withTaints("[{\"key\": \"gpu\", \"value\": true, \"effect\": \"NoSchedule\"}]"))
+          .containsExactly(tuple(TYPE_INVALID, "spec.nodeTaints[0].value"));
+    }
+  }
+
+  @Nested
+  class Region {
+
+    @ParameterizedTest(name = "region \"{0}\"")
+    @ValueSource(strings = {"us-east-04a", "US-EAST-4A", "USEAST04A", "US-EAST-04", ""})
+    void shouldRejectARegionThatIsNotAZoneId(String region) {
+      List<Cause> causes = ManifestValidator.validate(manifestWith("/spec", "region", "\"" + region + "\""));
+
+      assertThat(causes).extracting(Cause::reason, Cause::field).containsExactly(tuple(INVALID, "spec.region"));
+      assertThat(causes.get(0).message()).contains("US-EAST-04A");
+    }
+
+    @ParameterizedTest(name = "region \"{0}\"")
+    @ValueSource(strings = {"US-EAST-04A", "US-CENTRAL-02A", "EU-SOUTH-03B"})
+    void shouldAcceptAZoneId(String region) {
+      assertThat(ManifestValidator.validate(manifestWith("/spec", "region", "\"" + region + "\""))).isEmpty();
+    }
+  }
+}

@@ -1,0 +1,393 @@
+package com.coreweave.nodepool.api.domain;
+
+import static com.coreweave.nodepool.api.domain.Fixtures.NOW;
+import static com.coreweave.nodepool.api.domain.Fixtures.NOW_SECONDS;
+import static com.coreweave.nodepool.api.domain.Fixtures.UID;
+import static com.coreweave.nodepool.api.domain.Fixtures.VALID;
+import static com.coreweave.nodepool.api.domain.Fixtures.accepted;
+import static com.coreweave.nodepool.api.domain.Fixtures.beingRemoved;
+import static com.coreweave.nodepool.api.domain.Fixtures.capacity;
+import static com.coreweave.nodepool.api.domain.Fixtures.deleting;
+import static com.coreweave.nodepool.api.domain.Fixtures.disabled;
+import static com.coreweave.nodepool.api.domain.Fixtures.node;
+import static com.coreweave.nodepool.api.domain.Fixtures.nodes;
+import static com.coreweave.nodepool.api.domain.Fixtures.nodesRemoved;
+import static com.coreweave.nodepool.api.domain.Fixtures.quota;
+import static com.coreweave.nodepool.api.domain.Fixtures.reconciled;
+import static com.coreweave.nodepool.api.domain.Fixtures.ref;
+import static com.coreweave.nodepool.api.domain.Fixtures.spec;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import com.coreweave.nodepool.schema.events.PoolRef;
+import com.coreweave.nodepool.schema.events.QuotaChecked;
+import com.coreweave.nodepool.schema.events.Validation;
+import com.coreweave.nodepool.schema.resource.Condition;
+import com.coreweave.nodepool.schema.resource.Conditions;
+import com.coreweave.nodepool.schema.resource.Conditions.AtTarget;
+import com.coreweave.nodepool.schema.resource.Conditions.Capacity;
+import com.coreweave.nodepool.schema.resource.Conditions.NodesRemoved;
+import com.coreweave.nodepool.schema.resource.Conditions.Quota;
+import com.coreweave.nodepool.schema.resource.Lifecycle;
+import com.coreweave.nodepool.schema.resource.Node.Phase;
+import com.coreweave.nodepool.schema.resource.NodePool;
+import com.coreweave.nodepool.schema.resource.NodePoolStatus;
+import java.time.Instant;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class StatusProjectorTest {
+
+  private static final PoolRef GEN_1 = ref();
+  private static final Instant LATER = NOW_SECONDS.plusSeconds(90);
+
+  /** A new pool of one node, as the reference's "Healthy Node Pools" example describes it. */
+  private static PoolView healthy() {
+    return PoolView.of(accepted(spec().build()))
+        .withCapacity(capacity(GEN_1, Capacity.SUFFICIENT, 0))
+        .withQuota(quota(GEN_1, Quota.UNDER))
+        .withReconciled(reconciled(GEN_1, "profile-1"))
+        .withNodes(nodes(node("n-1", Phase.Registered, "profile-1")));
+  }
+
+  private static PoolView pool(Fixtures.SpecBuilder spec) {
+    return PoolView.of(accepted(spec.build()));
+  }
+
+  private static NodePoolStatus status(PoolView view) {
+    return StatusProjector.project(view, NOW).status();
+  }
+
+  private static Condition condition(PoolView view, String type) {
+    return status(view).condition(type);
+  }
+
+  /** The view as it stands after its projection at {@code at} was published. */
+  private static PoolView published(PoolView view, Instant at) {
+    return view.withPublished(StatusProjector.project(view, at));
+  }
+
+  @Test
+  void aHealthyPoolLooksLikeTheReferenceExample() {
+    NodePoolStatus status = status(healthy());
+
+    assertThat(status.conditions())
+        .extracting(Condition::type, Condition::status, Condition::reason, Condition::message)
+        .containsExactly(
+            tuple("Validated", "True", "Valid", "NodePool configuration is valid."),
+            tuple("Capacity", "True", "Sufficient", "Sufficient capacity available for the requested instance type."),
+            tuple("Quota", "True", "Under", "NodePool is within instance type quota."),
+            tuple("AtTarget", "True", "TargetMet", "NodePool has reached its target node count."),
+            tuple("NodeReconfigurationRequired", "False", "AllNodesUpToDate",
+                "All nodes are on the current configuration."));
+    assertThat(status.conditions()).extracting(Condition::lastTransitionTime).containsOnly(NOW_SECONDS);
+    assertThat(status.currentNodes()).isEqualTo(1);
+    assertThat(status.inProgress()).isZero();
+    assertThat(status.queuedNodes()).isZero();
+    assertThat(status.observedGeneration()).isEqualTo(1L);
+    assertThat(status.nodeProfile()).isEqualTo("profile-1");
+  }
+
+  @Test
+  void theProjectionIsTheAcceptedPoolWithAStatus() {
+    PoolView view = healthy();
+
+    NodePool projected = StatusProjector.project(view, NOW);
+
+    assertThat(projected.withStatus(null)).isEqualTo(view.accepted().nodePool());
+    assertThat(projected.apiVersion()).isEqualTo("compute.coreweave.com/v1alpha1");
+    assertThat(projected.kind()).isEqualTo("NodePool");
+  }
+
+  @Nested
+  class Gatekeepers {
+
+    @Test
+    void aPoolNotCheckedYetHasNoCapacityOrQuotaCondition() {
+      assertThat(status(pool(spec())).conditions()).extracting(Condition::type)
+          .containsExactly("Validated", "AtTarget", "NodeReconfigurationRequired");
+    }
+
+    @Test
+    void aQuotaDecisionWithoutReasonShowsNoQuotaCondition() {
+      QuotaChecked notChecked = new QuotaChecked(GEN_1, null, 1, 0, null, 0, false, null, NOW);
+
+      assertThat(condition(healthy().withQuota(notChecked), Conditions.QUOTA)).isNull();
+    }
+
+    @Test
+    void aCapacityDecisionWithoutReasonShowsNoCapacityCondition() {
+      assertThat(condition(healthy().withCapacity(capacity(GEN_1, null, 0)), Conditions.CAPACITY)).isNull();
+    }
+
+    @ParameterizedTest(name = "Capacity {0} is {1}")
+    @CsvSource({"Sufficient, True", "Partial, False", "NoneAvailable, False", "QueuedAwaitingCapacity, False",
+        "InternalError, False"})
+    void capacityIsTrueOnlyWhenSufficient(String reason, String status) {
+      Condition capacity = condition(healthy().withCapacity(capacity(GEN_1, reason, 0)), Conditions.CAPACITY);
+
+      assertThat(capacity.status()).isEqualTo(status);
+      assertThat(capacity.reason()).isEqualTo(reason);
+    }
+
+    @ParameterizedTest(name = "Quota {0} is {1}")
+    @CsvSource({"Under, True", "Over, False", "NotSet, False", "InternalError, False"})
+    void quotaIsTrueOnlyWhenUnder(String reason, String status) {
+      Condition quota = condition(healthy().withQuota(quota(GEN_1, reason)), Conditions.QUOTA);
+
+      assertThat(quota.status()).isEqualTo(status);
+      assertThat(quota.reason()).isEqualTo(reason);
+    }
+
+    @ParameterizedTest(name = "Validated {0}")
+    @CsvSource({"Invalid", "InternalError"})
+    void aPoolThatIsNotValidIsValidatedFalseWithTheVerdictsMessage(String reason) {
+      PoolView view = PoolView.of(accepted(spec().build(), UID, 1, new Validation(reason, "Instance type x is not "
+          + "a valid instance type.")));
+
+      assertThat(condition(view, Conditions.VALIDATED))
+          .extracting(Condition::status, Condition::reason, Condition::message)
+          .containsExactly("False", reason, "Instance type x is not a valid instance type.");
+      assertThat(condition(view, Conditions.AT_TARGET).message()).endsWith(" The configuration is not valid.");
+    }
+
+    @Test
+    void queuedNodesComeFromTheCapacityDecision() {
+      PoolView view = healthy().withCapacity(capacity(GEN_1, Capacity.QUEUED_AWAITING_CAPACITY, 4));
+
+      assertThat(status(view).queuedNodes()).isEqualTo(4);
+    }
+  }
+
+  @Nested
+  class AtTargetAndCounts {
+
+    @Test
+    void aPoolWaitingForNodesIsUnderTargetAndSaysWhy() {
+      PoolView view = pool(spec().targetNodes(3))
+          .withCapacity(capacity(GEN_1, Capacity.PARTIAL, 1))
+          .withNodes(nodes(node("n-1", Phase.Registered, "p"), node("n-2", Phase.Booting, null)));
+
+      NodePoolStatus status = status(view);
+
+      assertThat(status.condition(Conditions.AT_TARGET))
+          .extracting(Condition::status, Condition::reason, Condition::message)
+          .containsExactly("False", AtTarget.UNDER_TARGET, "NodePool has 1 of 3 nodes: 1 in progress, 1 queued.");
+      assertThat(status.currentNodes()).isEqualTo(1);
+      assertThat(status.inProgress()).isEqualTo(1);
+      assertThat(status.queuedNodes()).isEqualTo(1);
+    }
+
+    @Test
+    void aPoolWhoseLastNodeStillBootsIsNotAtTargetYet() {
+      PoolView view = pool(spec()).withNodes(nodes(node("n-1", Phase.Booting, null)));
+
+      assertThat(condition(view, Conditions.AT_TARGET).reason()).isEqualTo(AtTarget.UNDER_TARGET);
+    }
+
+    @Test
+    void aPoolWithMoreNodesThanItsTargetIsOverTargetNamingTheScaleDownStrategy() {
+      PoolView view = pool(spec().targetNodes(1).scaleDownStrategy(Lifecycle.PREFER_IDLE))
+          .withNodes(nodes(node("n-1", Phase.Registered, "p"), node("n-2", Phase.Registered, "p")));
+
+      assertThat(condition(view, Conditions.AT_TARGET))
+          .extracting(Condition::status, Condition::reason, Condition::message)
+          .containsExactly("False", AtTarget.OVER_TARGET, "NodePool has 2 nodes for a target of 1; extra nodes will "
+              + "be removed using the PreferIdle scale-down strategy.");
+    }
+
+    @Test
+    void anOverTargetMessageCountsTheNodesBeingRemoved() {
+      PoolView view = pool(spec().targetNodes(1))
+          .withNodes(nodes(node("n-1", Phase.Registered, "p"), beingRemoved("n-2")));
+
+      assertThat(condition(view, Conditions.AT_TARGET).message())
+          .endsWith("using the IdleOnly scale-down strategy (1 being removed).");
+    }
+
+    @Test
+    void aScaleToZeroIsOverTargetUntilTheLastNodeLeavesAndThenTargetMet() {
+      PoolView scaling = pool(spec().targetNodes(0)).withNodes(nodes(beingRemoved("n-1")));
+
+      assertThat(condition(scaling, Conditions.AT_TARGET).reason()).isEqualTo(AtTarget.OVER_TARGET);
+      assertThat(condition(scaling.withNodes(nodes()), Conditions.AT_TARGET).reason())
+          .isEqualTo(AtTarget.TARGET_MET);
+    }
+
+    @Test
+    void aDisabledPoolIsUnderTargetWithTheReasonItWasDisabled() {
+      PoolView view = pool(spec()).withReconciled(disabled(GEN_1, "3 successive boot failures."));
+
+      assertThat(condition(view, Conditions.AT_TARGET))
+          .extracting(Condition::status, Condition::reason, Condition::message)
+          .containsExactly("False", AtTarget.UNDER_TARGET, "NodePool is disabled: 3 successive boot failures.");
+    }
+
+    @Test
+    void registeredAndDrainingNodesAreCurrentBootingOnesInProgressAndFailedOnesNeither() {
+      PoolView view = pool(spec().targetNodes(5)).withNodes(nodes(
+          node("a", Phase.Registered, "p"), node("b", Phase.Draining, "p"), node("c", Phase.Booting, null),
+          node("d", Phase.Failed, null), node("e", Phase.Removed, "p")));
+
+      NodePoolStatus status = status(view);
+
+      assertThat(status.currentNodes()).isEqualTo(2);
+      assertThat(status.inProgress()).isEqualTo(1);
+    }
+  }
+
+  @Nested
+  class Deletion {
+
+    private PoolView deletingWith(PoolView view) {
+      return view.withAccepted(deleting(view.accepted()));
+    }
+
+    @Test
+    void aDeletingPoolIsPendingDeleteAndItsNodesRemovalPending() {
+      PoolView view = deletingWith(healthy().withCapacity(capacity(GEN_1, Capacity.QUEUED_AWAITING_CAPACITY, 2)));
+
+      NodePoolStatus status = status(view);
+
+      assertThat(status.conditions()).extracting(Condition::type, Condition::status, Condition::reason)
+          .containsExactly(
+              tuple("Validated", "True", "Valid"),
+              tuple("Capacity", "False", "QueuedAwaitingCapacity"),
+              tuple("Quota", "True", "Under"),
+              tuple("AtTarget", "False", AtTarget.PENDING_DELETE),
+              tuple("NodesRemoved", "False", NodesRemoved.PENDING),
+              tuple("NodeReconfigurationRequired", "False", "AllNodesUpToDate"));
+      assertThat(status.condition(Conditions.NODES_REMOVED).message())
+          .isEqualTo("1 node(s) are being removed from the NodePool.");
+      assertThat(status.queuedNodes()).as("a deleting pool queues for nothing").isZero();
+    }
+
+    @Test
+    void aPoolThatIsNotDeletingHasNoNodesRemovedCondition() {
+      assertThat(condition(healthy(), Conditions.NODES_REMOVED)).isNull();
+    }
+
+    @Test
+    void nodesRemovedIsCompleteOnceTheReconcileSaysSoAndNoNodeIsLeft() {
+      PoolView view = deletingWith(healthy()).withReconciled(nodesRemoved(GEN_1)).withNodes(nodes());
+
+      assertThat(condition(view, Conditions.NODES_REMOVED))
+          .extracting(Condition::status, Condition::reason, Condition::message)
+          .containsExactly("True", NodesRemoved.COMPLETE, "All nodes have been removed; the NodePool will be deleted.");
+    }
+
+    @Test
+    void nodesRemovedStaysPendingWhileTheViewStillHoldsANode() {
+      PoolView view = deletingWith(healthy()).withReconciled(nodesRemoved(GEN_1));
+
+      assertThat(condition(view, Conditions.NODES_REMOVED).reason()).isEqualTo(NodesRemoved.PENDING);
+    }
+
+    @Test
+    void goingFromPendingToCompleteMovesOnlyThatConditionsTransitionTime() {
+      PoolView pending = published(deletingWith(healthy()), NOW_SECONDS);
+
+      PoolView complete = pending.withReconciled(nodesRemoved(GEN_1)).withNodes(nodes());
+      NodePoolStatus status = StatusProjector.project(complete, LATER).status();
+
+      assertThat(status.condition(Conditions.NODES_REMOVED).lastTransitionTime()).isEqualTo(LATER);
+      assertThat(status.condition(Conditions.AT_TARGET).lastTransitionTime()).isEqualTo(NOW_SECONDS);
+    }
+  }
+
+  @Nested
+  class TransitionTimes {
+
+    @Test
+    void transitionTimesHaveSecondPrecision() {
+      assertThat(StatusProjector.project(healthy(), NOW_SECONDS.plusMillis(999)).status().conditions())
+          .extracting(Condition::lastTransitionTime).containsOnly(NOW_SECONDS);
+    }
+
+    @Test
+    void aConditionKeepsItsTransitionTimeWhileItsStatusStaysTheSame() {
+      PoolView before = published(healthy(), NOW_SECONDS);
+
+      NodePoolStatus after = StatusProjector.project(before, LATER).status();
+
+      assertThat(after.conditions()).extracting(Condition::lastTransitionTime).containsOnly(NOW_SECONDS);
+    }
+
+    @Test
+    void aNewReasonWithTheSameStatusKeepsTheTransitionTime() {
+      PoolView partial = published(healthy().withCapacity(capacity(GEN_1, Capacity.PARTIAL, 1)), NOW_SECONDS);
+
+      Condition capacity = StatusProjector.project(
+          partial.withCapacity(capacity(GEN_1, Capacity.NONE_AVAILABLE, 1)), LATER).status()
+          .condition(Conditions.CAPACITY);
+
+      assertThat(capacity.reason()).isEqualTo(Capacity.NONE_AVAILABLE);
+      assertThat(capacity.lastTransitionTime()).isEqualTo(NOW_SECONDS);
+    }
+
+    @Test
+    void aConditionWhoseStatusChangesMovesItsTransitionTime() {
+      PoolView under = published(healthy().withNodes(nodes()), NOW_SECONDS);
+
+      NodePoolStatus met = StatusProjector.project(under.withNodes(healthy().nodes()), LATER).status();
+
+      assertThat(met.condition(Conditions.AT_TARGET).lastTransitionTime()).isEqualTo(LATER);
+      assertThat(met.condition(Conditions.VALIDATED).lastTransitionTime()).isEqualTo(NOW_SECONDS);
+    }
+
+    @Test
+    void aConditionSeenForTheFirstTimeStartsNow() {
+      PoolView unchecked = published(pool(spec()), NOW_SECONDS);
+
+      NodePoolStatus status = StatusProjector.project(unchecked.withQuota(quota(GEN_1, Quota.UNDER)), LATER)
+          .status();
+
+      assertThat(status.condition(Conditions.QUOTA).lastTransitionTime()).isEqualTo(LATER);
+    }
+  }
+
+  @Nested
+  class Generations {
+
+    @Test
+    void observedGenerationIsUnsetBeforeTheFirstReconcile() {
+      assertThat(status(pool(spec())).observedGeneration()).isNull();
+    }
+
+    @Test
+    void observedGenerationIsTheGenerationTheProvisionerReconciled() {
+      PoolView view = PoolView.of(accepted(spec().build(), UID, 3, VALID)).withReconciled(reconciled(ref(UID, 2),
+          "p"));
+
+      assertThat(status(view).observedGeneration()).isEqualTo(2L);
+    }
+  }
+
+  @Nested
+  class Reconfiguration {
+
+    @Test
+    void nodesOnAnOlderProfileNeedAReconfigureReboot() {
+      PoolView view = healthy().withReconciled(reconciled(GEN_1, "profile-2")).withNodes(nodes(
+          node("n-1", Phase.Registered, "profile-1"), node("n-2", Phase.Registered, "profile-2"),
+          node("n-3", Phase.Booting, null)));
+
+      NodePoolStatus status = status(view);
+
+      assertThat(status.condition(Conditions.NODE_RECONFIGURATION_REQUIRED))
+          .extracting(Condition::status, Condition::reason, Condition::message)
+          .containsExactly("True", "StagedNodeConfig", "1 node(s) need a reconfigure reboot to run profile-2.");
+      assertThat(status.nodeProfile()).isEqualTo("profile-2");
+    }
+
+    @Test
+    void withoutAKnownProfileNoNodeIsOutdated() {
+      PoolView view = pool(spec()).withNodes(nodes(node("n-1", Phase.Registered, "profile-1")));
+
+      assertThat(condition(view, Conditions.NODE_RECONFIGURATION_REQUIRED).reason()).isEqualTo("AllNodesUpToDate");
+      assertThat(status(view).nodeProfile()).isNull();
+    }
+  }
+}

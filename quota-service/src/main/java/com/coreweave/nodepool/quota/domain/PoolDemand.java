@@ -1,0 +1,36 @@
+package com.coreweave.nodepool.quota.domain;
+
+import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.events.PoolRef;
+import com.coreweave.nodepool.schema.events.QuotaKey;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
+/**
+ * What the quota check needs of an accepted pool: which incarnation it is, how many nodes it asks for
+ * ({@code spec.targetNodes}), and whether it is checked at all (a pool that is invalid or being deleted is not).
+ */
+public record PoolDemand(PoolRef ref, int requested, boolean valid, boolean deleting) {
+
+  public static PoolDemand of(NodePoolAccepted accepted) {
+    return new PoolDemand(PoolRef.of(accepted), accepted.nodePool().spec().target(),
+        accepted.validation().valid(), accepted.deleting());
+  }
+
+  /** The {@code <org>/<pool>} key of the pool. */
+  @JsonIgnore
+  public String pool() {
+    return ref.key().toString();
+  }
+
+  /** The quota the pool draws on. */
+  @JsonIgnore
+  public QuotaKey quotaKey() {
+    return new QuotaKey(ref.org(), ref.zone(), ref.instanceType());
+  }
+
+  /** Only a valid pool that is not being deleted is checked against the quota and may hold nodes. */
+  @JsonIgnore
+  public boolean checked() {
+    return valid && !deleting;
+  }
+}

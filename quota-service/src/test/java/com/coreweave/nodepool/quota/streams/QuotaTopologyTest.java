@@ -1,0 +1,160 @@
+package com.coreweave.nodepool.quota.streams;
+
+import static com.coreweave.nodepool.quota.Pools.TYPE;
+import static com.coreweave.nodepool.quota.Pools.ZONE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.coreweave.nodepool.quota.Pools;
+import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.events.QuotaChecked;
+import com.coreweave.nodepool.schema.events.QuotaLimit;
+import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.resource.Conditions.Quota;
+import com.coreweave.nodepool.schema.topics.DeadLetters;
+import com.coreweave.nodepool.schema.topics.Topics;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The wiring without a broker: routing by quota key and back, tombstones, dead letters. */
+class QuotaTopologyTest {
+
+  private static final String QUOTA = "demo/" + ZONE + "/" + TYPE;
+
+  private TopologyTestDriver driver;
+  private TestInputTopic<String, byte[]> accepted;
+  private TestInputTopic<String, byte[]> limits;
+  private TestOutputTopic<String, String> checked;
+  private TestOutputTopic<String, String> events;
+  private TestOutputTopic<String, byte[]> deadLetters;
+
+  @BeforeEach
+  void start() throws Exception {
+    Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, QuotaTopology.SERVICE);
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory(Files.createDirectories(Path.of("target", "topology-test")), "state").toString());
+    Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+    driver = new TopologyTestDriver(QuotaTopology.build(3, clock), props);
+    accepted = driver.createInputTopic(Topics.NODEPOOL_ACCEPTED.name(), new StringSerializer(),
+        new ByteArraySerializer());
+    limits = driver.createInputTopic(Topics.QUOTA_LIMIT_SET.name(), new StringSerializer(),
+        new ByteArraySerializer());
+    checked = driver.createOutputTopic(Topics.QUOTA_CHECKED.name(), new StringDeserializer(),
+        new StringDeserializer());
+    events = driver.createOutputTopic(Topics.NODEPOOL_EVENT_RECORDED.name(), new StringDeserializer(),
+        new StringDeserializer());
+    deadLetters = driver.createOutputTopic(DeadLetters.serviceTopic(QuotaTopology.SERVICE),
+        new StringDeserializer(), new ByteArrayDeserializer());
+  }
+
+  @AfterEach
+  void stop() {
+    driver.close();
+  }
+
+  private void limit(int maxNodes) {
+    limits.pipeInput(QUOTA, Json.bytes(new QuotaLimit("demo", ZONE, TYPE, maxNodes, Instant.EPOCH)));
+  }
+
+  private void pool(NodePoolAccepted pool) {
+    accepted.pipeInput(pool.key().toString(), Json.bytes(pool));
+  }
+
+  private List<TestRecord<String, String>> decisions() {
+    return checked.readRecordsToList();
+  }
+
+  private static QuotaChecked last(List<TestRecord<String, String>> records, String key) {
+    return records.stream().filter(r -> r.key().equals(key)).reduce((a, b) -> b)
+        .map(r -> r.value() == null ? null : Json.read(r.value(), QuotaChecked.class))
+        .orElseThrow(() -> new AssertionError("nothing for " + key + " in " + records));
+  }
+
+  @Test
+  void shouldAdmitOnlyOneOfTwoPoolsRacingForTheLastRoom() {
+    limit(10);
+    pool(Pools.accepted("demo", "a", "uid-a", 1, 6));
+    pool(Pools.accepted("demo", "b", "uid-b", 1, 6));
+
+    var records = decisions();
+
+    assertThat(last(records, "demo/a").admittedNodes()).isEqualTo(6);
+    assertThat(last(records, "demo/b").admittedNodes()).isZero();
+    assertThat(last(records, "demo/b").reason()).isEqualTo(Quota.OVER);
+    List<RecordedEvent> warnings = events.readValuesToList().stream()
+        .map(v -> Json.read(v, RecordedEvent.class)).toList();
+    assertThat(warnings).singleElement().satisfies(e -> {
+      assertThat(e.reason()).isEqualTo("CWOverQuota");
+      assertThat(e.pool()).isEqualTo("b");
+    });
+  }
+
+  @Test
+  void shouldTombstoneAGonePoolAndAdmitTheOneThatWaited() {
+    limit(10);
+    pool(Pools.accepted("demo", "a", "uid-a", 1, 6));
+    pool(Pools.accepted("demo", "b", "uid-b", 1, 6));
+    decisions();
+
+    accepted.pipeInput("demo/a", (byte[]) null);
+
+    var records = decisions();
+    assertThat(records).filteredOn(r -> r.key().equals("demo/a")).singleElement()
+        .satisfies(r -> assertThat(r.value()).isNull());
+    assertThat(last(records, "demo/b").admittedNodes()).isEqualTo(6);
+    assertThat(last(records, "demo/b").reason()).isEqualTo(Quota.UNDER);
+  }
+
+  @Test
+  void shouldMoveARecreatedPoolToItsNewQuotaWithoutATombstone() {
+    limit(10);
+    pool(Pools.accepted("demo", "a", "uid-a1", 1, 8));
+    pool(Pools.accepted("demo", "c", "uid-c", 1, 4));
+    decisions();
+
+    // Re-created with another instance type while its tombstone was compacted away.
+    pool(Pools.accepted("demo", "a", "uid-a2", 1, 2, ZONE, "gd-8xh100ib-i128", true, false));
+
+    var records = decisions();
+    assertThat(records).filteredOn(r -> r.key().equals("demo/a"))
+        .allSatisfy(r -> assertThat(r.value()).isNotNull());
+    QuotaChecked a = last(records, "demo/a");
+    assertThat(a.pool().uid()).isEqualTo("uid-a2");
+    assertThat(a.reason()).isEqualTo(Quota.NOT_SET);
+    assertThat(last(records, "demo/c").admittedNodes()).as("the old incarnation left its quota").isEqualTo(4);
+  }
+
+  @Test
+  void shouldSendGarbageToTheDeadLetterTopicAndGoOn() {
+    accepted.pipeInput("demo/a", "{not json".getBytes(StandardCharsets.UTF_8));
+    limits.pipeInput(QUOTA, "{\"maxNodes\":-4}".getBytes(StandardCharsets.UTF_8));
+    limit(5);
+    pool(Pools.accepted("demo", "a", "uid-a", 1, 5));
+
+    var dead = deadLetters.readRecordsToList();
+    assertThat(dead).extracting(r -> new String(r.headers().lastHeader(DeadLetters.SOURCE_TOPIC).value(),
+        StandardCharsets.UTF_8)).containsExactlyInAnyOrder("nodepool-accepted", "quota-limit-set");
+    assertThat(dead).allSatisfy(r -> assertThat(new String(r.headers().lastHeader(DeadLetters.SERVICE).value(),
+        StandardCharsets.UTF_8)).isEqualTo("quota-service"));
+    assertThat(last(decisions(), "demo/a").reason()).isEqualTo(Quota.UNDER);
+  }
+}

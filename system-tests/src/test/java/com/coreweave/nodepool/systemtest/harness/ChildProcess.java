@@ -1,0 +1,125 @@
+package com.coreweave.nodepool.systemtest.harness;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One component of the stack run as a separate OS process, its output appended to one log file across restarts, so
+ * a test can kill, stop and restart it exactly like an operator would.
+ */
+final class ChildProcess {
+
+    private final String name;
+    private final List<String> command;
+    private final Path log;
+    private Process process;
+    private long logOffsetAtStart;
+
+    ChildProcess(String name, List<String> command, Path log) {
+        this.name = name;
+        this.command = List.copyOf(command);
+        this.log = log;
+    }
+
+    String name() {
+        return name;
+    }
+
+    /** Launches the process without waiting for it to be ready. */
+    void launch() {
+        if (isAlive()) {
+            throw new IllegalStateException(name + " is already running");
+        }
+        try {
+            Files.createDirectories(log.getParent());
+            logOffsetAtStart = Files.exists(log) ? Files.size(log) : 0;
+            process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + name + ": " + String.join(" ", command), e);
+        }
+    }
+
+    /** Waits until {@code ready} holds; fails with the tail of the log if the process dies or time runs out. */
+    void awaitReady(BooleanSupplier ready, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!ready.getAsBoolean()) {
+            if (!isAlive()) {
+                throw new IllegalStateException(name + " exited with code " + process.exitValue()
+                        + " before it was ready; log " + log + " ends with:\n" + tail());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(name + " was not ready within " + timeout.toSeconds()
+                        + " s; log " + log + " ends with:\n" + tail());
+            }
+            pause();
+        }
+    }
+
+    /** What the process printed since its last launch. */
+    String outputSinceLaunch() {
+        try {
+            byte[] bytes = Files.readAllBytes(log);
+            int from = (int) Math.min(logOffsetAtStart, bytes.length);
+            return new String(bytes, from, bytes.length - from, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    /** SIGTERM, then SIGKILL if it has not exited within {@code grace}. */
+    void stop(Duration grace) {
+        if (!isAlive()) {
+            return;
+        }
+        process.toHandle().destroy();
+        try {
+            if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                kill9();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            kill9();
+        }
+    }
+
+    /** SIGKILL: no shutdown hooks, no flushing, like a crashed host process. */
+    void kill9() {
+        if (process == null) {
+            return;
+        }
+        process.destroyForcibly();
+        try {
+            process.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private String tail() {
+        List<String> lines = outputSinceLaunch().lines().toList();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(200);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a child process", e);
+        }
+    }
+}

@@ -1,0 +1,297 @@
+package com.coreweave.nodepool.systemtest.harness;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import com.coreweave.nodepool.localkafka.LocalKafkaMain;
+
+/**
+ * The whole product as an operator runs it: a real broker and the services' runnable jars, each a separate process on
+ * free ports with its own log, so system tests can crash, stop and restart any part of it and watch from outside.
+ */
+public final class Stack implements AutoCloseable {
+
+    private static final Duration BROKER_START = Duration.ofSeconds(60);
+    private static final Duration SERVICE_START = Duration.ofSeconds(180);
+    private static final Duration GRACEFUL_STOP = Duration.ofSeconds(20);
+    /** The data is deleted right after, so close() gives little grace (a Streams app can hang while rebalancing). */
+    private static final Duration CLOSING_STOP = Duration.ofSeconds(5);
+
+    private final Set<Service> services;
+    private final Map<Service, Map<String, String>> properties;
+    private final Path projectRoot;
+    private final Path logs;
+    private final Path workDir;
+    private final int brokerPort;
+    private final Map<Service, Integer> httpPorts = new EnumMap<>(Service.class);
+    private final Map<Service, ChildProcess> running = new EnumMap<>(Service.class);
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final Thread shutdownHook = new Thread(this::close, "stack-shutdown");
+    private final ChildProcess broker;
+    private boolean closed;
+
+    private Stack(Builder builder) {
+        services = EnumSet.copyOf(builder.services);
+        properties = new EnumMap<>(Service.class);
+        builder.properties.forEach((service, values) -> properties.put(service, Map.copyOf(values)));
+        properties.keySet().forEach(this::requireChosen);
+        projectRoot = Path.of(System.getProperty("stack.project-root", "..")).toAbsolutePath().normalize();
+        String runId = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
+                + "-" + UUID.randomUUID().toString().substring(0, 6);
+        logs = Path.of(System.getProperty("stack.logs-dir", "target/stack-logs")).toAbsolutePath().resolve(runId);
+        try {
+            workDir = Files.createTempDirectory("nodepool-stack-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        brokerPort = freePort();
+        broker = new ChildProcess("kafka", List.of(java(), "-Xmx512m", "-cp", brokerClasspath(),
+                LocalKafkaMain.class.getName(), "--data-dir", workDir.resolve("kafka").toString(),
+                "--port", String.valueOf(brokerPort), "--controller-port", String.valueOf(freePort())),
+                logs.resolve("kafka.log"));
+        services.forEach(service -> httpPorts.put(service, freePort()));
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Starts the broker, then all chosen services at once, and returns when every one of them is ready. */
+    public Stack start() {
+        services.forEach(this::requireJar);
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        try {
+            startBroker();
+            services.forEach(service -> running.put(service, launch(service)));
+            services.forEach(this::awaitReady);
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+        return this;
+    }
+
+    public String bootstrapServers() {
+        return "localhost:" + brokerPort;
+    }
+
+    /** Base URL of a service, e.g. {@code http://localhost:41234}. */
+    public URI url(Service service) {
+        requireChosen(service);
+        return URI.create("http://localhost:" + httpPorts.get(service));
+    }
+
+    /** Where this run's logs are: one file per component, appended across restarts. */
+    public Path logs() {
+        return logs;
+    }
+
+    /** Graceful stop: SIGTERM, then SIGKILL if it has not exited within 20 s. */
+    public void stop(Service service) {
+        process(service).stop(GRACEFUL_STOP);
+    }
+
+    /** SIGKILL: the service gets no chance to flush or commit anything. */
+    public void kill9(Service service) {
+        process(service).kill9();
+    }
+
+    /** Starts the service again (stopping it first if it runs) with the same port, state dir and properties. */
+    public void restart(Service service) {
+        ChildProcess process = process(service);
+        process.stop(GRACEFUL_STOP);
+        process.launch();
+        awaitReady(service);
+    }
+
+    public void stopBroker() {
+        broker.stop(GRACEFUL_STOP);
+    }
+
+    public void kill9Broker() {
+        broker.kill9();
+    }
+
+    /** Starts the broker again (stopping it first if it runs) on the same ports and the same data. */
+    public void restartBroker() {
+        broker.stop(GRACEFUL_STOP);
+        startBroker();
+    }
+
+    /**
+     * Stops every service, then the broker (SIGTERM, SIGKILL after 5 s), and deletes their data; the logs stay. Safe
+     * to call more than once.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        List<Thread> stopping = new ArrayList<>();
+        for (ChildProcess process : running.values()) {
+            stopping.add(Thread.ofPlatform().start(() -> process.stop(CLOSING_STOP)));
+        }
+        for (Thread thread : stopping) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        broker.stop(CLOSING_STOP);
+        deleteRecursively(workDir);
+        if (Thread.currentThread() != shutdownHook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException e) {
+                // the JVM is already shutting down and runs the hook itself
+            }
+        }
+    }
+
+    private void startBroker() {
+        broker.launch();
+        broker.awaitReady(
+                () -> broker.outputSinceLaunch().contains("local-kafka ready on localhost:" + brokerPort),
+                BROKER_START);
+    }
+
+    private ChildProcess launch(Service service) {
+        List<String> command = new ArrayList<>(List.of(java(), "-Xmx256m", "--enable-native-access=ALL-UNNAMED",
+                "-Dquarkus.http.port=" + httpPorts.get(service),
+                "-Dkafka.bootstrap.servers=" + bootstrapServers(),
+                // Kafka Streams' own state.dir: Quarkus ignores a quarkus.kafka-streams.state-dir ("unrecognized key").
+                "-Dkafka-streams.state.dir=" + workDir.resolve("state").resolve(service.module())));
+        properties.getOrDefault(service, Map.of()).forEach((key, value) -> command.add("-D" + key + "=" + value));
+        command.addAll(List.of("-jar", jar(service).toString()));
+        ChildProcess process = new ChildProcess(service.module(), command, logs.resolve(service.module() + ".log"));
+        process.launch();
+        return process;
+    }
+
+    private void awaitReady(Service service) {
+        HttpRequest health = HttpRequest.newBuilder(url(service).resolve("/q/health/ready"))
+                .timeout(Duration.ofSeconds(2)).build();
+        process(service).awaitReady(() -> {
+            try {
+                return http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            } catch (IOException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + service.module(), e);
+            }
+        }, SERVICE_START);
+    }
+
+    private ChildProcess process(Service service) {
+        requireChosen(service);
+        ChildProcess process = running.get(service);
+        if (process == null) {
+            throw new IllegalStateException("the stack was not started");
+        }
+        return process;
+    }
+
+    private void requireChosen(Service service) {
+        if (!services.contains(service)) {
+            throw new IllegalArgumentException(service.module() + " is not part of this stack; add it with "
+                    + "Stack.builder().withServices(...)");
+        }
+    }
+
+    private Path jar(Service service) {
+        return projectRoot.resolve(service.module()).resolve("target/quarkus-app/quarkus-run.jar");
+    }
+
+    private void requireJar(Service service) {
+        if (!Files.isRegularFile(jar(service))) {
+            throw new IllegalStateException(jar(service) + " is missing: build the services first, e.g. "
+                    + "./mvnw -B -DskipTests install in " + projectRoot);
+        }
+    }
+
+    /** The broker child's classpath as Maven wrote it, or this JVM's own one when run from an IDE. */
+    private static String brokerClasspath() {
+        String file = System.getProperty("stack.broker-classpath-file");
+        if (file == null) {
+            return System.getProperty("java.class.path");
+        }
+        try {
+            return Files.readString(Path.of(file)).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the broker classpath from " + file, e);
+        }
+    }
+
+    private static String java() {
+        if (Runtime.version().feature() < 21) {
+            throw new IllegalStateException("the stack needs a JDK >= 21 for its child processes; this test runs on "
+                    + Runtime.version() + " from " + System.getProperty("java.home"));
+        }
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + dir, e);
+        }
+    }
+
+    /** Chooses the services to run (none: just the broker) and the extra system properties each one gets. */
+    public static final class Builder {
+
+        private final Set<Service> services = EnumSet.noneOf(Service.class);
+        private final Map<Service, Map<String, String>> properties = new EnumMap<>(Service.class);
+
+        private Builder() {
+        }
+
+        public Builder withServices(Service... chosen) {
+            services.addAll(List.of(chosen));
+            return this;
+        }
+
+        /** A {@code -Dkey=value} for one service, e.g. a duration shortened for the test. */
+        public Builder withProperty(Service service, String key, String value) {
+            properties.computeIfAbsent(service, s -> new LinkedHashMap<>()).put(key, value);
+            return this;
+        }
+
+        /** Builds the stack; call {@link Stack#start()} on it. */
+        public Stack build() {
+            return new Stack(this);
+        }
+    }
+}
