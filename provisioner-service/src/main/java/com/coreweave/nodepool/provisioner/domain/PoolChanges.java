@@ -1,0 +1,155 @@
+package com.coreweave.nodepool.provisioner.domain;
+
+import com.coreweave.nodepool.provisioner.domain.PoolState.Scaling;
+import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.Grant;
+import com.coreweave.nodepool.schema.events.NodeFact;
+import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
+import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.events.PoolRef;
+import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.resource.CwEvent;
+import com.coreweave.nodepool.schema.resource.Node;
+import com.coreweave.nodepool.schema.resource.NodePoolSpec;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The working copy of one pool while an input or a timer is applied: the state being changed, and every fact and
+ * event that change produces, in order. Each change to a node goes through here so that the node's fact is never
+ * forgotten; {@link #outcome()} freezes the result.
+ */
+final class PoolChanges {
+
+  final Instant now;
+  NodePoolAccepted accepted;
+  CapacityChecked capacity;
+  final TreeMap<String, PoolNode> nodes;
+  final TreeSet<Long> released;
+  int bootFailureStreak;
+  String disabledMessage;
+  Scaling scaling;
+  long episode;
+  NodePoolReconciled lastReconciled;
+  private final List<NodeFact> facts = new ArrayList<>();
+  private final List<RecordedEvent> events = new ArrayList<>();
+
+  PoolChanges(PoolState state, Instant now) {
+    this.now = now;
+    this.accepted = state.accepted();
+    this.capacity = state.capacity();
+    this.nodes = new TreeMap<>(state.nodes());
+    this.released = new TreeSet<>(state.releasedGrants());
+    this.bootFailureStreak = state.bootFailureStreak();
+    this.disabledMessage = state.disabledMessage();
+    this.scaling = state.scaling();
+    this.episode = state.episode();
+    this.lastReconciled = state.lastReconciled();
+  }
+
+  Outcome outcome() {
+    return new Outcome(new PoolState(accepted, capacity, nodes, List.copyOf(released), bootFailureStreak,
+        disabledMessage, scaling, episode, lastReconciled), List.copyOf(facts), List.copyOf(events));
+  }
+
+  PoolRef ref() {
+    return PoolRef.of(accepted);
+  }
+
+  NodePoolSpec spec() {
+    return accepted.nodePool().spec();
+  }
+
+  String uid() {
+    return accepted.uid();
+  }
+
+  boolean deleting() {
+    return accepted.deleting();
+  }
+
+  boolean disabled() {
+    return disabledMessage != null;
+  }
+
+  /** The grants the ledger lists for this incarnation of the pool. */
+  List<Grant> grants() {
+    if (capacity == null || capacity.grants() == null || !capacity.pool().uid().equals(uid())) {
+      return List.of();
+    }
+    return capacity.grants();
+  }
+
+  List<PoolNode> snapshot() {
+    return List.copyOf(nodes.values());
+  }
+
+  List<PoolNode> staying() {
+    return nodes.values().stream().filter(n -> !n.leaving()).toList();
+  }
+
+  void assigned(PoolNode node) {
+    nodes.put(node.name(), node);
+    facts.add(new NodeFact.NodeAssigned(ref(), node.node(), node.grant(), now));
+  }
+
+  void registered(PoolNode node) {
+    nodes.put(node.name(), node);
+    facts.add(new NodeFact.NodeRegistered(ref(), node.node(), node.grant(), now));
+  }
+
+  void bootFailed(PoolNode node, Node failed, String message) {
+    facts.add(new NodeFact.NodeRegistrationFailed(ref(), failed, node.grant(), message, now));
+  }
+
+  void updated(PoolNode node, String change) {
+    nodes.put(node.name(), node);
+    facts.add(new NodeFact.NodeUpdated(ref(), node.node(), node.grant(), change, now));
+  }
+
+  /** The node leaves the pool and its grant is released: the ledger frees it, and it never becomes a node again. */
+  void remove(PoolNode node, RemovalCause cause, String message) {
+    nodes.remove(node.name());
+    released.add(node.grant().grantId());
+    facts.add(new NodeFact.NodeRemoved(ref(), NodeTemplate.removed(node.node(), cause, message, now), node.grant(),
+        cause.name(), now));
+  }
+
+  /** A grant the pool does not need is released before it became a node. */
+  void decline(Grant grant) {
+    released.add(grant.grantId());
+    facts.add(new NodeFact.NodeRemoved(ref(), NodeTemplate.declined(ref(), spec(), grant.machine(), now), grant,
+        RemovalCause.Declined.name(), now));
+  }
+
+  void summary(NodePoolReconciled reconciled) {
+    facts.add(reconciled);
+    lastReconciled = reconciled;
+  }
+
+  /** Starts a scaling episode unless it is the one running; true when a new one started. */
+  boolean startEpisode(Scaling next) {
+    if (scaling == next) {
+      return false;
+    }
+    scaling = next;
+    episode++;
+    return true;
+  }
+
+  String episodeCause() {
+    return uid() + "/episode-" + episode;
+  }
+
+  /** An event about the pool; {@code cause} must name the fact that caused it, so a replay gives the same id. */
+  void poolEvent(CwEvent event, String message, String cause) {
+    events.add(RecordedEvent.ofPool(ref(), event, message, cause, PoolReconciler.COMPONENT, now));
+  }
+
+  void nodeEvent(String node, CwEvent event, String message, String cause) {
+    events.add(RecordedEvent.ofNode(ref(), node, event, message, cause, PoolReconciler.COMPONENT, now));
+  }
+}

@@ -1,0 +1,26 @@
+package com.coreweave.nodepool.provisioner.domain;
+
+import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.NodeActivityReported;
+import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.events.PreemptionFact;
+
+/** What reaches the provisioner about one pool, from each of the topics it reads. */
+public sealed interface PoolInput {
+
+  /** The accepted pool from {@code nodepool-accepted}; null for its tombstone (the pool is gone). */
+  record SpecAccepted(NodePoolAccepted accepted) implements PoolInput {
+  }
+
+  /** The pool's grants from {@code capacity-checked}; null for its tombstone (the ledger forgot the pool). */
+  record GrantsChecked(CapacityChecked checked) implements PoolInput {
+  }
+
+  /** A node reported busy or idle on {@code node-activity-reported}. */
+  record ActivityReported(NodeActivityReported report) implements PoolInput {
+  }
+
+  /** A step of a spot node's preemption from {@code spot-preemption-progressed}. */
+  record PreemptionProgressed(PreemptionFact fact) implements PoolInput {
+  }
+}

@@ -1,0 +1,68 @@
+package com.coreweave.nodepool.provisioner.domain;
+
+import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
+import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Everything the provisioner keeps about one pool (the {@code provisioner-pools} store): the accepted spec, the grants the
+ * capacity ledger lists, the nodes by name, the grant ids it released (never turned into a node again), the current
+ * boot-failure streak, whether the pool is disabled, the scaling episode in progress (for its start and end events)
+ * and the last {@code NodePoolReconciled} sent.
+ */
+public record PoolState(
+    NodePoolAccepted accepted,
+    CapacityChecked capacity,
+    Map<String, PoolNode> nodes,
+    List<Long> releasedGrants,
+    int bootFailureStreak,
+    String disabledMessage,
+    Scaling scaling,
+    long episode,
+    NodePoolReconciled lastReconciled) {
+
+  /** A scaling in progress: up to the target, down to it, or down to nothing for a deletion. */
+  public enum Scaling { UP, DOWN, DELETE }
+
+  public PoolState {
+    nodes = nodes == null ? new TreeMap<>() : new TreeMap<>(nodes);
+    releasedGrants = releasedGrants == null ? List.of() : List.copyOf(releasedGrants);
+  }
+
+  public static PoolState of(NodePoolAccepted accepted, CapacityChecked capacity) {
+    return new PoolState(accepted, capacity, Map.of(), List.of(), 0, null, null, 0, null);
+  }
+
+  @JsonIgnore
+  public boolean disabled() {
+    return disabledMessage != null;
+  }
+
+  /** The earliest boot or drain deadline of the pool's nodes; null when no timer runs. */
+  @JsonIgnore
+  public Instant wakeAt() {
+    return nodes.values().stream().map(PoolNode::deadline).filter(Objects::nonNull).min(Instant::compareTo)
+        .orElse(null);
+  }
+
+  public PoolState withAccepted(NodePoolAccepted next) {
+    return new PoolState(next, capacity, nodes, releasedGrants, bootFailureStreak, disabledMessage, scaling, episode,
+        lastReconciled);
+  }
+
+  public PoolState withCapacity(CapacityChecked next, List<Long> released) {
+    return new PoolState(accepted, next, nodes, released, bootFailureStreak, disabledMessage, scaling, episode,
+        lastReconciled);
+  }
+
+  /** The spec changed: the failure streak and a disabled flag start over. */
+  public PoolState withNewGeneration(NodePoolAccepted next) {
+    return new PoolState(next, capacity, nodes, releasedGrants, 0, null, scaling, episode, lastReconciled);
+  }
+}

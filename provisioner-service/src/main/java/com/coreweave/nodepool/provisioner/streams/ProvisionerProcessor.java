@@ -1,0 +1,119 @@
+package com.coreweave.nodepool.provisioner.streams;
+
+import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.provisioner.domain.Outcome;
+import com.coreweave.nodepool.provisioner.domain.PoolInput;
+import com.coreweave.nodepool.provisioner.domain.PoolReconciler;
+import com.coreweave.nodepool.provisioner.domain.PoolState;
+import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
+import com.coreweave.nodepool.schema.topics.Topics;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The single writer of the nodes of the pools of one partition. Every input is applied and the pool reconciled by
+ * {@link PoolReconciler}; boot and drain deadlines live in the {@code provisioner-timers} store and a wall-clock
+ * punctuator reconciles the pools whose deadline has come, so a restarted service fires them at their time. The
+ * stores, the outputs and the input offsets commit in one transaction.
+ */
+class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbound> {
+
+  private final ProvisioningPolicy policy;
+  private final Duration timerInterval;
+  private final Clock clock;
+  private ProcessorContext<String, Outbound> context;
+  private KeyValueStore<String, PoolState> pools;
+  private KeyValueStore<String, String> timers;
+
+  ProvisionerProcessor(ProvisioningPolicy policy, Duration timerInterval, Clock clock) {
+    this.policy = policy;
+    this.timerInterval = timerInterval;
+    this.clock = clock;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, Outbound> context) {
+    this.context = context;
+    pools = context.getStateStore(StoreNames.POOLS);
+    timers = context.getStateStore(StoreNames.TIMERS);
+    context.schedule(timerInterval, PunctuationType.WALL_CLOCK_TIME, t -> fireDueTimers());
+  }
+
+  @Override
+  public void process(Record<String, PoolInput> record) {
+    PoolState before = pools.get(record.key());
+    save(record.key(), before, PoolReconciler.handle(before, record.value(), clock.instant(), policy));
+  }
+
+  private void fireDueTimers() {
+    Instant now = clock.instant();
+    List<KeyValue<String, String>> due = new ArrayList<>();
+    try (KeyValueIterator<String, String> it = timers.all()) {
+      while (it.hasNext()) {
+        KeyValue<String, String> timer = it.next();
+        if (deadlineOf(timer.key) > now.toEpochMilli()) {
+          break;
+        }
+        due.add(timer);
+      }
+    }
+    for (KeyValue<String, String> timer : due) {
+      // Consumed whatever the reconcile does; save() files the pool's next deadline.
+      timers.delete(timer.key);
+      PoolState before = pools.get(timer.value);
+      if (before != null) {
+        save(timer.value, before, PoolReconciler.reconcile(before, now, policy), null);
+      }
+    }
+  }
+
+  private void save(String key, PoolState before, Outcome outcome) {
+    save(key, before, outcome, before == null ? null : before.wakeAt());
+  }
+
+  /** Stores the pool (or forgets it), moves its timer, and writes what the change produced. */
+  private void save(String key, PoolState before, Outcome outcome, Instant filedTimer) {
+    PoolState after = outcome.state();
+    Instant nextTimer = after == null ? null : after.wakeAt();
+    if (after == null) {
+      if (before != null) {
+        pools.delete(key);
+      }
+    } else if (!after.equals(before)) {
+      pools.put(key, after);
+    }
+    if (!Objects.equals(filedTimer, nextTimer)) {
+      if (filedTimer != null) {
+        timers.delete(timerKey(filedTimer, key));
+      }
+      if (nextTimer != null) {
+        timers.put(timerKey(nextTimer, key), key);
+      }
+    }
+    long timestamp = clock.millis();
+    outcome.facts().forEach(fact -> context.forward(new Record<>(key,
+        Outbound.to(Topics.NODEPOOL_NODES_CHANGED, fact), timestamp)));
+    outcome.events().forEach(event -> context.forward(new Record<>(key,
+        Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, event), timestamp)));
+  }
+
+  /** Zero-padded so that the store's byte order is time order. */
+  static String timerKey(Instant deadline, String poolKey) {
+    return String.format("%020d|%s", deadline.toEpochMilli(), poolKey);
+  }
+
+  static long deadlineOf(String timerKey) {
+    return Long.parseLong(timerKey.substring(0, timerKey.indexOf('|')));
+  }
+}

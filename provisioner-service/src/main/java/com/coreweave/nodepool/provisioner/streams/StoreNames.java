@@ -1,0 +1,16 @@
+package com.coreweave.nodepool.provisioner.streams;
+
+/** The names of the provisioner's state stores. */
+public final class StoreNames {
+
+  private StoreNames() {
+  }
+
+  /** {@code <org>/<pool>} → {@code PoolState}: the pool's spec, grants, nodes and released grants. */
+  public static final String POOLS = "provisioner-pools";
+  /**
+   * {@code <deadline epoch millis, 20 digits>|<org>/<pool>} → {@code <org>/<pool>}: when each pool's next boot or
+   * drain deadline falls, sorted by time so the punctuator reads only what is due.
+   */
+  public static final String TIMERS = "provisioner-timers";
+}

@@ -1,0 +1,47 @@
+package com.coreweave.nodepool.provisioner.domain;
+
+import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.Grant;
+import com.coreweave.nodepool.schema.events.NodeFact;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The capacity ledger as the provisioner sees it, for one pool: it grants free machines up to the demand with new
+ * grant ids, never takes a grant back by itself, and frees a grant when a {@code NodeRemoved} names it.
+ */
+final class Ledger {
+
+  private final List<String> machines = new ArrayList<>();
+  private final Set<Grant> held = new LinkedHashSet<>();
+  private long nextId = 1000;
+  private int factsSeen;
+
+  Ledger(int fleetSize) {
+    for (int i = 1; i <= fleetSize; i++) {
+      machines.add(Fixtures.machine(i));
+    }
+  }
+
+  CapacityChecked grant(List<NodeFact> facts, int demand, long generation) {
+    for (NodeFact fact : facts.subList(factsSeen, facts.size())) {
+      if (fact instanceof NodeFact.NodeRemoved removed) {
+        held.remove(removed.grant());
+      }
+    }
+    factsSeen = facts.size();
+    for (String machine : machines) {
+      boolean taken = held.stream().anyMatch(g -> g.machine().equals(machine));
+      if (held.size() < demand && !taken) {
+        held.add(new Grant(machine, nextId++));
+      }
+    }
+    return Fixtures.capacity(generation, held.toArray(Grant[]::new));
+  }
+
+  Set<Grant> held() {
+    return held;
+  }
+}

@@ -1,0 +1,96 @@
+package com.coreweave.nodepool.provisioner.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.coreweave.nodepool.kit.kafka.JsonSerde;
+import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.NodeActivityReported;
+import com.coreweave.nodepool.schema.events.NodeFact;
+import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
+import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.resource.Node;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Plays one pool through the reconciler the way the processor does: inputs are handled, timers reconcile at their
+ * time, and the state goes through its JSON mapping each step as it does through the store. Keeps what each step
+ * produced and everything produced so far.
+ */
+final class PoolDriver {
+
+  private final ProvisioningPolicy policy;
+  private final JsonSerde<PoolState> serde = JsonSerde.of(PoolState.class);
+  Instant now = Fixtures.T0;
+  PoolState state;
+  Outcome last;
+  final List<NodeFact> facts = new ArrayList<>();
+  final List<RecordedEvent> events = new ArrayList<>();
+
+  PoolDriver(ProvisioningPolicy policy) {
+    this.policy = policy;
+  }
+
+  PoolDriver apply(PoolInput input) {
+    return record(PoolReconciler.handle(state, input, now, policy));
+  }
+
+  PoolDriver spec(NodePoolAccepted accepted) {
+    return apply(new PoolInput.SpecAccepted(accepted));
+  }
+
+  PoolDriver grants(CapacityChecked checked) {
+    return apply(new PoolInput.GrantsChecked(checked));
+  }
+
+  PoolDriver report(NodeActivityReported report) {
+    return apply(new PoolInput.ActivityReported(report));
+  }
+
+  /** Time passes; the punctuator reconciles the pool. */
+  PoolDriver tick(Duration elapsed) {
+    now = now.plus(elapsed);
+    return record(PoolReconciler.reconcile(state, now, policy));
+  }
+
+  private PoolDriver record(Outcome outcome) {
+    last = outcome;
+    state = outcome.state() == null ? null
+        : serde.deserializer().deserialize("t", serde.serializer().serialize("t", outcome.state()));
+    assertThat(state).as("the state survives its JSON mapping").isEqualTo(outcome.state());
+    facts.addAll(outcome.facts());
+    events.addAll(outcome.events());
+    return this;
+  }
+
+  List<Node> nodes(Node.Phase phase) {
+    return state.nodes().values().stream().map(PoolNode::node).filter(n -> n.phase() == phase).toList();
+  }
+
+  PoolNode node(int machine) {
+    return state.nodes().get(Fixtures.machine(machine));
+  }
+
+  <T extends NodeFact> List<T> lastFacts(Class<T> type) {
+    return last.facts().stream().filter(type::isInstance).map(type::cast).toList();
+  }
+
+  <T extends NodeFact> List<T> allFacts(Class<T> type) {
+    return facts.stream().filter(type::isInstance).map(type::cast).toList();
+  }
+
+  List<String> lastReasons() {
+    return last.events().stream().map(RecordedEvent::reason).toList();
+  }
+
+  List<String> allReasons() {
+    return events.stream().map(RecordedEvent::reason).toList();
+  }
+
+  NodePoolReconciled summary() {
+    return state.lastReconciled();
+  }
+}

@@ -1,0 +1,213 @@
+package com.coreweave.nodepool.provisioner.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.coreweave.nodepool.provisioner.domain.PoolState;
+import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
+import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.Grant;
+import com.coreweave.nodepool.schema.events.NodeFact;
+import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.events.PoolRef;
+import com.coreweave.nodepool.schema.events.Validation;
+import com.coreweave.nodepool.schema.resource.Lifecycle;
+import com.coreweave.nodepool.schema.resource.NodePool;
+import com.coreweave.nodepool.schema.resource.NodePoolSpec;
+import com.coreweave.nodepool.schema.resource.ObjectMeta;
+import com.coreweave.nodepool.schema.topics.DeadLetters;
+import com.coreweave.nodepool.schema.topics.Topics;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The wiring without a broker: inputs reach the processor, durable timers fire on the wall clock, bad records go to
+ * their dead-letter topics.
+ */
+class ProvisionerTopologyTest {
+
+  static final Duration BOOT = Duration.ofSeconds(5);
+  static final String KEY = "demo/train";
+  static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");
+
+  /** A clock the test moves together with the driver's wall clock. */
+  static final class MovingClock extends Clock {
+    Instant now = T0;
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  }
+
+  final MovingClock clock = new MovingClock();
+  TopologyTestDriver driver;
+  TestInputTopic<String, byte[]> accepted;
+  TestInputTopic<String, byte[]> capacity;
+  TestInputTopic<String, byte[]> activity;
+  TestOutputTopic<String, String> nodes;
+
+  @TempDir
+  Path stateDir;
+
+  @BeforeEach
+  void start() {
+    Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "provisioner-topology-test");
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    var policy = new ProvisioningPolicy(BOOT, 0.0, 0, Set.of(), 3, Duration.ofSeconds(30));
+    driver = new TopologyTestDriver(ProvisionerTopology.build(policy, Duration.ofMillis(500), clock), props,
+        T0);
+    accepted = input(Topics.NODEPOOL_ACCEPTED.name());
+    capacity = input(Topics.CAPACITY_CHECKED.name());
+    activity = input(Topics.NODE_ACTIVITY_REPORTED.name());
+    nodes = output(Topics.NODEPOOL_NODES_CHANGED.name());
+  }
+
+  @AfterEach
+  void stop() {
+    driver.close();
+  }
+
+  TestInputTopic<String, byte[]> input(String topic) {
+    return driver.createInputTopic(topic, new StringSerializer(), new ByteArraySerializer());
+  }
+
+  TestOutputTopic<String, String> output(String topic) {
+    return driver.createOutputTopic(topic, new StringDeserializer(), new StringDeserializer());
+  }
+
+  void elapse(Duration duration) {
+    clock.now = clock.now.plus(duration);
+    driver.advanceWallClockTime(duration);
+  }
+
+  static byte[] json(Object value) {
+    return Json.bytes(value);
+  }
+
+  static NodePoolAccepted pool(int target) {
+    var spec = new NodePoolSpec("default", "gd-8xa100-i128", target, null, null, null, null, null, null, null, false,
+        new Lifecycle(Lifecycle.IDLE_ONLY, false), null, "US-EAST-04A");
+    return new NodePoolAccepted("demo", NodePool.of(new ObjectMeta("train", "uid-1", 1L, "1", T0, null, null, null),
+        spec, null), new Validation("Valid", "NodePool configuration is valid."), T0);
+  }
+
+  static CapacityChecked grants(Grant... grants) {
+    return new CapacityChecked(new PoolRef("demo", "train", "uid-1", 1, "US-EAST-04A", "gd-8xa100-i128", "default"),
+        "Sufficient", grants.length, List.of(grants), 0, null, null, "", T0);
+  }
+
+  List<NodeFact> facts() {
+    return nodes.readValuesToList().stream().map(v -> Json.read(v, NodeFact.class)).toList();
+  }
+
+  static String header(TestRecord<String, String> record, String name) {
+    Header header = record.headers().lastHeader(name);
+    return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aGrantBecomesANodeThatRegistersWhenItsDurableBootTimerFires() {
+    accepted.pipeInput(KEY, json(pool(1)));
+    capacity.pipeInput(KEY, json(grants(new Grant("m-1", 11))));
+    assertThat(facts()).hasExactlyElementsOfTypes(NodeFact.NodePoolReconciled.class, NodeFact.NodeAssigned.class,
+        NodeFact.NodePoolReconciled.class);
+    KeyValueStore<String, String> timers = driver.getKeyValueStore(StoreNames.TIMERS);
+    assertThat(timers.get(ProvisionerProcessor.timerKey(T0.plus(BOOT), KEY))).isEqualTo(KEY);
+
+    elapse(BOOT.minusSeconds(1));
+    assertThat(facts()).isEmpty();
+    elapse(Duration.ofSeconds(1));
+
+    assertThat(facts()).hasExactlyElementsOfTypes(NodeFact.NodeRegistered.class,
+        NodeFact.NodePoolReconciled.class);
+    assertThat(timers.approximateNumEntries()).isZero();
+    KeyValueStore<String, PoolState> pools = driver.getKeyValueStore(StoreNames.POOLS);
+    assertThat(pools.get(KEY).nodes()).containsOnlyKeys("m-1");
+    TestOutputTopic<String, String> events = output(Topics.NODEPOOL_EVENT_RECORDED.name());
+    assertThat(events.readValuesToList()).anyMatch(e -> e.contains("\"CWNodeRegistered\""))
+        .anyMatch(e -> e.contains("\"CWNodePoolScaledUp\""));
+  }
+
+  @Test
+  void aTombstoneOnTheAcceptedPoolForgetsItAndItsTimer() {
+    accepted.pipeInput(KEY, json(pool(1)));
+    capacity.pipeInput(KEY, json(grants(new Grant("m-1", 11))));
+
+    accepted.pipeInput(KEY, (byte[]) null);
+
+    assertThat(driver.<String, PoolState>getKeyValueStore(StoreNames.POOLS).get(KEY)).isNull();
+    assertThat(driver.<String, String>getKeyValueStore(StoreNames.TIMERS).approximateNumEntries()).isZero();
+  }
+
+  @Test
+  void badActivityReportsGoToTheirDeadLetterTopicAndTheNextGoodOneIsUsed() {
+    accepted.pipeInput(KEY, json(pool(1)));
+    capacity.pipeInput(KEY, json(grants(new Grant("m-1", 11))));
+    elapse(BOOT);
+    nodes.readValuesToList();
+
+    activity.pipeInput(KEY, "{garbage".getBytes(StandardCharsets.UTF_8));
+    activity.pipeInput(KEY, "{\"org\":\"demo\",\"pool\":\"train\",\"node\":\"m-1\",\"active\":true}"
+        .getBytes(StandardCharsets.UTF_8));
+
+    var dead = output(Topics.NODE_ACTIVITY_REPORTED_DLQ.name()).readRecordsToList();
+    assertThat(dead).singleElement().satisfies(record -> {
+      assertThat(record.key()).isEqualTo(KEY);
+      assertThat(record.value()).isEqualTo("{garbage");
+      assertThat(header(record, DeadLetters.ERROR)).isEqualTo("MalformedJson");
+      assertThat(header(record, DeadLetters.SOURCE_TOPIC)).isEqualTo(Topics.NODE_ACTIVITY_REPORTED.name());
+      assertThat(header(record, DeadLetters.SERVICE)).isEqualTo(ProvisionerTopology.SERVICE);
+      assertThat(header(record, DeadLetters.REASON)).isNotBlank();
+    });
+    assertThat(facts()).filteredOn(NodeFact.NodeUpdated.class::isInstance).singleElement()
+        .satisfies(f -> assertThat(((NodeFact.NodeUpdated) f).node().isActive()).isTrue());
+  }
+
+  @Test
+  void anUnreadableInternalRecordGoesToTheServiceDeadLetterTopic() {
+    capacity.pipeInput(KEY, "{\"grants\":\"not a list\"}".getBytes(StandardCharsets.UTF_8));
+    accepted.pipeInput(KEY, json(pool(1)));
+
+    var dead = output(DeadLetters.serviceTopic(ProvisionerTopology.SERVICE)).readRecordsToList();
+    assertThat(dead).singleElement().satisfies(record -> {
+      assertThat(header(record, DeadLetters.ERROR)).isEqualTo("Unreadable");
+      assertThat(header(record, DeadLetters.SOURCE_TOPIC)).isEqualTo(Topics.CAPACITY_CHECKED.name());
+    });
+    assertThat(facts()).hasExactlyElementsOfTypes(NodeFact.NodePoolReconciled.class);
+  }
+}
