@@ -45,6 +45,7 @@ public final class Stack implements AutoCloseable {
     private final int brokerPort;
     private final Map<Service, Integer> httpPorts = new EnumMap<>(Service.class);
     private final Map<Service, ChildProcess> running = new EnumMap<>(Service.class);
+    private final List<ChildProcess> extraInstances = new ArrayList<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final Thread shutdownHook = new Thread(this::close, "stack-shutdown");
     private final ChildProcess broker;
@@ -106,6 +107,20 @@ public final class Stack implements AutoCloseable {
         return logs;
     }
 
+    /**
+     * Starts one more instance of a running service (its own port, state dir and static-membership id), as a
+     * deployment with several instances has, and returns its base URL once it is ready.
+     */
+    public URI startExtraInstance(Service service, String instanceId) {
+        requireChosen(service);
+        int port = freePort();
+        ChildProcess process = launch(service, port, instanceId);
+        extraInstances.add(process);
+        URI url = URI.create("http://localhost:" + port);
+        awaitReady(process, url, service);
+        return url;
+    }
+
     /** Graceful stop: SIGTERM, then SIGKILL if it has not exited within 20 s. */
     public void stop(Service service) {
         process(service).stop(GRACEFUL_STOP);
@@ -149,7 +164,9 @@ public final class Stack implements AutoCloseable {
         }
         closed = true;
         List<Thread> stopping = new ArrayList<>();
-        for (ChildProcess process : running.values()) {
+        List<ChildProcess> all = new ArrayList<>(running.values());
+        all.addAll(extraInstances);
+        for (ChildProcess process : all) {
             stopping.add(Thread.ofPlatform().start(() -> process.stop(CLOSING_STOP)));
         }
         for (Thread thread : stopping) {
@@ -178,22 +195,33 @@ public final class Stack implements AutoCloseable {
     }
 
     private ChildProcess launch(Service service) {
+        return launch(service, httpPorts.get(service), service.module());
+    }
+
+    private ChildProcess launch(Service service, int port, String instanceId) {
         List<String> command = new ArrayList<>(List.of(java(), "-Xmx256m", "--enable-native-access=ALL-UNNAMED",
-                "-Dquarkus.http.port=" + httpPorts.get(service),
+                // The "local" profile carries the demo-only tokens the tests call with.
+                "-Dquarkus.profile=local",
+                "-Dquarkus.http.port=" + port,
                 "-Dkafka.bootstrap.servers=" + bootstrapServers(),
+                "-Dnodepool.instance-id=" + instanceId,
                 // Kafka Streams' own state.dir: Quarkus ignores a quarkus.kafka-streams.state-dir ("unrecognized key").
-                "-Dkafka-streams.state.dir=" + workDir.resolve("state").resolve(service.module())));
+                "-Dkafka-streams.state.dir=" + workDir.resolve("state").resolve(instanceId)));
         properties.getOrDefault(service, Map.of()).forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.addAll(List.of("-jar", jar(service).toString()));
-        ChildProcess process = new ChildProcess(service.module(), command, logs.resolve(service.module() + ".log"));
+        ChildProcess process = new ChildProcess(instanceId, command, logs.resolve(instanceId + ".log"));
         process.launch();
         return process;
     }
 
     private void awaitReady(Service service) {
-        HttpRequest health = HttpRequest.newBuilder(url(service).resolve("/q/health/ready"))
+        awaitReady(process(service), url(service), service);
+    }
+
+    private void awaitReady(ChildProcess process, URI url, Service service) {
+        HttpRequest health = HttpRequest.newBuilder(url.resolve("/q/health/ready"))
                 .timeout(Duration.ofSeconds(2)).build();
-        process(service).awaitReady(() -> {
+        process.awaitReady(() -> {
             try {
                 return http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
             } catch (IOException e) {

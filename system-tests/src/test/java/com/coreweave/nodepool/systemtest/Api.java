@@ -1,0 +1,98 @@
+package com.coreweave.nodepool.systemtest;
+
+import com.coreweave.nodepool.schema.Json;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** A caller of one service's REST API with one bearer token, as a platform team's tooling would be. */
+final class Api {
+
+  static final String POOLS = "/apis/compute.coreweave.com/v1alpha1/nodepools";
+
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private final URI base;
+  private final String token;
+
+  Api(URI base, String token) {
+    this.base = base;
+    this.token = token;
+  }
+
+  /** An HTTP answer: its status code and its JSON body (missing when the body is not JSON). */
+  record Answer(int code, JsonNode body) {
+
+    String text(String pointer) {
+      return body.at(pointer).asText(null);
+    }
+
+    int number(String pointer) {
+      return body.at(pointer).asInt(-1);
+    }
+
+    /** The condition of that type in a NodePool's status, or a missing node. */
+    JsonNode condition(String type) {
+      for (JsonNode c : body.at("/status/conditions")) {
+        if (type.equals(c.path("type").asText())) {
+          return c;
+        }
+      }
+      return MissingNode.getInstance();
+    }
+  }
+
+  Answer get(String path) {
+    return send(HttpRequest.newBuilder(base.resolve(path)).GET());
+  }
+
+  Answer post(String path, String json) {
+    return send(HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(json)));
+  }
+
+  Answer put(String path, String json) {
+    return send(HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "application/json")
+        .PUT(HttpRequest.BodyPublishers.ofString(json)));
+  }
+
+  Answer patch(String path, String mergePatch) {
+    return send(HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "application/merge-patch+json")
+        .method("PATCH", HttpRequest.BodyPublishers.ofString(mergePatch)));
+  }
+
+  Answer delete(String path) {
+    return send(HttpRequest.newBuilder(base.resolve(path)).DELETE());
+  }
+
+  private Answer send(HttpRequest.Builder request) {
+    try {
+      HttpResponse<String> response = HTTP.send(request.header("Authorization", "Bearer " + token)
+          .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+      JsonNode body;
+      try {
+        body = response.body().isBlank() ? MissingNode.getInstance() : Json.mapper().readTree(response.body());
+      } catch (IOException e) {
+        body = MissingNode.getInstance();
+      }
+      return new Answer(response.statusCode(), body);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static String pool(String name, String instanceType, int target) {
+    return """
+        {"apiVersion":"compute.coreweave.com/v1alpha1","kind":"NodePool","metadata":{"name":"%s"},
+         "spec":{"instanceType":"%s","targetNodes":%d}}""".formatted(name, instanceType, target);
+  }
+}
