@@ -21,7 +21,6 @@ import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.topics.Topics;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -94,9 +93,10 @@ class PoolProcessor implements Processor<String, Object, String, Outbound> {
     }
     RecordMetadata meta = context.recordMetadata().orElseThrow();
     PoolView view = views.get(key);
+    // The request's offset orders versions of a pool; a uid must be unique across clusters and resets, so it is
+    // random (a transaction that aborts takes its uid with it, so a replay cannot leak a second one).
     PoolDecider.WriteContext write = new PoolDecider.WriteContext(now, Long.toString(meta.offset()),
-        UUID.nameUUIDFromBytes((meta.topic() + "/" + meta.partition() + "/" + meta.offset())
-            .getBytes(StandardCharsets.UTF_8)).toString(), settings.defaultZone());
+        UUID.randomUUID().toString(), settings.defaultZone());
     PoolDecider.Decision decision = PoolDecider.decide(request, view == null ? null : view.accepted(), write,
         this::judge);
     requestIds.put(requestKey, decision.answer());
