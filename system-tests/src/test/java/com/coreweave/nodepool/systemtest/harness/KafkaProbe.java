@@ -87,6 +87,28 @@ public final class KafkaProbe implements AutoCloseable {
         return read;
     }
 
+    /** Every committed record of {@code topic} up to its end at the time of the call. */
+    public List<ConsumerRecord<String, String>> readAll(String topic) {
+        List<ConsumerRecord<String, String>> read = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
+                new StringDeserializer(), new StringDeserializer())) {
+            List<TopicPartition> partitions = List.of();
+            while (partitions.isEmpty()) {
+                partitions = partitions(consumer, topic);
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
+                consumer.poll(Duration.ofMillis(100)).forEach(read::add);
+            }
+        }
+        return read;
+    }
+
     @Override
     public void close() {
         if (producer != null) {
