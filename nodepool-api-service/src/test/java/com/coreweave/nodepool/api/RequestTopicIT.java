@@ -45,10 +45,51 @@ class RequestTopicIT {
   }
 
   static String request(String id, String key, String name, int target) {
-    NodePool pool = NodePool.of(ObjectMeta.named(name), new NodePoolSpec(null, "gd-8xa100-i128", target, null, null,
+    return request(id, key, name, "gd-8xa100-i128", target);
+  }
+
+  static String request(String id, String key, String name, String type, int target) {
+    NodePool pool = NodePool.of(ObjectMeta.named(name), new NodePoolSpec(null, type, target, null, null,
         null, null, null, null, null, null, null, null, null), null);
     return Json.string(CloudEvent.of(id, "team-ci", NodePoolRequested.TYPE, key, Instant.now(),
         new NodePoolRequested(NodePoolRequested.Operation.APPLY, pool)));
+  }
+
+  @Test
+  void aRepeatedCloudEventIdChangesNothing() {
+    probe.send(Topics.NODEPOOL_REQUESTED.name(), "demo/repeat-pool", request("r-1", "demo/repeat-pool",
+        "repeat-pool", 1));
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        given().auth().oauth2("demo-token").get(POOLS + "repeat-pool").then().statusCode(200));
+
+    // The same id again, even with another target, is a redelivery: a no-op. A new id then applies.
+    probe.send(Topics.NODEPOOL_REQUESTED.name(), "demo/repeat-pool", request("r-1", "demo/repeat-pool",
+        "repeat-pool", 5));
+    probe.send(Topics.NODEPOOL_REQUESTED.name(), "demo/repeat-pool", request("r-2", "demo/repeat-pool",
+        "repeat-pool", 2));
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        given().auth().oauth2("demo-token").get(POOLS + "repeat-pool").then().body("spec.targetNodes", equalTo(2))
+            .body("metadata.generation", equalTo(2)));
+    var decided = probe.readUntil(Topics.NODEPOOL_REQUEST_DECIDED.name(), r -> r.stream()
+        .filter(d -> "demo/repeat-pool".equals(d.key())).count() >= 3, Duration.ofSeconds(10));
+    assertThat(decided.stream().filter(d -> "demo/repeat-pool".equals(d.key()) && d.value().contains("\"r-1\""))
+        .map(d -> d.value().contains("\"targetNodes\":1"))).containsOnly(true);
+  }
+
+  @Test
+  void aTopicRequestThatBreaksAResourceRuleIsDeadLetteredWithItsReason() {
+    probe.send(Topics.NODEPOOL_REQUESTED.name(), "demo/immutable-pool", request("i-1", "demo/immutable-pool",
+        "immutable-pool", 1));
+    probe.send(Topics.NODEPOOL_REQUESTED.name(), "demo/immutable-pool", request("i-2", "demo/immutable-pool",
+        "immutable-pool", "gd-8xh100ib-i128", 1));
+    var dead = probe.readUntil(Topics.NODEPOOL_REQUESTED_DLQ.name(), r -> r.stream()
+        .anyMatch(d -> "demo/immutable-pool".equals(d.key())), Duration.ofSeconds(30));
+    var refused = dead.stream().filter(d -> "demo/immutable-pool".equals(d.key())).findFirst().orElseThrow();
+    assertThat(refused.headers()).containsEntry(DeadLetters.ERROR, "Invalid");
+    assertThat(refused.headers().get(DeadLetters.REASON)).contains("spec.instanceType").contains("immutable");
+    assertThat(refused.value()).contains("\"id\":\"i-2\"");
+    given().auth().oauth2("demo-token").get(POOLS + "immutable-pool").then().statusCode(200)
+        .body("spec.instanceType", equalTo("gd-8xa100-i128"));
   }
 
   @Test
