@@ -19,21 +19,31 @@ ADMIN_TOKEN="${ADMIN_TOKEN:-admin-token}"
 DEMO_ORG="${DEMO_ORG:-demo}"
 ZONE="${ZONE:-US-EAST-04A}"
 
-# One idempotent admin call; retries while the service is unreachable or starting, reports the body if it fails.
+# One idempotent admin call; retries while the service is unreachable or still restoring its state (503/504),
+# reports the answer if it fails.
 admin_call() {
-  local method="$1" url="$2" body="$3" attempt output status
-  for attempt in 1 2 3 4 5; do
+  local method="$1" url="$2" body="$3" attempt output status code
+  for attempt in 1 2 3 4 5 6; do
     status=0
-    output="$(curl -sS --fail-with-body --max-time 10 -X "$method" \
+    output="$(curl -sS --max-time 15 -w '\n%{http_code}' -X "$method" \
       -H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json' \
       --data "$body" "$url" 2>&1)" || status=$?
-    case "$status" in
-      0) return 0 ;;
-      7 | 28 | 52 | 56) sleep "$attempt" ;; # connection refused, timeout, empty reply, connection reset
-      *) break ;;
-    esac
+    code="${output##*$'\n'}"
+    output="${output%$'\n'*}"
+    if ((status == 0)); then
+      case "$code" in
+        2??) return 0 ;;
+        503 | 504) sleep "$attempt" ;; # starting, or its stores are being restored
+        *) break ;;
+      esac
+    else
+      case "$status" in
+        7 | 28 | 52 | 56) sleep "$attempt" ;; # connection refused, timeout, empty reply, connection reset
+        *) break ;;
+      esac
+    fi
   done
-  echo "demo data: $method $url $body failed (curl exit $status): $output" >&2
+  echo "demo data: $method $url $body failed (curl exit $status, HTTP $code): $output" >&2
   return 1
 }
 
