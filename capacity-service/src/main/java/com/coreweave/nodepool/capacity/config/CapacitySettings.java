@@ -35,14 +35,4 @@ public interface CapacitySettings {
   @WithName("remembered-fleet-changes")
   @WithDefault("100")
   int rememberedFleetChanges();
-
-  /** How long a read forwarded to another instance (interactive queries) may take. */
-  @WithName("remote-read-timeout")
-  @WithDefault("5s")
-  Duration remoteReadTimeout();
-
-  /** The host name other instances reach this one at, for interactive queries. */
-  @WithName("advertised-host")
-  @WithDefault("localhost")
-  String advertisedHost();
 }

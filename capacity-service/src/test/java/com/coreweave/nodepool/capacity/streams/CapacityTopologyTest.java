@@ -155,13 +155,5 @@ class CapacityTopologyTest {
     public int rememberedFleetChanges() {
       return 100;
     }
-
-    public Duration remoteReadTimeout() {
-      return Duration.ofSeconds(5);
-    }
-
-    public String advertisedHost() {
-      return "localhost";
-    }
   }
 }

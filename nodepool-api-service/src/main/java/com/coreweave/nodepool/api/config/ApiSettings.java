@@ -28,9 +28,4 @@ public interface ApiSettings {
   @WithName("revalidate-interval")
   @WithDefault("5s")
   Duration revalidateInterval();
-
-  /** The host name other instances reach this one at, for interactive queries. */
-  @WithName("advertised-host")
-  @WithDefault("localhost")
-  String advertisedHost();
 }

@@ -1,0 +1,149 @@
+package com.coreweave.nodepool.kit.kafka;
+
+import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.schema.Json;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JavaType;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Reads of a service's state stores across its instances (Kafka Streams interactive queries): each instance holds
+ * only its partitions' share, so a key is read where it lives and a scan asks every instance. Another instance is
+ * asked over HTTP with the caller's own token, so tenancy holds on the forwarded read too. A store that is being
+ * restored or rebalanced answers 503, never a wrong "not found".
+ */
+@ApplicationScoped
+public class InteractiveQueries {
+
+  @Inject
+  KafkaStreams streams;
+
+  @ConfigProperty(name = "quarkus.kafka-streams.application-server")
+  String self;
+
+  /** How long another instance may take to answer a forwarded read. */
+  @ConfigProperty(name = "nodepool.interactive-queries.timeout", defaultValue = "5s")
+  Duration timeout;
+
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  /** The value of {@code key} in this instance's share of {@code store}. */
+  public <V> Optional<V> localGet(String store, String key) {
+    try {
+      return Optional.ofNullable(this.<V>store(store).get(key));
+    } catch (InvalidStateStoreException e) {
+      throw unavailable(store);
+    }
+  }
+
+  /** The values of this instance's share of {@code store} whose key starts with {@code prefix} (all when null). */
+  public <V> List<V> localValues(String store, String prefix) {
+    List<V> values = new ArrayList<>();
+    ReadOnlyKeyValueStore<String, V> local = store(store);
+    try (KeyValueIterator<String, V> it = prefix == null ? local.all()
+        : local.prefixScan(prefix, Serdes.String().serializer())) {
+      it.forEachRemaining(kv -> values.add(kv.value));
+    } catch (InvalidStateStoreException e) {
+      throw unavailable(store);
+    }
+    return values;
+  }
+
+  /** The other instance that holds {@code key}, or empty when this instance does. */
+  public Optional<HostInfo> remoteOwner(String store, String key) {
+    KeyQueryMetadata meta = streams.queryMetadataForKey(store, key, Serdes.String().serializer());
+    if (meta == null || KeyQueryMetadata.NOT_AVAILABLE.equals(meta)) {
+      throw unavailable(store);
+    }
+    return isSelf(meta.activeHost()) ? Optional.empty() : Optional.of(meta.activeHost());
+  }
+
+  /** The value of {@code key} wherever it lives: here, or from the owner at {@code path} (404 there = empty). */
+  public <V> Optional<V> get(String store, String key, String path, String authorization, Class<V> type) {
+    Optional<HostInfo> owner = remoteOwner(store, key);
+    return owner.isEmpty() ? localGet(store, key)
+        : fetch(owner.get(), path, authorization, Json.mapper().constructType(type));
+  }
+
+  /** What every other instance holding a share of {@code store} answers at {@code path}, concatenated. */
+  public <T> List<T> fromOthers(String store, String path, String authorization, TypeReference<List<T>> type) {
+    List<T> all = new ArrayList<>();
+    for (var instance : streams.streamsMetadataForStore(store)) {
+      if (!isSelf(instance.hostInfo())) {
+        all.addAll(this.<List<T>>fetch(instance.hostInfo(), path, authorization, Json.mapper().constructType(type))
+            .orElse(List.of()));
+      }
+    }
+    return all;
+  }
+
+  /** GET {@code path} on another instance with the caller's token; 404 is empty, any other failure 503. */
+  public <T> Optional<T> fetch(HostInfo host, String path, String authorization, JavaType type) {
+    HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + host.host() + ":" + host.port() + path))
+        .timeout(timeout)
+        .header("Authorization", authorization)
+        .header("Accept", "application/json")
+        .GET().build();
+    try {
+      HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+      if (response.statusCode() == 404) {
+        return Optional.empty();
+      }
+      if (response.statusCode() != 200) {
+        throw ApiException.unavailable("instance " + host.host() + ":" + host.port() + " answered "
+            + response.statusCode() + " for " + path);
+      }
+      return Optional.of(Json.mapper().readValue(response.body(), type));
+    } catch (IOException e) {
+      throw ApiException.unavailable("instance " + host.host() + ":" + host.port() + " did not answer: "
+          + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw ApiException.unavailable("interrupted while asking " + host.host() + ":" + host.port());
+    }
+  }
+
+  /** A path segment, URL-encoded. */
+  public static String segment(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8);
+  }
+
+  private <V> ReadOnlyKeyValueStore<String, V> store(String name) {
+    try {
+      return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore()));
+    } catch (InvalidStateStoreException e) {
+      throw unavailable(name);
+    }
+  }
+
+  private boolean isSelf(HostInfo host) {
+    return (host.host() + ":" + host.port()).equals(self);
+  }
+
+  private ApiException unavailable(String store) {
+    return ApiException.unavailable("the " + store + " store is not available right now (" + streams.state()
+        + "); retry shortly");
+  }
+}
