@@ -59,8 +59,10 @@ public class ApiTopology {
         StoreNames.UNVALIDATED), Serdes.String(), Serdes.String()));
     builder.globalTable(Topics.INSTANCE_TYPE_CATALOGUED.name(),
         Consumed.with(Serdes.String(), JsonSerde.of(InstanceType.class)),
-        Materialized.<String, InstanceType, KeyValueStore<Bytes, byte[]>>as(
-            StoreNames.INSTANCE_TYPES));
+        // Uncached: a cached global store shows new entries only after a flush, so a catalogue published after
+        // this service started would stay invisible to validation.
+        Materialized.<String, InstanceType, KeyValueStore<Bytes, byte[]>>as(StoreNames.INSTANCE_TYPES)
+            .withCachingDisabled());
 
     String dlq = DeadLetters.serviceTopic(SERVICE);
     KStream<String, Object> requests = DeadLetterRouting.parse(builder, Topics.NODEPOOL_REQUESTED.name(),

@@ -175,7 +175,14 @@ class PoolProcessor implements Processor<String, Object, String, Outbound> {
     return PlatformValidator.judge(spec, type -> {
       ValueAndTimestamp<InstanceType> entry = catalogue.get(type);
       return entry == null ? null : entry.value();
-    }, catalogue.approximateNumEntries() > 0);
+    }, catalogueLoaded());
+  }
+
+  /** Whether the capacity-service has published the catalogue (an estimate of the entries may say 0 too early). */
+  private boolean catalogueLoaded() {
+    try (var entries = catalogue.all()) {
+      return entries.hasNext();
+    }
   }
 
   private void trackValidation(String key, NodePoolAccepted accepted) {

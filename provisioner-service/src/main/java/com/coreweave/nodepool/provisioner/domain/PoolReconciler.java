@@ -15,7 +15,8 @@ import java.util.stream.Stream;
 /**
  * Level-triggered reconciliation of one pool: {@code (state, now) -> (state, facts, events)}. It finishes boots and
  * drains whose deadline has come, applies the pool's metadata to its nodes, then moves the nodes towards the desired
- * count (the spec's {@code targetNodes}, 0 while deleting): grants become booting nodes, grants beyond the desired
+ * count (the spec's {@code targetNodes} capped by what quota admitted, 0 while deleting): grants become booting nodes,
+ * grants beyond the desired
  * count are released, extra nodes leave as {@link ScaleDownSelector} chooses. It reads only the state, never the
  * history of inputs, so any number of quick spec changes ends at the last one, and running it twice changes nothing.
  */
@@ -43,13 +44,24 @@ public final class PoolReconciler {
     finishBoots(pool, policy);
     finishDrains(pool);
     applyPoolMetadata(pool);
-    int desired = pool.deleting() ? 0 : pool.spec().target();
+    int desired = pool.deleting() ? 0 : admittedTarget(pool);
     keepLeavingNodes(pool, desired);
     useGrants(pool, desired, policy);
     scaleDown(pool, desired, policy);
     closeEpisode(pool, desired);
     summarize(pool, desired);
     return pool.outcome();
+  }
+
+  /**
+   * The spec's target, but never more than the quota admitted (the capacity ledger's demand for this incarnation):
+   * grants made for an older, larger demand may still arrive after quota lowered it, and must not become nodes the
+   * org is not admitted to hold — the ledger never takes a grant back, so they would stay.
+   */
+  private static int admittedTarget(PoolChanges pool) {
+    int target = pool.spec().target();
+    boolean sameIncarnation = pool.capacity != null && pool.capacity.pool().uid().equals(pool.accepted.uid());
+    return sameIncarnation ? Math.min(target, pool.capacity.requestedNodes()) : target;
   }
 
   /** Boots whose time is up register, or fail and boot again, or, once the pool is disabled, leave. */

@@ -56,6 +56,19 @@ class PoolReconcilerTest {
   }
 
   @Test
+  void grantsForAnOlderLargerDemandDoNotBecomeNodesBeyondWhatQuotaAdmitted() {
+    // Quota admitted 1 (the target of 5 is over quota), but grants made for an earlier demand of 3 arrive late.
+    var late = new com.coreweave.nodepool.schema.events.CapacityChecked(Fixtures.ref(1),
+        com.coreweave.nodepool.schema.resource.Conditions.Capacity.SUFFICIENT, 1, List.of(grant(1), grant(2),
+        grant(3)), 0, null, null, "", Fixtures.T0);
+    pool.spec(accepted(spec(5), 1)).grants(late);
+
+    assertThat(pool.lastFacts(NodeAssigned.class)).extracting(NodeAssigned::grant).containsExactly(grant(1));
+    assertThat(pool.lastFacts(NodeRemoved.class)).extracting(NodeRemoved::grant, NodeRemoved::cause)
+        .containsExactlyInAnyOrder(tuple(grant(2), "Declined"), tuple(grant(3), "Declined"));
+  }
+
+  @Test
   void grantsBecomeBootingNodesWithThePoolsLabelsTaintsAndProfile() {
     pool.spec(accepted(spec(2), 1)).grants(capacity(1, grant(1), grant(2)));
 
