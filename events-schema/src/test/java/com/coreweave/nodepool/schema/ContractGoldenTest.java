@@ -38,6 +38,8 @@ class ContractGoldenTest {
   static final Instant T0 = Instant.parse("2025-06-09T14:48:54Z");
   static final PoolRef POOL = new PoolRef("demo", "example-nodepool", "9311678d-4064-45b8-8439-b943250e5852", 1,
       "US-EAST-04A", "gd-8xa100-i128", "default");
+  static final PoolRef SPOT_POOL = new PoolRef("demo", "spot-nodepool", "5b7e2a41-0c39-4f7e-9a53-2e0d6c1f8b90", 1,
+      "US-EAST-04A", "gd-8xa100-i128", "spot");
 
   static NodePool manifest() {
     return NodePool.of(ObjectMeta.named("example-nodepool"), new NodePoolSpec(null, "gd-8xa100-i128", 2, null, null,
@@ -101,7 +103,7 @@ class ContractGoldenTest {
         List.of("US-EAST-04A", "US-WEST-01A")));
     Golden.assertMatches("fleet-change-requested.json", new FleetChangeRequested("c0ffee", "US-EAST-04A",
         "gd-8xa100-i128", FleetChangeRequested.Operation.SET_SIZE, 24, null, T0));
-    Golden.assertMatches("spot-reclaim-requested.json", new SpotReclaimRequested("reclaim-7", POOL,
+    Golden.assertMatches("spot-reclaim-requested.json", new SpotReclaimRequested("reclaim-7", SPOT_POOL,
         List.of("us-east-04a-gd-8xa100-i128-0001"), "2 nodes of reserved demand wait for gd-8xa100-i128", T0));
   }
 
@@ -118,9 +120,9 @@ class ContractGoldenTest {
 
   @Test
   void preemptionFacts() throws Exception {
-    Golden.assertMatches("preemption-pending.json", new PreemptionFact.PreemptionPending("reclaim-7", POOL,
+    Golden.assertMatches("preemption-pending.json", new PreemptionFact.PreemptionPending("reclaim-7", SPOT_POOL,
         "us-east-04a-gd-8xa100-i128-0001", T0, T0.plusSeconds(120), T0.plusSeconds(420)));
-    Golden.assertMatches("node-preempted.json", new PreemptionFact.NodePreempted("reclaim-7", POOL,
+    Golden.assertMatches("node-preempted.json", new PreemptionFact.NodePreempted("reclaim-7", SPOT_POOL,
         "us-east-04a-gd-8xa100-i128-0001", T0, T0.plusSeconds(200), "Drained"));
   }
 

@@ -52,7 +52,8 @@ public sealed interface NodeFact {
   /**
    * The node left the pool and its machine is released: the capacity ledger frees {@code grant} exactly once
    * (a release of a grant it no longer holds is a no-op). {@code cause} is ScaleDown, PoolDeleted, Preempted,
-   * BootFailed or Declined (a grant the pool no longer needed).
+   * BootFailed or Declined (a grant the pool no longer needed; it never became a node, so {@code node} is a
+   * placeholder named after the machine, in phase Removed).
    */
   record NodeRemoved(PoolRef pool, Node node, Grant grant, String cause, Instant at) implements AboutNode {
   }
@@ -60,7 +61,9 @@ public sealed interface NodeFact {
   /**
    * The pool's nodes after a reconcile: counts, the pool's active node configuration ({@code nodeProfile}), whether
    * the pool is disabled after repeated boot failures, and whether a pool being deleted has no node left
-   * ({@code nodesRemoved}), which lets the pool be finalized. {@code pool.generation} is the generation reconciled.
+   * ({@code nodesRemoved}), which lets the pool be finalized. {@code pool.generation} is the generation reconciled;
+   * {@code targetNodes} is the count reconciled towards (the spec's target capped by what quota admitted, 0 while
+   * deleting).
    */
   record NodePoolReconciled(PoolRef pool, int targetNodes, int currentNodes, int inProgress, int removing,
                             String nodeProfile, boolean deleting, boolean nodesRemoved, boolean disabled,
