@@ -1,0 +1,1038 @@
+package com.coreweave.nodepool.systemtest.bench;
+
+import com.coreweave.nodepool.systemtest.bench.BenchClient.Answer;
+import com.coreweave.nodepool.systemtest.bench.PoolTracker.Trace;
+import com.coreweave.nodepool.systemtest.harness.Service;
+import com.coreweave.nodepool.systemtest.harness.Stack;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToLongFunction;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * The pipeline benchmark: starts the whole stack with the system-test harness (its own KRaft broker and the five
+ * services' packaged jars on free ports), loads quotas and a fleet through the admin APIs, warms up, and measures
+ * REST write and read latency, end-to-end convergence (with where the time goes, stage by stage), pipeline
+ * throughput straight from {@code nodepool-requested}, idempotent replays, deletes, and one capacity ledger loaded on
+ * its own. Prints a Markdown report (with the machine, its load, CPU per process and the biggest topics) and writes
+ * it to {@code target/benchmark-<time>.md}.
+ *
+ * <p>Run it with {@code ./stack bench [-Dbench.<size>=<n> ...]} (see docs/benchmarks.md for every size and what each
+ * figure means). Not a test: no JUnit, never part of {@code ./stack test}.
+ */
+public final class PipelineBenchmark {
+
+  static final String DEMO_TOKEN = "demo-token";
+  static final String DEMO_ORG = "demo";
+  static final String ADMIN_TOKEN = "admin-token";
+  static final String DEFAULT_ZONE = "US-EAST-04A";
+  static final String REQUESTED = "nodepool-requested";
+
+  // ------------------------------------------------------------------------------------------------ configuration
+
+  private final int warmupRest = intProp("bench.warmup-rest", 40);
+  private final int warmupTopic = intProp("bench.warmup-topic", 100);
+  private final int seqCreates = intProp("bench.seq-creates", 200);
+  private final int concurrentCreates = intProp("bench.concurrent-creates", 200);
+  private final List<Integer> writeClients = intsProp("bench.write-clients", "4,16");
+  private final int reads = intProp("bench.reads", 1000);
+  private final List<Integer> readClients = intsProp("bench.read-clients", "1,4,16");
+  private final int lists = intProp("bench.lists", 20);
+  private final int converge1 = intProp("bench.converge-small", 20);
+  private final int converge8 = intProp("bench.converge-large", 10);
+  private final int largeNodes = intProp("bench.converge-large-nodes", 8);
+  private final int replays = intProp("bench.replays", 30);
+  private final int deletes = intProp("bench.deletes", 20);
+  private final int pipelinePools = intProp("bench.pipeline-pools", 2000);
+  private final int pipelineOrgs = intProp("bench.pipeline-orgs", 8);
+  private final int pipelineNodes = intProp("bench.pipeline-nodes", 1);
+  /** Ledgers (zone/instance type) of the catalogue, split between the benchmarks so they do not share one. */
+  private final List<String> restLedgers = listProp("bench.rest-ledgers", "US-EAST-04A/gd-8xa100-i128,"
+      + "US-EAST-04A/gd-8xh100ib-i128,US-EAST-04A/gd-8xl40s-i128,US-EAST-04A/gd-8xl40-i128,"
+      + "US-EAST-04A/cd-gp-a192-genoa,US-EAST-04A/cd-gp-i64-erapids");
+  private final String convergeLedger = System.getProperty("bench.converge-ledger", "US-WEST-04A/gd-8xa100-i128");
+  private final List<String> pipelineLedgers = listProp("bench.pipeline-ledgers", "US-CENTRAL-07A/gd-8xa100-i128,"
+      + "US-EAST-06A/gd-8xh100ib-i128,US-WEST-04A/gd-8xh100ib-i128,US-EAST-06A/gd-8xh200ib-i128,"
+      + "US-EAST-08A/gd-8xh200ib-i128,EU-SOUTH-04A/gd-8xh200ib-i128,US-EAST-08A/gd-8xb200ib-i128,"
+      + "US-CENTRAL-07A/gd-8xb200ib-i128,US-CENTRAL-07A/gd-8xl40s-i128,EU-SOUTH-04A/gd-8xl40s-i128,"
+      + "US-WEST-04A/gd-8xl40-i128,US-EAST-06A/gd-1xgh200,US-WEST-04A/gd-1xgh200,US-EAST-08A/gb200-4x,"
+      + "US-CENTRAL-07A/gb200-4x,US-EAST-06A/cd-gp-a192-genoa,US-WEST-04A/cd-gp-a192-genoa,"
+      + "EU-SOUTH-04A/cd-gp-a192-genoa,US-EAST-08A/cd-gp-i64-erapids,US-CENTRAL-07A/cd-gp-i64-erapids,"
+      + "US-EAST-06A/cd-hp-a96-genoa,US-EAST-08A/cd-hp-a96-genoa,EU-SOUTH-04A/cd-hp-a96-genoa");
+  /** One ledger loaded on its own, with a production-size fleet: how a ledger's cost grows with what it holds. */
+  private final String hotLedger = System.getProperty("bench.hot-ledger", "US-EAST-08A/gb300-4x");
+  private final int hotPools = intProp("bench.hot-pools", 200);
+  private final int hotMachines = intProp("bench.hot-machines", 1000);
+  private final int maxMachines = intProp("bench.max-machines", 1000);
+  private final int headroom = intProp("bench.fleet-headroom", 10);
+  private final String bootTime = System.getProperty("bench.boot-time", "0s");
+  private final String timerInterval = System.getProperty("bench.timer-interval", "100ms");
+  private final Duration timeout = Duration.ofSeconds(intProp("bench.timeout-seconds", 300));
+  private final Path outDir = Path.of(System.getProperty("bench.output-dir", "target")).toAbsolutePath();
+
+  // ---------------------------------------------------------------------------------------------------- state
+
+  private final String runId = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+  private final String startedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+  private final double[] loadAtStart = CpuMeter.loadAverage();
+  private final BenchClient client = new BenchClient();
+  private final ObjectMapper json = new ObjectMapper();
+  private final List<Row> rows = new ArrayList<>();
+  private final List<String[]> hops = new ArrayList<>();
+  private final Map<String, List<String[]>> stageTables = new LinkedHashMap<>();
+  private final List<CpuMeter.Usage> cpu = new ArrayList<>();
+  private final List<String> notes = new ArrayList<>();
+  private final Map<String, String> serviceProperties = new LinkedHashMap<>();
+  private Stack stack;
+  private PoolTracker tracker;
+  private URI api;
+  private double stackStartSeconds;
+  private final AtomicInteger restPoolCounter = new AtomicInteger();
+
+  /** One line of the results table; samples may be null for a pure throughput figure. */
+  record Row(String id, String figure, int n, Samples samples, String throughput, String note) {
+  }
+
+  public static void main(String[] args) {
+    int status = 0;
+    try {
+      new PipelineBenchmark().run();
+    } catch (Exception | AssertionError e) {
+      System.err.println("[bench] FAILED: " + e);
+      e.printStackTrace();
+      status = 1;
+    }
+    System.exit(status);
+  }
+
+  void run() throws Exception {
+    checkPlan();
+    log("run " + runId + "; load average " + fmt(loadAtStart[0]) + " " + fmt(loadAtStart[1]) + " "
+        + fmt(loadAtStart[2]) + " on " + Runtime.getRuntime().availableProcessors() + " cores");
+    boolean failed = false;
+    try {
+      startStack();
+      loadFleetAndQuotas();
+      tracker = new PoolTracker(stack.bootstrapServers());
+      failed = !phase("warm-up", this::warmUp)
+          || !phase("1 REST writes, sequential", this::sequentialWrites);
+      for (int i = 0; i < writeClients.size() && !failed; i++) {
+        int clients = writeClients.get(i);
+        failed = !phase("1 REST writes, " + clients + " clients", () -> concurrentWrites(clients));
+      }
+      failed = failed
+          || !phase("2 REST reads", this::readsPhase)
+          || !phase("3 convergence", this::convergence)
+          || !phase("5 replays and deletes", this::replaysAndDeletes)
+          || !phase("4 pipeline throughput", () -> throughput("4", "p", pipelinePools, pipelineLedgers))
+          || !phase("6 one ledger, " + fleet.getOrDefault(hotLedger, 0) + " machines", this::hotLedger);
+    } finally {
+      if (stack != null) {
+        topicSizes();
+      }
+      if (tracker != null) {
+        tracker.close();
+      }
+      if (stack != null) {
+        log("stopping the stack; its logs stay in " + stack.logs());
+        stack.close();
+      }
+      String report = report();
+      System.out.println();
+      System.out.println(report);
+      Files.createDirectories(outDir);
+      Path file = outDir.resolve("benchmark-" + runId + ".md");
+      Files.writeString(file, report, StandardCharsets.UTF_8);
+      log("report written to " + file);
+    }
+    if (failed) {
+      throw new IllegalStateException("a phase failed; see the notes of the report");
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------- setup
+
+  /** Machines each ledger needs, so that no benchmark waits for capacity, and the orgs that draw on it. */
+  private final Map<String, Integer> fleet = new LinkedHashMap<>();
+  private final Map<String, java.util.Set<String>> quotaOrgs = new LinkedHashMap<>();
+
+  private void plan(String org, String ledger, int nodes) {
+    fleet.merge(ledger, nodes, Integer::sum);
+    quotaOrgs.computeIfAbsent(ledger, l -> new java.util.TreeSet<>()).add(org);
+  }
+
+  /** Sizes the fleet of every ledger to what the benchmarks put there; refuses a plan that cannot fit. */
+  private void checkPlan() {
+    int rest = warmupRest + seqCreates + concurrentCreates * writeClients.size() + replays;
+    for (int i = 1; i <= rest; i++) {
+      plan(DEMO_ORG, restLedger(i), 1);
+    }
+    if (converge1 + converge8 > 0) {
+      plan(DEMO_ORG, convergeLedger, converge1 + converge8 * largeNodes);
+    }
+    for (int i = 0; i < warmupTopic; i++) {
+      plan(org(i), pipelineLedgers.get(i % pipelineLedgers.size()), pipelineNodes);
+    }
+    for (int i = 0; i < pipelinePools; i++) {
+      plan(org(i), pipelineLedgers.get(i % pipelineLedgers.size()), pipelineNodes);
+    }
+    for (int i = 0; i < hotPools; i++) {
+      plan(org(i), hotLedger, pipelineNodes);
+    }
+    fleet.replaceAll((ledger, machines) -> machines + headroom);
+    if (hotPools > 0) {
+      fleet.merge(hotLedger, hotMachines, Math::max);
+    }
+    fleet.forEach((ledger, machines) -> {
+      if (machines > maxMachines) {
+        throw new IllegalArgumentException("the plan needs " + machines + " machines in ledger " + ledger
+            + ", more than a ledger holds (" + maxMachines + "); lower the sizes or spread the pools over more "
+            + "ledgers (-Dbench.rest-ledgers, -Dbench.pipeline-ledgers; every <zone>/<type> of "
+            + "capacity-service/src/main/resources/instance-types.yaml is one ledger)");
+      }
+    });
+    System.getProperties().stringPropertyNames().stream().sorted()
+        .filter(p -> p.startsWith("bench.service."))
+        .forEach(p -> serviceProperties.put(p.substring("bench.service.".length()), System.getProperty(p)));
+  }
+
+  private void startStack() {
+    Stack.Builder builder = Stack.builder().withServices(Service.values())
+        .withProperty(Service.PROVISIONER, "provisioner.boot-time", bootTime)
+        .withProperty(Service.PROVISIONER, "provisioner.boot-failure-rate", "0")
+        .withProperty(Service.PROVISIONER, "provisioner.timer-interval", timerInterval)
+        // Setting a large fleet right after start, on a busy machine, may take longer than the default 10 s.
+        .withProperty(Service.CAPACITY, "nodepool.capacity.fleet-change-timeout", "60s");
+    // -Dbench.service.<module|all>.<key>=<value>: extra settings for experiments, e.g. a shorter commit interval.
+    serviceProperties.forEach((spec, value) -> {
+      int dot = spec.indexOf('.');
+      String target = spec.substring(0, dot);
+      String key = spec.substring(dot + 1);
+      for (Service service : Service.values()) {
+        if (target.equals("all") || target.equals(service.module())) {
+          builder.withProperty(service, key, value);
+        }
+      }
+    });
+    log("starting the stack (broker + 5 services; boot-time " + bootTime + ", timer-interval " + timerInterval
+        + (serviceProperties.isEmpty() ? "" : ", " + serviceProperties) + ")");
+    long start = System.nanoTime();
+    stack = builder.build().start();
+    stackStartSeconds = (System.nanoTime() - start) / 1e9;
+    api = stack.url(Service.API);
+    log("stack ready in " + fmt(stackStartSeconds) + " s; broker " + stack.bootstrapServers() + ", api " + api
+        + ", logs " + stack.logs());
+  }
+
+  private void loadFleetAndQuotas() {
+    URI quota = stack.url(Service.QUOTA);
+    URI capacity = stack.url(Service.CAPACITY);
+    long start = System.nanoTime();
+    fleet.forEach((ledger, machines) -> {
+      Answer answer = client.put(capacity, "/admin/fleet/" + ledger, ADMIN_TOKEN, "{\"machines\": " + machines + "}");
+      require(answer.code() == 200 || answer.code() == 202, "fleet " + ledger, answer);
+    });
+    int quotas = 0;
+    for (var entry : quotaOrgs.entrySet()) {
+      for (String org : entry.getValue()) {
+        setQuota(quota, org, entry.getKey(), fleet.get(entry.getKey()));
+        quotas++;
+      }
+    }
+    log(String.format(Locale.ROOT, "fleet of %d ledgers (%d machines) and %d quotas set in %.1f s", fleet.size(),
+        fleet.values().stream().mapToInt(Integer::intValue).sum(), quotas, (System.nanoTime() - start) / 1e9));
+  }
+
+  private void setQuota(URI quota, String org, String ledger, int maxNodes) {
+    Answer answer = client.put(quota, "/admin/quotas/" + org + "/" + ledger, ADMIN_TOKEN,
+        "{\"maxNodes\": " + maxNodes + "}");
+    require(answer.code() == 200, "quota " + org + "/" + ledger, answer);
+  }
+
+  // ---------------------------------------------------------------------------------------------------- phases
+
+  /** Every path once at low rate: REST creates that converge, reads, and topic requests through all services. */
+  private void warmUp() throws Exception {
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < warmupRest; i++) {
+      String name = nextRestPool();
+      keys.add(DEMO_ORG + "/" + name);
+      tracker.expect(DEMO_ORG + "/" + name, 1);
+      Answer created = client.post(api, BenchClient.POOLS, DEMO_TOKEN, restPool(name), null);
+      require(created.code() == 201, "warm-up create", created);
+      client.get(api, BenchClient.POOLS + "/" + name, DEMO_TOKEN);
+    }
+    keys.addAll(publish("warm", warmupTopic, pipelineLedgers));
+    settle(keys, "warm-up");
+  }
+
+  private void sequentialWrites() {
+    if (seqCreates == 0) {
+      return;
+    }
+    Samples samples = new Samples();
+    List<String> keys = new ArrayList<>();
+    long start = System.nanoTime();
+    for (int i = 0; i < seqCreates; i++) {
+      String key = create(samples);
+      if (key != null) {
+        keys.add(key);
+      }
+    }
+    double wall = (System.nanoTime() - start) / 1e9;
+    double settled = settle(keys, "sequential writes");
+    rows.add(new Row("1a", "POST create (201 once the pool processor decided), 1 client", samples.count(), samples,
+        Samples.rate(samples.count() / wall, "req/s"), errors(samples) + "; all " + keys.size()
+        + " TargetMet " + Samples.seconds(settled) + " after the last 201"));
+  }
+
+  private void concurrentWrites(int clients) throws InterruptedException {
+    if (concurrentCreates == 0) {
+      return;
+    }
+    Samples samples = new Samples();
+    List<String> keys = java.util.Collections.synchronizedList(new ArrayList<>());
+    double wall = concurrently(clients, concurrentCreates, i -> {
+      String key = create(samples);
+      if (key != null) {
+        keys.add(key);
+      }
+    });
+    double settled = settle(new ArrayList<>(keys), clients + " write clients");
+    rows.add(new Row("1" + (char) ('b' + writeClients.indexOf(clients)), "POST create, " + clients
+        + " concurrent clients", samples.count(), samples, Samples.rate(samples.count() / wall, "req/s"),
+        errors(samples) + "; all TargetMet " + Samples.seconds(settled) + " after the last 201"));
+  }
+
+  /** Creates one REST pool; its key, or null when the call failed (noted in the report). */
+  private String create(Samples samples) {
+    String name = nextRestPool();
+    String key = DEMO_ORG + "/" + name;
+    tracker.expect(key, 1);
+    Answer answer = client.post(api, BenchClient.POOLS, DEMO_TOKEN, restPool(name), null);
+    if (answer.code() == 201) {
+      samples.add(answer.nanos());
+      return key;
+    }
+    samples.error();
+    noteError("POST " + name, answer);
+    return null;
+  }
+
+  private void readsPhase() throws Exception {
+    List<String> names = new ArrayList<>();
+    for (int i = 1; i <= Math.min(restPoolCounter.get(), 500); i++) {
+      names.add(restPoolName(i));
+    }
+    if (names.isEmpty()) {
+      return;
+    }
+    char id = 'a';
+    for (int clients : reads == 0 ? List.<Integer>of() : readClients) {
+      Samples samples = new Samples();
+      double wall = concurrently(clients, reads, i -> {
+        Answer answer = client.get(api, BenchClient.POOLS + "/" + names.get(i % names.size()), DEMO_TOKEN);
+        if (answer.code() == 200) {
+          samples.add(answer.nanos());
+        } else {
+          samples.error();
+          noteError("GET", answer);
+        }
+      });
+      rows.add(new Row("2" + id++, "GET one pool, " + clients + (clients == 1 ? " client" : " concurrent clients"),
+          samples.count(), samples, Samples.rate(samples.count() / wall, "req/s"), errors(samples)));
+    }
+    if (lists == 0) {
+      return;
+    }
+    Samples listed = new Samples();
+    int items = 0;
+    int bytes = 0;
+    long listStart = System.nanoTime();
+    for (int i = 0; i < lists; i++) {
+      Answer answer = client.get(api, BenchClient.POOLS, DEMO_TOKEN);
+      if (answer.code() == 200) {
+        listed.add(answer.nanos());
+        items = json.readTree(answer.body()).path("items").size();
+        bytes = answer.body().length();
+      } else {
+        listed.error();
+        noteError("LIST", answer);
+      }
+    }
+    rows.add(new Row("2" + id, "GET list of the org's pools, 1 client", listed.count(), listed,
+        Samples.rate(listed.count() / ((System.nanoTime() - listStart) / 1e9), "req/s"),
+        items + " pools, " + bytes / 1024 + " KiB per answer"));
+  }
+
+  /** POST → first nodepool-status showing AtTarget/TargetMet with all nodes, one pool at a time. */
+  private void convergence() {
+    convergeRun("3a", 1, converge1, "1-node pools");
+    convergeRun("3b", largeNodes, converge8, largeNodes + "-node pools");
+  }
+
+  private final List<String> smallConverged = new ArrayList<>();
+
+  private void convergeRun(String id, int nodes, int count, String what) {
+    if (count == 0) {
+      return;
+    }
+    Samples total = new Samples();
+    Map<String, Samples> stages = new LinkedHashMap<>();
+    List<Map.Entry<String, ToLongFunction<Trace>>> stageList = List.of(
+        Map.entry("pool processor decided (`nodepool-request-decided`) = the 201", t -> t.decided),
+        Map.entry("quota decided (`quota-checked`)", t -> t.quota),
+        Map.entry("capacity granted (`capacity-checked`, all grants)", t -> t.granted),
+        Map.entry("first node assigned (`nodepool-nodes-changed` NodeAssigned)", t -> t.assigned),
+        Map.entry("all nodes registered (`nodepool-nodes-changed` NodeRegistered)", t -> t.registered),
+        Map.entry("status AtTarget/TargetMet (`nodepool-status`)", t -> t.targetMet));
+    stageList.forEach(s -> stages.put(s.getKey(), new Samples()));
+    Samples http = new Samples();
+    Map<String, Samples> post = new LinkedHashMap<>();
+    List.of("client sends → request record produced (HTTP, validation, publish with acks=all)",
+        "→ pool processor decided (the decision's record time: Streams fetch, poll, process)",
+        "→ decision committed and visible to a read_committed reader (transaction commit)",
+        "→ 201 read by the client (DecisionWaiter fetch, HTTP answer)")
+        .forEach(segment -> post.put(segment, new Samples()));
+    for (int i = 1; i <= count; i++) {
+      String name = String.format(Locale.ROOT, "bc%d-%04d", nodes, i);
+      Trace trace = tracker.expect(DEMO_ORG + "/" + name, nodes);
+      long sent = System.nanoTime();
+      long sentMs = System.currentTimeMillis();
+      trace.sent = sent;
+      Answer answer = client.post(api, BenchClient.POOLS, DEMO_TOKEN,
+          manifest(name, convergeLedger, nodes), null);
+      long answeredMs = System.currentTimeMillis();
+      if (answer.code() != 201) {
+        total.error();
+        noteError("POST " + name, answer);
+        continue;
+      }
+      http.add(answer.nanos());
+      long met = tracker.await(trace, t -> t.targetMet, Duration.ofSeconds(60));
+      if (met == 0) {
+        total.error();
+        notes.add("pool " + name + " did not reach TargetMet within 60 s");
+        continue;
+      }
+      total.add(met - sent);
+      if (trace.requestRecordMs > 0 && trace.decidedRecordMs > 0) {
+        long[] points = {sentMs, trace.requestRecordMs, trace.decidedRecordMs, trace.decidedVisibleMs, answeredMs};
+        int segment = 0;
+        for (Samples s : post.values()) {
+          s.add(Math.max(0, points[segment + 1] - points[segment]) * 1_000_000L);
+          segment++;
+        }
+      }
+      if (nodes == 1) {
+        smallConverged.add(name);
+      }
+      for (var stage : stageList) {
+        long at = stage.getValue().applyAsLong(trace);
+        if (at != 0) {
+          stages.get(stage.getKey()).add(at - sent);
+        }
+      }
+    }
+    rows.add(new Row(id, "POST → status TargetMet, " + what + " (one at a time)", total.count(), total, "–",
+        errors(total) + "; the POST itself p50 " + Samples.ms(http.percentileMillis(50)) + " ms"));
+    hops.add(new String[] {"**" + what + "** (n = " + total.count() + ")", "", "", ""});
+    stages.forEach((stage, s) -> hops.add(new String[] {stage, Samples.ms(s.percentileMillis(50)),
+        Samples.ms(s.percentileMillis(90)), Samples.ms(s.percentileMillis(99))}));
+    hops.add(new String[] {"*the POST of these pools, segment by segment (ms between the points; record times "
+        + "are the services' clocks, same machine)*", "", "", ""});
+    post.forEach((segment, s) -> hops.add(new String[] {segment, Samples.ms(s.percentileMillis(50)),
+        Samples.ms(s.percentileMillis(90)), Samples.ms(s.percentileMillis(99))}));
+  }
+
+  private void replaysAndDeletes() {
+    Samples first = new Samples();
+    Samples replay = new Samples();
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < replays; i++) {
+      String name = nextRestPool();
+      String idempotencyKey = "bench-" + runId + "-" + name;
+      tracker.expect(DEMO_ORG + "/" + name, 1);
+      String body = restPool(name);
+      Answer one = client.post(api, BenchClient.POOLS, DEMO_TOKEN, body, idempotencyKey);
+      Answer two = client.post(api, BenchClient.POOLS, DEMO_TOKEN, body, idempotencyKey);
+      if (one.code() != 201) {
+        first.error();
+        noteError("POST " + name, one);
+        continue;
+      }
+      first.add(one.nanos());
+      keys.add(DEMO_ORG + "/" + name);
+      if (two.code() == one.code() && uid(two).equals(uid(one))) {
+        replay.add(two.nanos());
+      } else {
+        replay.error();
+        noteError("replay of " + name + " (first answer " + one.code() + " uid " + uid(one) + ")", two);
+      }
+    }
+    if (replays > 0) {
+      rows.add(new Row("5a", "POST with a new Idempotency-Key", first.count(), first, "–", errors(first)));
+      rows.add(new Row("5b", "the same POST replayed (same Idempotency-Key → first answer)", replay.count(), replay,
+          "–", errors(replay) + "; a replay is decided by the pool processor too"));
+      settle(keys, "idempotent creates");
+    }
+    if (deletes == 0 || smallConverged.isEmpty()) {
+      return;
+    }
+
+    Samples call = new Samples();
+    Samples gone = new Samples();
+    for (String name : smallConverged.subList(0, Math.min(deletes, smallConverged.size()))) {
+      Trace trace = tracker.trace(DEMO_ORG + "/" + name);
+      Answer answer = client.delete(api, BenchClient.POOLS + "/" + name, DEMO_TOKEN);
+      if (answer.code() != 200) {
+        call.error();
+        noteError("DELETE " + name, answer);
+        continue;
+      }
+      long sent = System.nanoTime() - answer.nanos();
+      call.add(answer.nanos());
+      long tombstone = tracker.await(trace, t -> t.tombstone, Duration.ofSeconds(60));
+      if (tombstone == 0) {
+        gone.error();
+        notes.add("pool " + name + " had no status tombstone 60 s after DELETE");
+      } else {
+        gone.add(tombstone - sent);
+      }
+    }
+    rows.add(new Row("5c", "DELETE (200 once the pool processor decided)", call.count(), call, "–", errors(call)));
+    rows.add(new Row("5d", "DELETE → `nodepool-status` tombstone (1-node pools, one at a time)", gone.count(), gone,
+        "–", errors(gone) + "; nodes removed, grant released, CWNodePoolDeleted"));
+  }
+
+  /**
+   * K requests straight to {@code nodepool-requested}, as fast as one producer writes them, until all K are
+   * TargetMet (or the timeout): when the K pools reached each stage, so the slowest stage shows.
+   */
+  private void throughput(String id, String prefix, int count, List<String> ledgers) throws Exception {
+    if (count == 0) {
+      return;
+    }
+    long start = System.nanoTime();
+    List<String> keys = publish(prefix, count, ledgers);
+    long published = System.nanoTime();
+    List<Map.Entry<String, ToLongFunction<Trace>>> stages = List.of(
+        Map.entry("pool processor decided (`nodepool-request-decided`)", t -> t.decided),
+        Map.entry("quota decided (`quota-checked`)", t -> t.quota),
+        Map.entry("capacity granted (`capacity-checked`)", t -> t.granted),
+        Map.entry("nodes assigned (`nodepool-nodes-changed`)", t -> t.assigned),
+        Map.entry("nodes registered (`nodepool-nodes-changed`)", t -> t.registered),
+        Map.entry("status TargetMet (`nodepool-status`)", t -> t.targetMet));
+    long deadline = start + timeout.toNanos();
+    long lastLog = 0;
+    while (tracker.count(keys, t -> t.targetMet) < keys.size() && System.nanoTime() < deadline) {
+      tracker.check();
+      if (System.nanoTime() - lastLog > 10e9) {
+        lastLog = System.nanoTime();
+        StringBuilder progress = new StringBuilder();
+        stages.forEach(s -> progress.append(' ').append(tracker.count(keys, s.getValue())));
+        log(String.format(Locale.ROOT, "%.0f s: decided/quota/granted/assigned/registered/TargetMet =%s of %d",
+            (System.nanoTime() - start) / 1e9, progress, keys.size()));
+      }
+      Thread.sleep(50);
+    }
+    double publishSeconds = (published - start) / 1e9;
+    String where = ledgers.size() == 1 ? "1 ledger (" + ledgers.get(0) + ", " + fleet.get(ledgers.get(0))
+        + " machines)" : ledgers.size() + " ledgers";
+    rows.add(new Row(id + "a", count + " NodePoolRequested CloudEvents published to `nodepool-requested`", count,
+        null, Samples.rate(count / publishSeconds, "records/s"), "acks=all; " + pipelineOrgs + " orgs, " + where
+        + ", " + pipelineNodes + " node(s) each; written in " + Samples.seconds(publishSeconds)));
+    List<String[]> table = new ArrayList<>();
+    stageTables.put(id + ": " + count + " pools over " + where, table);
+    char row = 'b';
+    for (var stage : stages) {
+      List<Long> times = new ArrayList<>();
+      for (String key : keys) {
+        long at = stage.getValue().applyAsLong(tracker.trace(key));
+        if (at != 0) {
+          times.add(at - start);
+        }
+      }
+      times.sort(Long::compare);
+      int n = times.size();
+      int k = keys.size();
+      double all = n == k ? times.get(n - 1) / 1e9 : Double.NaN;
+      double p10 = n > k / 10 ? times.get(k / 10) / 1e9 : Double.NaN;
+      double p50 = n >= k / 2 && n > 0 ? times.get(Math.max(0, k / 2 - 1)) / 1e9 : Double.NaN;
+      double p90 = n >= k * 9 / 10 && n > 0 ? times.get(Math.max(0, k * 9 / 10 - 1)) / 1e9 : Double.NaN;
+      table.add(new String[] {stage.getKey(), n + " / " + k,
+          Samples.seconds(n > 0 ? times.get(0) / 1e9 : Double.NaN), Samples.seconds(p50), Samples.seconds(p90),
+          Samples.seconds(all), Samples.rate(k / all, "pools/s"),
+          k >= 50 && p90 - p10 >= 0.5 ? Samples.rate(k * 0.8 / (p90 - p10), "pools/s") : "–"});
+      if (stage == stages.get(0) || stage == stages.get(stages.size() - 1)) {
+        String what = stage == stages.get(0) ? "pool processor alone: all " + k + " decided"
+            : "through all five services: all " + k + " TargetMet";
+        rows.add(new Row(id + row++, what, n, null, Samples.rate(k / all, "pools/s"),
+            n == k ? "last after " + Samples.seconds(all) + " from the first publish"
+                : "**INCOMPLETE: " + n + " of " + k + " within " + timeout.toSeconds() + " s**"));
+      }
+    }
+  }
+
+  /** One ledger with a production-size fleet: how throughput holds up when one ledger holds many machines. */
+  private void hotLedger() throws Exception {
+    throughput("6", "hot", hotPools, List.of(hotLedger));
+  }
+
+  // ---------------------------------------------------------------------------------------------------- helpers
+
+  /** Publishes {@code count} APPLY requests round-robin over the pipeline orgs and {@code ledgers}; their keys. */
+  private List<String> publish(String prefix, int count, List<String> ledgers) throws Exception {
+    List<String> keys = new ArrayList<>();
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers(),
+        ProducerConfig.ACKS_CONFIG, "all",
+        ProducerConfig.LINGER_MS_CONFIG, 5,
+        ProducerConfig.BATCH_SIZE_CONFIG, 65_536),
+        new StringSerializer(), new StringSerializer())) {
+      List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        String org = org(i);
+        String name = String.format(Locale.ROOT, "%s-%05d", prefix, i);
+        String key = org + "/" + name;
+        tracker.expect(key, pipelineNodes);
+        keys.add(key);
+        String event = """
+            {"specversion":"1.0","id":"bench-%s-%s","source":"benchmark","type":"NodePoolRequested",\
+            "subject":"%s","time":"%s","datacontenttype":"application/json",\
+            "data":{"operation":"APPLY","nodePool":%s}}"""
+            .formatted(runId, key, key, Instant.now(), manifest(name, ledgers.get(i % ledgers.size()),
+                pipelineNodes));
+        sent.add(producer.send(new ProducerRecord<>(REQUESTED, key, event)));
+      }
+      producer.flush();
+      for (var future : sent) {
+        future.get();
+      }
+    }
+    return keys;
+  }
+
+  /** A pool manifest for a {@code <zone>/<type>} ledger (no region when it is the default zone). */
+  private static String manifest(String name, String ledger, int nodes) {
+    String[] parts = ledger.split("/");
+    return BenchClient.pool(name, parts[0].equals(DEFAULT_ZONE) ? null : parts[0], parts[1], nodes);
+  }
+
+  private String restLedger(int i) {
+    return restLedgers.get((i - 1) % restLedgers.size());
+  }
+
+  /** The manifest of REST pool {@code bw-<i>}: one node, in the REST ledgers round-robin. */
+  private String restPool(String name) {
+    return manifest(name, restLedger(Integer.parseInt(name.substring(3))), 1);
+  }
+
+  /** Waits until every pool is TargetMet; returns the seconds waited. Fails after the timeout, saying where pools are. */
+  private double settle(List<String> keys, String what) {
+    long start = System.nanoTime();
+    long deadline = start + timeout.toNanos();
+    long lastLog = start;
+    while (tracker.count(keys, t -> t.targetMet) < keys.size()) {
+      tracker.check();
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(what + ": only " + tracker.count(keys, t -> t.targetMet) + " of "
+            + keys.size() + " pools reached TargetMet within " + timeout.toSeconds() + " s; " + stageCounts(keys)
+            + "; e.g. " + describe(keys) + "; logs in " + stack.logs());
+      }
+      if (System.nanoTime() - lastLog > 15e9) {
+        lastLog = System.nanoTime();
+        log(String.format(Locale.ROOT, "%s: waiting %.0f s for TargetMet; %s", what,
+            (lastLog - start) / 1e9, stageCounts(keys)));
+      }
+      sleep(20);
+    }
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  private String stageCounts(List<String> keys) {
+    return "decided/quota/granted/assigned/registered/TargetMet = " + tracker.count(keys, t -> t.decided) + " "
+        + tracker.count(keys, t -> t.quota) + " " + tracker.count(keys, t -> t.granted) + " "
+        + tracker.count(keys, t -> t.assigned) + " " + tracker.count(keys, t -> t.registered) + " "
+        + tracker.count(keys, t -> t.targetMet) + " of " + keys.size();
+  }
+
+  /** The status conditions of the first pool that is not TargetMet, as the REST API shows it (demo pools only). */
+  private String describe(List<String> keys) {
+    for (String key : keys) {
+      Trace trace = tracker.trace(key);
+      if (trace != null && trace.targetMet == 0) {
+        StringBuilder text = new StringBuilder(key);
+        if (key.startsWith(DEMO_ORG + "/")) {
+          Answer answer = client.get(api, BenchClient.POOLS + "/" + key.substring(DEMO_ORG.length() + 1),
+              DEMO_TOKEN);
+          try {
+            var pool = json.readTree(answer.body());
+            text.append(" answers ").append(answer.code()).append(", currentNodes ")
+                .append(pool.path("status").path("currentNodes").asText("?"));
+            for (var c : pool.path("status").path("conditions")) {
+              text.append(", ").append(c.path("type").asText()).append('=').append(c.path("reason").asText())
+                  .append(" (").append(c.path("message").asText()).append(')');
+            }
+          } catch (IOException e) {
+            text.append(" answers ").append(answer.code());
+          }
+        }
+        return text.toString();
+      }
+    }
+    return "–";
+  }
+
+  /** Runs {@code total} calls over {@code clients} threads; returns the wall seconds. */
+  private static double concurrently(int clients, int total, java.util.function.IntConsumer call)
+      throws InterruptedException {
+    AtomicInteger next = new AtomicInteger();
+    List<Thread> threads = new ArrayList<>();
+    long start = System.nanoTime();
+    for (int c = 0; c < clients; c++) {
+      threads.add(Thread.ofPlatform().name("bench-client-" + c).start(() -> {
+        int i;
+        while ((i = next.getAndIncrement()) < total) {
+          call.accept(i);
+        }
+      }));
+    }
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  private interface Phase {
+    void run() throws Exception;
+  }
+
+  /** The biggest topics at the end of the run, from the broker's log dirs: where the bytes went. */
+  private final List<String[]> topics = new ArrayList<>();
+
+  private void topicSizes() {
+    try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(Map.of(
+        "bootstrap.servers", stack.bootstrapServers()))) {
+      List<Integer> brokers = admin.describeCluster().nodes().get().stream()
+          .map(org.apache.kafka.common.Node::id).toList();
+      Map<String, long[]> byTopic = new java.util.TreeMap<>();
+      Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest =
+          new LinkedHashMap<>();
+      admin.describeLogDirs(brokers).allDescriptions().get().values().forEach(dirs -> dirs.values().forEach(
+          dir -> dir.replicaInfos().forEach((partition, info) -> {
+            byTopic.computeIfAbsent(partition.topic(), t -> new long[2])[0] += info.size();
+            latest.put(partition, org.apache.kafka.clients.admin.OffsetSpec.latest());
+          })));
+      admin.listOffsets(latest).all().get().forEach((partition, offsets) ->
+          byTopic.get(partition.topic())[1] += offsets.offset());
+      byTopic.entrySet().stream()
+          .sorted((a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]))
+          .limit(12)
+          .forEach(e -> topics.add(new String[] {"`" + e.getKey() + "`",
+              String.format(Locale.ROOT, "%.1f", e.getValue()[0] / 1024.0 / 1024.0),
+              String.format(Locale.ROOT, "%,d", e.getValue()[1]),
+              e.getValue()[1] == 0 ? "–" : String.format(Locale.ROOT, "%,d", e.getValue()[0] / e.getValue()[1])}));
+    } catch (Exception e) {
+      notes.add("could not read the topic sizes: " + e);
+    }
+  }
+
+  /** Runs one phase and measures its CPU; a failure is noted in the report and ends the run (returns false). */
+  private boolean phase(String name, Phase body) {
+    log("phase " + name);
+    CpuMeter.Snapshot before = CpuMeter.snapshot();
+    boolean ok = true;
+    try {
+      body.run();
+    } catch (Exception | AssertionError e) {
+      ok = false;
+      notes.add("**phase '" + name + "' failed, later phases did not run:** " + e.getMessage());
+      log("phase " + name + " FAILED: " + e);
+    }
+    CpuMeter.Usage usage = CpuMeter.between(name, before, CpuMeter.snapshot());
+    if (usage.wall() > 0.05) {
+      cpu.add(usage);
+    }
+    log(String.format(Locale.ROOT, "phase %s done in %.1f s (load average %s)", name, usage.wall(),
+        fmt(usage.load1())));
+    return ok;
+  }
+
+  private String nextRestPool() {
+    return restPoolName(restPoolCounter.incrementAndGet());
+  }
+
+  private static String restPoolName(int i) {
+    return String.format(Locale.ROOT, "bw-%05d", i);
+  }
+
+  private String org(int i) {
+    return "bench-org-" + (i % pipelineOrgs);
+  }
+
+  private String uid(Answer answer) {
+    try {
+      return json.readTree(answer.body()).path("metadata").path("uid").asText("");
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  private void noteError(String what, Answer answer) {
+    synchronized (notes) {
+      if (notes.size() < 20) {
+        String body = answer.body() == null ? "" : answer.body();
+        notes.add(what + " answered " + answer.code() + ": " + body.substring(0, Math.min(200, body.length())));
+      }
+    }
+  }
+
+  private static String errors(Samples samples) {
+    return samples.errors() == 0 ? "0 errors" : "**" + samples.errors() + " errors** (see notes)";
+  }
+
+  private static void require(boolean ok, String what, Answer answer) {
+    if (!ok) {
+      throw new IllegalStateException(what + " answered " + answer.code() + ": " + answer.body());
+    }
+  }
+
+  private static void log(String message) {
+    System.out.println("[bench " + LocalDateTime.now().format(DateTimeFormatter.ofPattern("HH:mm:ss")) + "] "
+        + message);
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String fmt(double value) {
+    return Double.isNaN(value) ? "?" : String.format(Locale.ROOT, "%.2f", value);
+  }
+
+  private static int intProp(String name, int fallback) {
+    return Integer.parseInt(System.getProperty(name, String.valueOf(fallback)).trim());
+  }
+
+  private static List<String> listProp(String name, String fallback) {
+    return Arrays.stream(System.getProperty(name, fallback).split(",")).map(String::trim)
+        .filter(s -> !s.isEmpty()).toList();
+  }
+
+  private static List<Integer> intsProp(String name, String fallback) {
+    return Arrays.stream(System.getProperty(name, fallback).split(",")).map(String::trim).filter(s -> !s.isEmpty())
+        .map(Integer::valueOf).toList();
+  }
+
+  // ---------------------------------------------------------------------------------------------------- report
+
+  private String report() {
+    double[] loadAtEnd = CpuMeter.loadAverage();
+    StringBuilder md = new StringBuilder();
+    md.append("# Node Pool pipeline benchmark, run ").append(runId).append("\n\n");
+    md.append("| machine and stack | |\n| --- | --- |\n");
+    md.append("| started | ").append(startedAt).append(" |\n");
+    md.append("| cores | ").append(Runtime.getRuntime().availableProcessors()).append(" (").append(cpuModel())
+        .append(") |\n");
+    md.append("| memory | ").append(memory()).append(" |\n");
+    md.append("| JDK | ").append(System.getProperty("java.vm.vendor")).append(' ').append(Runtime.version())
+        .append(" (").append(System.getProperty("java.home")).append(") |\n");
+    md.append("| OS | ").append(System.getProperty("os.name")).append(' ').append(System.getProperty("os.version"))
+        .append(' ').append(System.getProperty("os.arch")).append(" |\n");
+    md.append("| stack commit | ").append(commit()).append(" |\n");
+    md.append("| service jars | ").append(jarsBuilt()).append(" |\n");
+    md.append("| load average (1/5/15 min) | start ").append(fmt(loadAtStart[0])).append(" / ")
+        .append(fmt(loadAtStart[1])).append(" / ").append(fmt(loadAtStart[2])).append(", end ")
+        .append(fmt(loadAtEnd[0])).append(" / ").append(fmt(loadAtEnd[1])).append(" / ").append(fmt(loadAtEnd[2]))
+        .append(" |\n");
+    md.append("| other JVMs on the machine at the end | ").append(otherJvms()).append(" |\n");
+    md.append("| stack | 1 KRaft broker + 5 services as child processes (system-test harness), 3 partitions, "
+        + "exactly_once_v2, commit.interval.ms 100, poll.ms 100 (Streams default); provisioner boot-time ").append(bootTime)
+        .append(", timer-interval ").append(timerInterval).append(", boot-failure-rate 0")
+        .append(serviceProperties.isEmpty() ? "" : "; extra " + serviceProperties).append(" |\n");
+    md.append("| fleet (machines per ledger, sized to the plan + ").append(headroom).append(") | ")
+        .append(fleetSummary()).append(" |\n");
+    md.append("| stack start | ").append(Samples.seconds(stackStartSeconds)).append(" until all five ready |\n\n");
+
+    md.append("## Results\n\n");
+    md.append("| # | figure | n | p50 ms | p90 ms | p99 ms | max ms | throughput | notes |\n");
+    md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
+    for (Row row : rows) {
+      Samples s = row.samples();
+      md.append("| ").append(row.id()).append(" | ").append(row.figure()).append(" | ").append(row.n())
+          .append(" | ").append(s == null ? "" : Samples.ms(s.percentileMillis(50)))
+          .append(" | ").append(s == null ? "" : Samples.ms(s.percentileMillis(90)))
+          .append(" | ").append(s == null ? "" : Samples.ms(s.percentileMillis(99)))
+          .append(" | ").append(s == null ? "" : Samples.ms(s.maxMillis()))
+          .append(" | ").append(row.throughput()).append(" | ").append(row.note()).append(" |\n");
+    }
+    if (!hops.isEmpty()) {
+      md.append("\n## Where a pool's time goes (3): time since the POST was sent when each stage became visible "
+          + "(read_committed)\n\n");
+      md.append("| stage | p50 ms | p90 ms | p99 ms |\n| --- | ---: | ---: | ---: |\n");
+      hops.forEach(h -> md.append("| ").append(String.join(" | ", h)).append(" |\n"));
+    }
+    stageTables.forEach((title, table) -> {
+      md.append("\n## Pipeline ").append(title).append(": when the K pools reached each stage, from the first "
+          + "publish\n\n");
+      md.append("| stage | reached | first | 50% | 90% | 100% | K / time to 100% | steady (10%→90%) |\n");
+      md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+      table.forEach(s -> md.append("| ").append(String.join(" | ", s)).append(" |\n"));
+    });
+    md.append("\n## CPU seconds used per phase (2 cores = 2 CPU-s per wall second)\n\n");
+    md.append("| phase | wall s | kafka | api | quota | capacity | provisioner | preemption | benchmark | "
+        + "machine busy | of which not ours | load 1m at end |\n");
+    md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    for (CpuMeter.Usage u : cpu) {
+      md.append("| ").append(u.phase()).append(" | ").append(fmt1(u.wall()));
+      CpuMeter.COMPONENTS.forEach(c -> md.append(" | ").append(fmt1(u.seconds().get(c))));
+      md.append(" | ").append(fmt1(u.machineBusy())).append(" (").append(pct(u.machineBusy(), u.machineCapacity()))
+          .append(")");
+      md.append(" | ").append(fmt1(Math.max(0, u.machineBusy() - u.ours())));
+      md.append(" | ").append(fmt(u.load1())).append(" |\n");
+    }
+    if (!topics.isEmpty()) {
+      md.append("\n## Biggest topics at the end of the run (broker log size, all partitions)\n\n");
+      md.append("| topic | MiB on disk | offsets written (records + transaction markers) | bytes per offset |\n");
+      md.append("| --- | ---: | ---: | ---: |\n");
+      topics.forEach(t -> md.append("| ").append(String.join(" | ", t)).append(" |\n"));
+    }
+    md.append("\nREST figures are measured by one client JVM on the same machine (java.net.http, HTTP/1.1 "
+        + "keep-alive), from sending the request to reading the whole answer. Stage times come from a read_committed "
+        + "consumer of the benchmark (the moment a fact became visible to the next reader). Other engineers' tests "
+        + "share this machine: see the load average and the 'not ours' CPU column before trusting a figure.\n");
+    if (!notes.isEmpty()) {
+      md.append("\n## Notes\n\n");
+      notes.forEach(n -> md.append("- ").append(n.replace('\n', ' ').replace("|", "\\|")).append('\n'));
+    }
+    md.append("\nService logs of this run: `").append(stack == null ? "?" : stack.logs()).append("`\n");
+    return md.toString();
+  }
+
+  private String fleetSummary() {
+    List<String> parts = new ArrayList<>();
+    addGroup(parts, "REST", restLedgers);
+    addGroup(parts, "convergence", List.of(convergeLedger));
+    addGroup(parts, "pipeline", pipelineLedgers);
+    if (hotPools > 0) {
+      addGroup(parts, "one-ledger", List.of(hotLedger));
+    }
+    return String.join("; ", parts);
+  }
+
+  private void addGroup(List<String> parts, String what, List<String> ledgers) {
+    var sizes = ledgers.stream().map(fleet::get).filter(java.util.Objects::nonNull)
+        .mapToInt(Integer::intValue).summaryStatistics();
+    if (sizes.getCount() == 0) {
+      return;
+    }
+    parts.add(what + ": " + (ledgers.size() == 1 ? ledgers.get(0) : ledgers.size() + " ledgers") + " × "
+        + (sizes.getMin() == sizes.getMax() ? sizes.getMin() : sizes.getMin() + "–" + sizes.getMax()));
+  }
+
+  private static String fmt1(Double value) {
+    return value == null || value.isNaN() ? "?" : String.format(Locale.ROOT, "%.1f", value);
+  }
+
+  private static String pct(double part, double whole) {
+    return Double.isNaN(part) || whole <= 0 ? "?" : String.format(Locale.ROOT, "%.0f%%", 100 * part / whole);
+  }
+
+  private static String cpuModel() {
+    try {
+      return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
+          .findFirst().map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse("?");
+    } catch (IOException e) {
+      return "?";
+    }
+  }
+
+  private static String memory() {
+    try {
+      return Files.readAllLines(Path.of("/proc/meminfo")).stream().filter(l -> l.startsWith("MemTotal"))
+          .findFirst().map(l -> String.format(Locale.ROOT, "%.1f GiB",
+              Long.parseLong(l.replaceAll("\\D", "")) / 1024.0 / 1024.0)).orElse("?");
+    } catch (IOException e) {
+      return "?";
+    }
+  }
+
+  private static String commit() {
+    Path root = Path.of(System.getProperty("stack.project-root", "..")).toAbsolutePath().normalize();
+    String head = git(root, "rev-parse", "--short", "HEAD");
+    String tracked = git(root, "status", "--porcelain", "--untracked-files=no");
+    String untracked = git(root, "status", "--porcelain");
+    long changed = tracked.lines().filter(l -> !l.isBlank()).count();
+    long all = untracked.lines().filter(l -> !l.isBlank()).count();
+    return (head.isBlank() ? "?" : head) + (changed > 0 ? " + " + changed + " modified tracked file(s)" : "")
+        + (all > changed ? " (+ " + (all - changed) + " untracked path(s))" : "");
+  }
+
+  private static String git(Path root, String... args) {
+    try {
+      List<String> command = new ArrayList<>(List.of("git", "-C", root.toString()));
+      command.addAll(List.of(args));
+      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      return process.waitFor() == 0 ? out : "";
+    } catch (IOException e) {
+      return "";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "";
+    }
+  }
+
+  /** When the benchmarked service jars were built (the harness runs them from the modules' target/ folders). */
+  private static String jarsBuilt() {
+    Path root = Path.of(System.getProperty("stack.project-root", "..")).toAbsolutePath().normalize();
+    List<java.nio.file.attribute.FileTime> times = new ArrayList<>();
+    for (Service service : Service.values()) {
+      try {
+        times.add(Files.getLastModifiedTime(root.resolve(service.module()).resolve(
+            "target/quarkus-app/quarkus-run.jar")));
+      } catch (IOException e) {
+        return "?";
+      }
+    }
+    times.sort(null);
+    return "built " + times.get(0).toInstant().truncatedTo(ChronoUnit.SECONDS) + " … "
+        + times.get(times.size() - 1).toInstant().truncatedTo(ChronoUnit.SECONDS) + " (UTC)";
+  }
+
+  /** JVMs on the machine that are neither this one nor its children: other people's work. */
+  private static long otherJvms() {
+    long self = ProcessHandle.current().pid();
+    java.util.Set<Long> ours = new java.util.HashSet<>();
+    ours.add(self);
+    ProcessHandle.current().descendants().forEach(p -> ours.add(p.pid()));
+    ProcessHandle.current().parent().ifPresent(p -> ours.add(p.pid()));
+    return ProcessHandle.allProcesses().filter(p -> !ours.contains(p.pid()))
+        .filter(p -> p.info().command().map(c -> c.endsWith("/java")).orElse(false)).count();
+  }
+}
