@@ -588,9 +588,10 @@ final class Invariants {
   }
 
   /**
-   * Quota now, per org: the admitted targets of its live pools sum to at most its quota, every live pool's latest
-   * decision carries that same sum as the org's usage, the quota-service's admin view says the same usage, and no
-   * pool waits whose whole request would fit (quota admits first-fit whenever room appears).
+   * Quota now, per org: the admitted targets of its live pools sum to at most its quota, no live pool's latest
+   * decision saw a usage above that quota, the quota-service's admin view says the org uses exactly that sum, and
+   * no pool waits whose whole request would fit (quota admits first-fit whenever room appears). (A decision carries
+   * the usage of when it was made: it is not republished when only another pool changes.)
    */
   List<String> finalQuota(JsonNode quotas) {
     List<String> found = new ArrayList<>();
@@ -610,8 +611,8 @@ final class Invariants {
             + admitted(mine));
       }
       mine.forEach((k, q) -> {
-        if (q.usage() != sum) {
-          found.add(k + "'s latest decision says the org uses " + q.usage() + ", its live pools sum to " + sum
+        if (q.usage() > limit) {
+          found.add(k + "'s latest decision says the org uses " + q.usage() + ", over its quota " + limit
               + ": " + admitted(mine));
         }
         if (q.admittedNodes() < q.requestedNodes() && sum - q.admittedNodes() + q.requestedNodes() <= limit) {

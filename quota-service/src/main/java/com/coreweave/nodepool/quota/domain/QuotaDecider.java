@@ -43,7 +43,9 @@ public final class QuotaDecider {
     List<RecordedEvent> events = new ArrayList<>();
     is.forEach((pool, decision) -> {
       QuotaChecked previous = was.get(pool);
-      if (decision.equals(previous)) {
+      if (previous != null && withoutUsage(decision).equals(withoutUsage(previous))) {
+        // Only the org's total moved (another pool changed): this pool's decision is the same, and republishing
+        // every pool of the quota on every change would cost n² records.
         return;
       }
       QuotaChecked stamped = new QuotaChecked(decision.pool(), decision.reason(), decision.requestedNodes(),
@@ -58,6 +60,11 @@ public final class QuotaDecider {
         .map(e -> e.getValue().pool())
         .toList();
     return new Result(after, changed, gone, events);
+  }
+
+  private static QuotaChecked withoutUsage(QuotaChecked d) {
+    return new QuotaChecked(d.pool(), d.reason(), d.requestedNodes(), d.admittedNodes(), d.limit(), 0, d.deleting(),
+        d.message(), d.checkedAt());
   }
 
   /** Each pool's decision as {@code quota-checked} carries it (without the time it was made), by pool key. */

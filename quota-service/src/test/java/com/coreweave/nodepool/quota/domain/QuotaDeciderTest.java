@@ -398,6 +398,18 @@ class QuotaDeciderTest {
     }
 
     @Test
+    void shouldNotRepublishAPoolWhenOnlyAnotherPoolChanged() {
+      limit(20);
+      pool("a", 4);
+      pool("b", 3);
+
+      QuotaDecider.Result grown = pool("c", 5);
+
+      assertThat(grown.changed()).extracting(q -> q.pool().pool()).containsExactly("c");
+      assertThat(decision(grown, "c").usage()).isEqualTo(12);
+    }
+
+    @Test
     void shouldWarnOncePerGenerationAndLimitWhileAPoolWaits() {
       limit(10);
       pool("a", 8);
