@@ -53,10 +53,11 @@ public final class CapacityLedger {
     if (input instanceof LedgerInput.FleetChange change) {
       var earlier = state.fleetChange(change.request().requestId());
       if (earlier.isPresent()) {
-        return new LedgerDecision(state, List.of(), List.of(), List.of(), earlier.get());
+        return new LedgerDecision(state, false, List.of(), List.of(), List.of(), earlier.get());
       }
     }
     WorkingLedger ledger = new WorkingLedger(state);
+    Map<String, CapacityChecked> published = lastPublished(ledger, now);
     Evaluation evaluation = new Evaluation();
     FleetOutcome outcome = null;
     switch (input) {
@@ -72,8 +73,14 @@ public final class CapacityLedger {
     }
     serve(ledger, evaluation, now);
     reclaimForReservedDemand(ledger, evaluation, now);
-    List<LedgerDecision.PoolUpdate> updates = publish(ledger, evaluation, now);
-    return new LedgerDecision(ledger.state(), updates, evaluation.reclaims, evaluation.events, outcome);
+    List<LedgerDecision.PoolUpdate> updates = publish(ledger, published, evaluation, now);
+    // Every output changes the ledger too (a published allocation, a reported generation, a machine asked back, a
+    // remembered outcome), so an input that leaves it as it was has nothing to say and nothing to store; the
+    // sequence, which only names outputs, then stays where it was.
+    if (!ledger.differsFrom(state)) {
+      return new LedgerDecision(state, false, updates, evaluation.reclaims, evaluation.events, outcome);
+    }
+    return new LedgerDecision(ledger.state(), true, updates, evaluation.reclaims, evaluation.events, outcome);
   }
 
   private static void onDemand(WorkingLedger ledger, String pool, QuotaChecked checked, Evaluation evaluation) {
@@ -111,7 +118,7 @@ public final class CapacityLedger {
 
   private static void onRelease(WorkingLedger ledger, NodeFact.NodeRemoved removed) {
     Grant grant = removed.grant();
-    Machine machine = grant == null ? null : ledger.machines.get(grant.machine());
+    Machine machine = grant == null ? null : ledger.machine(grant.machine());
     if (machine != null && machine.allocatedTo(removed.pool().key().toString(), removed.pool().uid())
         && machine.allocation().grantId() == grant.grantId()) {
       ledger.release(machine);
@@ -138,13 +145,13 @@ public final class CapacityLedger {
 
   /** A pool that starts waiting takes the next ticket; a pool that waits no more gives its ticket up. */
   private static void refreshTickets(WorkingLedger ledger, Instant now) {
-    for (var entry : new TreeMap<>(ledger.pools).entrySet()) {
+    for (var entry : ledger.pools.entrySet()) {
       PoolDemand pool = entry.getValue();
       boolean waits = ledger.queued(pool) > 0;
       if (waits && pool.ticket() == null) {
-        ledger.pools.put(entry.getKey(), pool.waiting(ledger.nextTicket(), now));
+        entry.setValue(pool.waiting(ledger.nextTicket(), now));
       } else if (!waits && pool.ticket() != null) {
-        ledger.pools.put(entry.getKey(), pool.waiting(null, null));
+        entry.setValue(pool.waiting(null, null));
       }
     }
   }
@@ -156,16 +163,25 @@ public final class CapacityLedger {
         .toList();
   }
 
+  /** Each waiting pool's place in the queue, 1-based. */
+  private static Map<String, Integer> places(WorkingLedger ledger) {
+    Map<String, Integer> places = new HashMap<>();
+    for (PoolDemand pool : queue(ledger)) {
+      places.put(pool.ref().key().toString(), places.size() + 1);
+    }
+    return places;
+  }
+
   /** Reserved demand waits while spot pools hold machines: ask back exactly the machines not yet asked for. */
   private static void reclaimForReservedDemand(WorkingLedger ledger, Evaluation evaluation, Instant now) {
     int waiting = ledger.pools.values().stream().filter(p -> !p.spot()).mapToInt(ledger::queued).sum();
-    long asked = ledger.machines.values().stream().filter(m -> m.status() == Machine.Status.ALLOCATED
+    long asked = ledger.machines().stream().filter(m -> m.status() == Machine.Status.ALLOCATED
         && m.allocation().reclaim() == Machine.Reclaim.RESERVED_DEMAND).count();
     int needed = (int) (waiting - asked);
     if (needed <= 0) {
       return;
     }
-    List<Machine> chosen = SpotReclaimPolicy.choose(ledger.machines, needed);
+    List<Machine> chosen = SpotReclaimPolicy.choose(ledger.machines(), needed);
     reclaim(ledger, chosen, Machine.Reclaim.RESERVED_DEMAND, waiting + " node(s) of reserved demand wait for "
         + ledger.instanceType + " in " + ledger.zone, evaluation, now);
   }
@@ -176,7 +192,7 @@ public final class CapacityLedger {
       return FleetOutcome.refused(request, FleetOutcome.INVALID, "reclaim-spot needs a positive number of nodes",
           now);
     }
-    List<Machine> chosen = SpotReclaimPolicy.choose(ledger.machines, request.count());
+    List<Machine> chosen = SpotReclaimPolicy.choose(ledger.machines(), request.count());
     reclaim(ledger, chosen, Machine.Reclaim.OPERATOR, "capacity of " + ledger.instanceType + " in " + ledger.zone
         + " is needed elsewhere (operator reclaim)", evaluation, now);
     List<String> names = chosen.stream().map(Machine::name).sorted().toList();
@@ -201,30 +217,39 @@ public final class CapacityLedger {
     });
   }
 
+  /**
+   * What every pool was last told, as of the ledger before the input. After each input a pool's published
+   * {@code capacity-checked} is exactly the ledger's view of it (grants, demand, queue place) with the reason decided
+   * then, so only that reason is stored with the pool and the rest is derived here: a second copy of every pool's
+   * record made up most of a big ledger's bytes.
+   */
+  private static Map<String, CapacityChecked> lastPublished(WorkingLedger ledger, Instant now) {
+    Map<String, Integer> places = places(ledger);
+    Map<String, CapacityChecked> published = new HashMap<>();
+    ledger.pools.forEach((key, pool) -> published.put(key,
+        checked(key, pool, pool.publishedReason(), grants(ledger, key, pool.ref()), places, now)));
+    return published;
+  }
+
   /** The {@code capacity-checked} of every pool whose allocation, queue place or reason changed, and events. */
-  private static List<LedgerDecision.PoolUpdate> publish(WorkingLedger ledger, Evaluation evaluation, Instant now) {
+  private static List<LedgerDecision.PoolUpdate> publish(WorkingLedger ledger, Map<String, CapacityChecked> published,
+                                                         Evaluation evaluation, Instant now) {
     List<LedgerDecision.PoolUpdate> updates = new ArrayList<>();
-    List<String> queue = queue(ledger).stream().map(p -> p.ref().key().toString()).toList();
-    for (var entry : new TreeMap<>(ledger.pools).entrySet()) {
+    Map<String, Integer> places = places(ledger);
+    for (var entry : ledger.pools.entrySet()) {
       String key = entry.getKey();
       PoolDemand pool = entry.getValue();
       PoolRef ref = pool.ref();
-      List<Grant> grants = ledger.machines.values().stream()
-          .filter(m -> m.allocatedTo(key, ref.uid()))
-          .sorted(Comparator.comparingLong(m -> m.allocation().grantId()))
-          .map(m -> new Grant(m.name(), m.allocation().grantId()))
-          .toList();
+      List<Grant> grants = grants(ledger, key, ref);
       int queued = Math.max(0, pool.demand() - grants.size());
       int granted = evaluation.grantedNow.getOrDefault(key, 0);
       boolean ownDemand = evaluation.previousDemand.containsKey(key);
-      int position = queue.indexOf(key) + 1;
-      CapacityChecked checked = new CapacityChecked(ref, reason(pool, grants.size(), queued, ownDemand, granted),
-          pool.demand(), grants, queued, queued > 0 ? position : null, queued > 0 ? queue.size() : null,
-          queued > 0 ? queuedMessage(queued, position, queue.size(), ref) : grants.isEmpty() && pool.demand() == 0
-              ? null : SUFFICIENT_MESSAGE, now);
-      if (!sameAllocation(checked, pool.published())) {
+      String reason = reason(pool, grants.size(), queued, ownDemand, granted);
+      CapacityChecked checked = checked(key, pool, reason, grants, places, now);
+      // Both carry the same checkedAt: equal means nothing new to publish.
+      if (!checked.equals(published.get(key))) {
         updates.add(new LedgerDecision.PoolUpdate(key, checked));
-        pool = pool.withPublished(checked);
+        pool = pool.withPublishedReason(reason);
       }
       if (ownDemand && pool.demand() > evaluation.previousDemand.get(key)) {
         int requested = pool.demand() - evaluation.previousDemand.get(key);
@@ -238,7 +263,7 @@ public final class CapacityLedger {
             + " are queued until capacity frees up.", ref.uid() + "/" + ref.generation(), COMPONENT, now));
         pool = pool.reportedInsufficient(ref.generation());
       }
-      ledger.pools.put(key, pool);
+      entry.setValue(pool);
     }
     evaluation.forgotten.forEach(key -> updates.add(new LedgerDecision.PoolUpdate(key, null)));
     return updates;
@@ -265,10 +290,19 @@ public final class CapacityLedger {
         + pool.instanceType() + " in " + pool.zone();
   }
 
-  /** Equal but for when it was checked: nothing new to publish. */
-  private static boolean sameAllocation(CapacityChecked next, CapacityChecked published) {
-    return published != null && next.equals(new CapacityChecked(published.pool(), published.reason(),
-        published.requestedNodes(), published.grants(), published.queuedNodes(), published.queuePosition(),
-        published.queueLength(), published.message(), next.checkedAt()));
+  /** A pool's {@code capacity-checked}: what it holds, how many nodes it waits for, its place, and what that means. */
+  private static CapacityChecked checked(String key, PoolDemand pool, String reason, List<Grant> grants,
+                                         Map<String, Integer> places, Instant now) {
+    PoolRef ref = pool.ref();
+    int queued = Math.max(0, pool.demand() - grants.size());
+    int position = places.getOrDefault(key, 0);
+    int length = places.size();
+    return new CapacityChecked(ref, reason, pool.demand(), grants, queued, queued > 0 ? position : null,
+        queued > 0 ? length : null, queued > 0 ? queuedMessage(queued, position, length, ref)
+            : grants.isEmpty() && pool.demand() == 0 ? null : SUFFICIENT_MESSAGE, now);
+  }
+
+  private static List<Grant> grants(WorkingLedger ledger, String key, PoolRef ref) {
+    return ledger.held(key, ref.uid()).stream().map(m -> new Grant(m.name(), m.allocation().grantId())).toList();
   }
 }

@@ -50,9 +50,9 @@ final class FleetChanges {
                                    Instant now) {
     List<Machine> retired = ledger.withStatus(Machine.Status.RETIRED);
     int fresh = Math.max(0, count - retired.size());
-    if (ledger.machines.size() + fresh > maxMachines) {
+    if (ledger.machines().size() + fresh > maxMachines) {
       return invalid(request, "a ledger holds at most " + maxMachines + " machines; " + ledger.zone + "/"
-          + ledger.instanceType + " has " + ledger.machines.size() + " (retired included)", now);
+          + ledger.instanceType + " has " + ledger.machines().size() + " (retired included)", now);
     }
     List<String> added = new ArrayList<>();
     for (Machine machine : retired.subList(0, Math.min(count, retired.size()))) {
@@ -86,7 +86,7 @@ final class FleetChanges {
   private static FleetOutcome removeNamed(WorkingLedger ledger, FleetChangeRequested request, Instant now) {
     List<Machine> named = new ArrayList<>();
     for (String name : request.machines()) {
-      Machine machine = ledger.machines.get(name);
+      Machine machine = ledger.machine(name);
       if (machine == null) {
         return unknown(ledger, request, name, now);
       }
@@ -105,7 +105,7 @@ final class FleetChanges {
   private static FleetOutcome maintenance(WorkingLedger ledger, FleetChangeRequested request, Instant now) {
     List<Machine> named = new ArrayList<>();
     for (String name : request.machines()) {
-      Machine machine = ledger.machines.get(name);
+      Machine machine = ledger.machine(name);
       if (machine == null) {
         return unknown(ledger, request, name, now);
       }
@@ -131,7 +131,7 @@ final class FleetChanges {
   private static FleetOutcome giveBack(WorkingLedger ledger, FleetChangeRequested request, Instant now) {
     List<Machine> named = new ArrayList<>();
     for (String name : request.machines()) {
-      Machine machine = ledger.machines.get(name);
+      Machine machine = ledger.machine(name);
       if (machine == null) {
         return unknown(ledger, request, name, now);
       }

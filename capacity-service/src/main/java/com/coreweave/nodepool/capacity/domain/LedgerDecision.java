@@ -6,12 +6,13 @@ import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
 import java.util.List;
 
 /**
- * The ledger after one input and what it tells the world: the {@code capacity-checked} of every pool whose
- * allocation changed (null: the pool is forgotten, a tombstone), spot reclaims, events, and the outcome of an
- * operator change (null for other inputs).
+ * The ledger after one input ({@code changed} false: the input changed nothing, so the ledger needs no store write)
+ * and what it tells the world: the {@code capacity-checked} of every pool whose allocation changed (null: the pool
+ * is forgotten, a tombstone), spot reclaims, events, and the outcome of an operator change (null for other inputs).
  */
-public record LedgerDecision(LedgerState state, List<PoolUpdate> capacity, List<SpotReclaimRequested> reclaims,
-                             List<RecordedEvent> events, FleetOutcome fleetOutcome) {
+public record LedgerDecision(LedgerState state, boolean changed, List<PoolUpdate> capacity,
+                             List<SpotReclaimRequested> reclaims, List<RecordedEvent> events,
+                             FleetOutcome fleetOutcome) {
 
   /** A pool's new allocation, keyed {@code <org>/<pool>}; {@code checked} null is a tombstone. */
   public record PoolUpdate(String pool, CapacityChecked checked) {

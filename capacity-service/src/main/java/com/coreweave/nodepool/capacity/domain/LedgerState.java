@@ -10,8 +10,9 @@ import java.util.TreeMap;
 /**
  * The ledger of one zone × instance type, as stored (one Streams task owns the key, so one writer): its machines by
  * name, the demand of every pool of that zone and type by {@code <org>/<pool>}, and the outcomes of the latest
- * operator changes. {@code sequence} counts the inputs applied (deterministic ids come from it); grant ids and
- * queue tickets only ever grow.
+ * operator changes. {@code sequence} counts the inputs that changed the ledger (deterministic ids of its outputs come
+ * from it; an input that changes nothing is not stored, so it does not count); grant ids and queue tickets only ever
+ * grow.
  */
 public record LedgerState(String zone, String instanceType, long sequence, long lastGrantId, long lastTicket,
                           SortedMap<String, Machine> machines, SortedMap<String, PoolDemand> pools,
@@ -21,14 +22,9 @@ public record LedgerState(String zone, String instanceType, long sequence, long 
     return new LedgerState(key.zone(), key.instanceType(), 0, 0, 0, new TreeMap<>(), new TreeMap<>(), List.of());
   }
 
-  public int held(PoolDemand pool) {
-    return (int) machines.values().stream().filter(m -> m.allocatedTo(pool.ref().key().toString(),
-        pool.ref().uid())).count();
-  }
-
-  /** Nodes {@code pool} still waits for: what it is admitted to hold beyond what it holds. */
-  public int queued(PoolDemand pool) {
-    return Math.max(0, pool.demand() - held(pool));
+  /** Who holds which machine, indexed in one pass: each question below about all pools costs O(machines + pools). */
+  Holdings holdings() {
+    return Holdings.of(machines.values());
   }
 
   public long count(Machine.Status status) {
@@ -45,20 +41,23 @@ public record LedgerState(String zone, String instanceType, long sequence, long 
    * started waiting.
    */
   public List<PoolDemand> queue() {
+    Holdings holdings = holdings();
     return pools.values().stream()
-        .filter(p -> p.ticket() != null && queued(p) > 0)
+        .filter(p -> p.ticket() != null && holdings.queued(p) > 0)
         .sorted(Comparator.comparing(PoolDemand::spot).thenComparing(PoolDemand::ticket))
         .toList();
   }
 
   /** Nodes {@code default} pools wait for. */
   public int reservedDemandWaiting() {
-    return pools.values().stream().filter(p -> !p.spot()).mapToInt(this::queued).sum();
+    Holdings holdings = holdings();
+    return pools.values().stream().filter(p -> !p.spot()).mapToInt(holdings::queued).sum();
   }
 
   /** Nodes {@code spot} pools wait for. */
   public int spotDemandWaiting() {
-    return pools.values().stream().filter(PoolDemand::spot).mapToInt(this::queued).sum();
+    Holdings holdings = holdings();
+    return pools.values().stream().filter(PoolDemand::spot).mapToInt(holdings::queued).sum();
   }
 
   /** Machines spot pools hold. */

@@ -20,9 +20,10 @@ public record LedgerSummary(String zone, String instanceType, long total, long f
   }
 
   public static LedgerSummary of(LedgerState state, boolean detailed) {
+    Holdings holdings = state.holdings();
     Map<String, Integer> byPool = new TreeMap<>();
     state.pools().forEach((key, pool) -> {
-      int held = state.held(pool);
+      int held = holdings.held(pool);
       if (held > 0) {
         byPool.put(key, held);
       }
@@ -32,7 +33,7 @@ public record LedgerSummary(String zone, String instanceType, long total, long f
     for (int i = 0; i < waiting.size(); i++) {
       PoolDemand pool = waiting.get(i);
       queue.add(new Waiting(i + 1, pool.ref().key().toString(), pool.spot() ? "spot" : "default",
-          state.queued(pool), pool.waitingSince()));
+          holdings.queued(pool), pool.waitingSince()));
     }
     return new LedgerSummary(state.zone(), state.instanceType(), state.total(), state.count(Machine.Status.FREE),
         state.count(Machine.Status.ALLOCATED), state.count(Machine.Status.MAINTENANCE),

@@ -1,8 +1,8 @@
 package com.coreweave.nodepool.capacity.domain;
 
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Which spot nodes go first when capacity is taken back from spot pools: the most recently granted first (the
@@ -25,8 +25,8 @@ public final class SpotReclaimPolicy {
   }
 
   /** Up to {@code count} machines to take back, in the order the policy gives them up. */
-  public static List<Machine> choose(Map<String, Machine> machines, int count) {
-    return machines.values().stream()
+  public static List<Machine> choose(Collection<Machine> machines, int count) {
+    return machines.stream()
         .filter(SpotReclaimPolicy::reclaimable)
         .sorted(MOST_RECENT_FIRST)
         .limit(Math.max(0, count))

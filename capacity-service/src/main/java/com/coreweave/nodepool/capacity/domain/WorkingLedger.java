@@ -3,6 +3,8 @@ package com.coreweave.nodepool.capacity.domain;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -10,7 +12,9 @@ import java.util.TreeMap;
 
 /**
  * A mutable copy of a {@link LedgerState} while one input is applied; {@link #state()} freezes it again. Only the
- * domain classes of this package use it, inside one call, so the ledger itself stays a value.
+ * domain classes of this package use it, inside one call, so the ledger itself stays a value. Machines change only
+ * through {@link #put}, which keeps the free list and the {@link Holdings} current, so no step of an input has to
+ * scan all machines for one pool or for the next free one.
  */
 final class WorkingLedger {
 
@@ -19,9 +23,12 @@ final class WorkingLedger {
   final long sequence;
   private long lastGrantId;
   private long lastTicket;
-  final TreeMap<String, Machine> machines;
+  private final TreeMap<String, Machine> machines;
   final TreeMap<String, PoolDemand> pools;
   private final List<FleetOutcome> fleetChanges;
+  /** Free machines by index: the first is granted next. */
+  private final TreeMap<Integer, Machine> free = new TreeMap<>();
+  private final Holdings holdings = new Holdings();
 
   WorkingLedger(LedgerState state) {
     this.zone = state.zone();
@@ -32,11 +39,19 @@ final class WorkingLedger {
     this.machines = new TreeMap<>(state.machines());
     this.pools = new TreeMap<>(state.pools());
     this.fleetChanges = new ArrayList<>(state.fleetChanges());
+    machines.values().forEach(this::index);
   }
 
   LedgerState state() {
     return new LedgerState(zone, instanceType, sequence, lastGrantId, lastTicket, new TreeMap<>(machines),
         new TreeMap<>(pools), List.copyOf(fleetChanges));
+  }
+
+  /** Whether applying the input changed anything but the sequence: if not, there is nothing to store. */
+  boolean differsFrom(LedgerState before) {
+    return lastGrantId != before.lastGrantId() || lastTicket != before.lastTicket()
+        || !machines.equals(before.machines()) || !pools.equals(before.pools())
+        || !fleetChanges.equals(before.fleetChanges());
   }
 
   /** Remembers an operator change's outcome, forgetting the oldest beyond {@code remembered}. */
@@ -47,6 +62,15 @@ final class WorkingLedger {
     }
   }
 
+  Machine machine(String name) {
+    return machines.get(name);
+  }
+
+  /** Every machine, retired ones included, by name; read-only (changes go through {@link #put}). */
+  Collection<Machine> machines() {
+    return Collections.unmodifiableCollection(machines.values());
+  }
+
   List<Machine> withStatus(Machine.Status status) {
     return machines.values().stream().filter(m -> m.status() == status)
         .sorted(Comparator.comparingInt(Machine::index)).toList();
@@ -54,8 +78,7 @@ final class WorkingLedger {
 
   /** The free machine granted next: the lowest index, so allocations are deterministic. */
   Optional<Machine> nextFree() {
-    return machines.values().stream().filter(m -> m.status() == Machine.Status.FREE)
-        .min(Comparator.comparingInt(Machine::index));
+    return free.isEmpty() ? Optional.empty() : Optional.of(free.firstEntry().getValue());
   }
 
   int nextIndex() {
@@ -63,7 +86,19 @@ final class WorkingLedger {
   }
 
   void put(Machine machine) {
-    machines.put(machine.name(), machine);
+    Machine previous = machines.put(machine.name(), machine);
+    if (previous != null) {
+      free.remove(previous.index());
+      holdings.remove(previous);
+    }
+    index(machine);
+  }
+
+  private void index(Machine machine) {
+    if (machine.status() == Machine.Status.FREE) {
+      free.put(machine.index(), machine);
+    }
+    holdings.add(machine);
   }
 
   Machine grant(Machine machine, PoolRef pool, Instant now) {
@@ -84,22 +119,21 @@ final class WorkingLedger {
 
   /** Frees every machine of one pool incarnation. */
   void releaseAll(String pool, String poolUid) {
-    List<Machine> held = machines.values().stream().filter(m -> m.allocatedTo(pool, poolUid)).toList();
-    held.forEach(this::release);
+    held(pool, poolUid).forEach(this::release);
   }
 
   /** A pool changed its compute class: what it holds now counts as spot (reclaimable) or reserved. */
   void reclass(String pool, String poolUid, boolean spot) {
-    machines.values().stream().filter(m -> m.allocatedTo(pool, poolUid)).toList()
-        .forEach(m -> put(m.allocate(m.allocation().asSpot(spot))));
+    held(pool, poolUid).forEach(m -> put(m.allocate(m.allocation().asSpot(spot))));
   }
 
-  int held(String pool, String poolUid) {
-    return (int) machines.values().stream().filter(m -> m.allocatedTo(pool, poolUid)).count();
+  /** The machines one pool incarnation holds, in the order they were granted. */
+  List<Machine> held(String pool, String poolUid) {
+    return holdings.of(pool, poolUid);
   }
 
   int queued(PoolDemand pool) {
-    return Math.max(0, pool.demand() - held(pool.ref().key().toString(), pool.ref().uid()));
+    return holdings.queued(pool);
   }
 
   long nextTicket() {

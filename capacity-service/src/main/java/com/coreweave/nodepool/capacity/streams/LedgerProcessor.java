@@ -40,10 +40,10 @@ class LedgerProcessor implements Processor<String, LedgerInput, String, Outbound
     LedgerState stored = ledgers.get(record.key());
     LedgerState state = stored == null ? LedgerState.empty(ZoneTypeKey.parse(record.key())) : stored;
     LedgerDecision decision = ledger.apply(state, record.value(), clock.instant());
-    LedgerState next = decision.state();
-    // A release or forget for a ledger that never held anything leaves no empty ledger behind.
-    if (stored != null || !next.machines().isEmpty() || !next.pools().isEmpty() || !next.fleetChanges().isEmpty()) {
-      ledgers.put(record.key(), next);
+    // An input that changes nothing (a repeated decision, a duplicate release, a release or forget for a ledger that
+    // never held anything) costs no write of the whole ledger to the store and its changelog.
+    if (decision.changed()) {
+      ledgers.put(record.key(), decision.state());
     }
     for (LedgerDecision.PoolUpdate update : decision.capacity()) {
       emit(update.pool(), update.checked() == null ? Outbound.tombstone(Topics.CAPACITY_CHECKED)

@@ -264,6 +264,59 @@ class CapacityLedgerTest {
   }
 
   @Nested
+  class NothingChanged {
+
+    @Test
+    void storesAndSaysNothingForARepeatedDecisionWhoseDemandIsUnchanged() {
+      LedgerRun run = new LedgerRun().with(size(2), demand(a, 1), demand(b, 3), demand(a, 1));
+      LedgerState before = run.state;
+
+      run.apply(demand(a, 1));
+
+      assertThat(run.last.changed()).isFalse();
+      assertThat(run.last.capacity()).isEmpty();
+      assertThat(run.last.events()).isEmpty();
+      assertThat(run.state).isSameAs(before);
+    }
+
+    @Test
+    void stillTellsAPoolThatWaitsOnTheFirstEvaluationAfterItsOwnDemand() {
+      LedgerRun run = new LedgerRun().with(size(2), demand(a, 1), demand(b, 3));
+      assertThat(run.checked(b).reason()).isEqualTo(Capacity.PARTIAL);
+
+      run.apply(demand(a, 1));
+
+      assertThat(run.last.changed()).isTrue();
+      assertThat(run.last.capacity()).extracting(LedgerDecision.PoolUpdate::pool).containsExactly("demo/b");
+      assertThat(run.checked(b).reason()).isEqualTo(Capacity.QUEUED_AWAITING_CAPACITY);
+    }
+
+    @Test
+    void storesNothingForADuplicateReleaseOrARepeatedFleetChange() {
+      LedgerInput add = Inputs.fleet(Operation.ADD, 2, null);
+      LedgerRun run = new LedgerRun().with(add, demand(a, 2), demand(a, 1));
+      Grant released = run.grants(a).get(1);
+      run.apply(release(a, released, "ScaleDown"));
+      long sequence = run.state.sequence();
+
+      run.apply(release(a, released, "ScaleDown"));
+      assertThat(run.last.changed()).isFalse();
+      run.apply(add);
+      assertThat(run.last.changed()).isFalse();
+
+      assertThat(run.state.sequence()).isEqualTo(sequence);
+    }
+
+    @Test
+    void namesOutputsByTheInputsThatChangedTheLedger() {
+      LedgerRun run = new LedgerRun().with(size(2), demand(a, 1), demand(a, 1), demand(a, 1), demand(a, 2));
+
+      assertThat(run.events(CwEvent.CWNodeRequestQueued.reason())).extracting(e -> e.id()).containsExactly(
+          "capacity-service/uid-a/demand-2/CWNodeRequestQueued", "capacity-service/uid-a/demand-3/CWNodeRequestQueued");
+    }
+  }
+
+  @Nested
   class Events {
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.capacity.config.CapacitySettings;
 import com.coreweave.nodepool.capacity.domain.Catalogue;
+import com.coreweave.nodepool.capacity.domain.LedgerState;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
@@ -26,6 +27,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -99,6 +101,20 @@ class CapacityTopologyTest {
     CapacityChecked released = Json.read(capacity.readValue(), CapacityChecked.class);
     assertThat(released.grants()).isEmpty();
     assertThat(released.reason()).isNull();
+  }
+
+  @Test
+  void neitherWritesTheLedgerNorPublishesForADecisionThatChangesNothing() {
+    setSize(1);
+    quota.pipeInput("demo/train", Json.string(checked(POOL, 1)));
+    capacity.readRecordsToList();
+    KeyValueStore<String, LedgerState> ledgers = driver.getKeyValueStore(StoreNames.LEDGERS);
+    LedgerState stored = ledgers.get("US-EAST-04A/gd-8xa100-i128");
+
+    quota.pipeInput("demo/train", Json.string(checked(POOL, 1)));
+
+    assertThat(capacity.readRecordsToList()).isEmpty();
+    assertThat(ledgers.get("US-EAST-04A/gd-8xa100-i128")).isEqualTo(stored);
   }
 
   @Test
