@@ -6,9 +6,11 @@ import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
+import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodePoolRequested;
+import com.coreweave.nodepool.schema.events.NodeReleasePublished;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
@@ -22,10 +24,12 @@ import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.KubeEvent;
 import com.coreweave.nodepool.schema.resource.KubeStatus;
 import com.coreweave.nodepool.schema.resource.Node;
+import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.resource.ObjectReference;
+import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
 import com.coreweave.nodepool.schema.resource.Taint;
 import java.time.Instant;
 import java.util.List;
@@ -112,8 +116,15 @@ class ContractGoldenTest {
     Grant grant = new Grant("us-east-04a-gd-8xa100-i128-0001", 41);
     Golden.assertMatches("node-assigned.json", new NodeFact.NodeAssigned(POOL, node(), grant, T0));
     Golden.assertMatches("node-removed.json", new NodeFact.NodeRemoved(POOL, node(), grant, "ScaleDown", T0));
-    Golden.assertMatches("nodepool-reconciled.json", new NodeFact.NodePoolReconciled(POOL, 2, 2, 0, 0, "np-3f2a9c",
+    Golden.assertMatches("nodepool-reconciled.json", new NodeFact.NodePoolReconciled(POOL, 2, 2, 0, 0, "np-3f2a9c01",
+        new PendingNodeConfiguration(T0.plusSeconds(60), "np-7be0d4e2", List.of("ncore image: stable 2026.11.2")),
+        List.of(new NodeConfigurationRevision(2, T0, "np-3f2a9c01", false, List.of("ncore image: stable 2026.11.1"))),
         false, false, false, null, T0));
+    Golden.assertMatches("nodepool-configuration-requested.json", new NodeConfigurationRequested("req-1", "demo",
+        "example-nodepool", "9311678d-4064-45b8-8439-b943250e5852", NodeConfigurationRequested.Action.Rollback,
+        "np-3f2a9c01", List.of(), T0));
+    Golden.assertMatches("node-release-published.json", new NodeReleasePublished("stable", "2026.11.2",
+        List.of("ncore image 2026.11.2", "Kubernetes v1.32.4"), T0));
     Golden.assertMatches("node-activity-reported.json", new NodeActivityReported("demo", "example-nodepool",
         "us-east-04a-gd-8xa100-i128-0001", true, 90, T0));
   }

@@ -10,6 +10,8 @@ import com.coreweave.nodepool.schema.resource.Condition;
 import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.Node;
+import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
+import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.coreweave.nodepool.testing.TopicProbe;
 import io.restassured.path.json.JsonPath;
@@ -59,7 +61,13 @@ final class Facts {
 
   void reconciled(int target, int current, boolean deleting, boolean nodesRemoved) {
     probe.sendJson(Topics.NODEPOOL_NODES_CHANGED.name(), key(), new NodeFact.NodePoolReconciled(pool, target,
-        current, 0, 0, "np-test0001", deleting, nodesRemoved, false, null, Instant.now()));
+        current, 0, 0, "np-test0001", null, List.of(), deleting, nodesRemoved, false, null, Instant.now()));
+  }
+
+  /** A reconcile of one node on {@code np-test0001} with a configuration staged and the revisions so far. */
+  void configured(PendingNodeConfiguration pending, List<NodeConfigurationRevision> revisions) {
+    probe.sendJson(Topics.NODEPOOL_NODES_CHANGED.name(), key(), new NodeFact.NodePoolReconciled(pool, 1, 1, 0, 0,
+        "np-test0001", pending, revisions, false, false, false, null, Instant.now()));
   }
 
   void event(String id, CwEvent event, String message) {

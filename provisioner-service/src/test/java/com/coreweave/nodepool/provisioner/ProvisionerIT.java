@@ -2,6 +2,7 @@ package com.coreweave.nodepool.provisioner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
+import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 
 import com.coreweave.nodepool.schema.events.Grant;
@@ -261,5 +262,34 @@ class ProvisionerIT {
     assertThat(dead).allSatisfy(d -> assertThat(d.headers()).containsEntry(DeadLetters.SERVICE, "provisioner-service")
         .containsEntry(DeadLetters.SOURCE_TOPIC, Topics.NODE_ACTIVITY_REPORTED.name())
         .containsKeys(DeadLetters.REASON, DeadLetters.SOURCE_OFFSET, DeadLetters.FAILED_AT));
+  }
+
+  @Test
+  void anOperatorsReleaseReachesThePoolsOfItsTrainOnEveryPartitionAsAPendingConfiguration() {
+    PoolStandIn pool = new PoolStandIn(feeds, "follows-latest", 1);
+    NodePoolSpec base = PoolStandIn.spec(1, Lifecycle.IDLE_ONLY);
+    pool.accept(new NodePoolSpec(base.computeClass(), base.instanceType(), 1, null, null, base.nodeLabels(),
+        base.nodeAnnotations(), base.nodeTaints(), new Image(null, null, Image.LATEST), null, false,
+        base.lifecycle(), null, base.region()));
+    settle(pool, () -> counts(pool, 1, 1, 0, 0));
+    String active = pool.reconciled().nodeProfile();
+
+    given().auth().oauth2("demo-token").contentType("application/json")
+        .body("{\"releaseTrain\":\"latest\",\"version\":\"2027.1.0\"}")
+        .post("/admin/node-releases").then().statusCode(403);
+    given().auth().oauth2("admin-token").contentType("application/json")
+        .body("{\"releaseTrain\":\"nightly\",\"version\":\"\",\"extra\":1}")
+        .post("/admin/node-releases").then().statusCode(422)
+        .body("details.causes.field", org.hamcrest.Matchers.contains("releaseTrain", "version", "extra"));
+    given().auth().oauth2("admin-token").contentType("application/json")
+        .body("{\"releaseTrain\":\"latest\",\"version\":\"2027.1.0\",\"summary\":[\"Kubernetes v1.33.0\"]}")
+        .post("/admin/node-releases").then().statusCode(202).body("version", org.hamcrest.Matchers.is("2027.1.0"));
+
+    settle(pool, () -> assertThat(pool.reconciled().pendingNodeConfiguration()).isNotNull()
+        .satisfies(p -> assertThat(p.summary()).contains("release train latest: 2027.1.0", "Kubernetes v1.33.0")));
+    assertThat(pool.reconciled().nodeProfile()).isEqualTo(active);
+    assertThat(pool.reasons()).contains("CWPendingNodeConfig");
+    given().auth().oauth2("demo-token").get("/node-releases").then().statusCode(200)
+        .body("find { it.releaseTrain == 'latest' }.version", org.hamcrest.Matchers.is("2027.1.0"));
   }
 }

@@ -1,9 +1,12 @@
 package com.coreweave.nodepool.schema.events;
 
 import com.coreweave.nodepool.schema.resource.Node;
+import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
+import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * What the provisioner tells the world about a pool's nodes ({@code nodepool-nodes-changed}, keyed
@@ -59,14 +62,23 @@ public sealed interface NodeFact {
   }
 
   /**
-   * The pool's nodes after a reconcile: counts, the pool's active node configuration ({@code nodeProfile}), whether
-   * the pool is disabled after repeated boot failures, and whether a pool being deleted has no node left
+   * The pool's nodes after a reconcile: counts, the pool's active node configuration ({@code nodeProfile}), the
+   * configuration waiting to be adopted ({@code pendingNodeConfiguration}, null when none) and the configurations
+   * that were once active ({@code nodeConfigurationRevisions}, oldest first, with the nodes booted into each),
+   * whether the pool is disabled after repeated boot failures, and whether a pool being deleted has no node left
    * ({@code nodesRemoved}), which lets the pool be finalized. {@code pool.generation} is the generation reconciled;
    * {@code targetNodes} is the count reconciled towards (the spec's target capped by what quota admitted, 0 while
    * deleting).
    */
   record NodePoolReconciled(PoolRef pool, int targetNodes, int currentNodes, int inProgress, int removing,
-                            String nodeProfile, boolean deleting, boolean nodesRemoved, boolean disabled,
-                            String disabledMessage, Instant at) implements NodeFact {
+                            String nodeProfile, PendingNodeConfiguration pendingNodeConfiguration,
+                            List<NodeConfigurationRevision> nodeConfigurationRevisions, boolean deleting,
+                            boolean nodesRemoved, boolean disabled, String disabledMessage, Instant at)
+      implements NodeFact {
+
+    public NodePoolReconciled {
+      nodeConfigurationRevisions = nodeConfigurationRevisions == null ? List.of()
+          : List.copyOf(nodeConfigurationRevisions);
+    }
   }
 }

@@ -4,8 +4,10 @@ import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
+import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.events.NodeReleasePublished;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.QuotaLimit;
@@ -75,6 +77,16 @@ public final class Topics {
       WEEK, API, POOL_KEY, "Outbound: Kubernetes Events (reason, type, message, involvedObject, count).");
   public static final Topic<NodePool> NODEPOOL_STATUS = new Topic<>("nodepool-status", NodePool.class, true, null,
       API, POOL_KEY, "Outbound: the whole materialized NodePool; tombstone on delete.");
+  public static final Topic<NodeConfigurationRequested> NODEPOOL_CONFIGURATION_REQUESTED = new Topic<>(
+      "nodepool-configuration-requested", NodeConfigurationRequested.class, false, WEEK,
+      "platform teams, " + API + " (REST)", POOL_KEY,
+      "Inbound: upgrade to the pending node configuration, roll back to a revision, reconfigure-reboot nodes.");
+  public static final Topic<byte[]> NODEPOOL_CONFIGURATION_REQUESTED_DLQ = new Topic<>(
+      "nodepool-configuration-requested-dlq", byte[].class, false, FORTNIGHT, PROVISIONER, POOL_KEY,
+      "Configuration requests that could not be used, with reason.");
+  public static final Topic<NodeReleasePublished> NODE_RELEASE_PUBLISHED = new Topic<>("node-release-published",
+      NodeReleasePublished.class, true, null, PROVISIONER + " (admin REST)", "<releaseTrain>",
+      "Upstream node image releases per release train, written to every partition.");
   public static final Topic<byte[]> NODE_ACTIVITY_REPORTED_DLQ = new Topic<>("node-activity-reported-dlq",
       byte[].class, false, FORTNIGHT, PROVISIONER, POOL_KEY, "Activity reports that could not be used, with reason.");
 
@@ -88,6 +100,7 @@ public final class Topics {
     return List.of(NODEPOOL_REQUESTED, NODEPOOL_REQUESTED_DLQ, NODEPOOL_REQUEST_DECIDED, NODEPOOL_ACCEPTED,
         QUOTA_LIMIT_SET, QUOTA_CHECKED, INSTANCE_TYPE_CATALOGUED, FLEET_CHANGE_REQUESTED, CAPACITY_CHECKED,
         SPOT_RECLAIM_REQUESTED, NODE_ACTIVITY_REPORTED, NODE_ACTIVITY_REPORTED_DLQ, NODEPOOL_NODES_CHANGED,
-        SPOT_PREEMPTION_PROGRESSED, NODEPOOL_EVENT_RECORDED, NODEPOOL_EVENTS, NODEPOOL_STATUS);
+        SPOT_PREEMPTION_PROGRESSED, NODEPOOL_EVENT_RECORDED, NODEPOOL_EVENTS, NODEPOOL_STATUS,
+        NODEPOOL_CONFIGURATION_REQUESTED, NODEPOOL_CONFIGURATION_REQUESTED_DLQ, NODE_RELEASE_PUBLISHED);
   }
 }

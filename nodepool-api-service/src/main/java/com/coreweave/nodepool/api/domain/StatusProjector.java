@@ -4,6 +4,7 @@ import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
 import com.coreweave.nodepool.schema.resource.Condition;
 import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.Node;
+import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.NodePoolStatus;
@@ -13,8 +14,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Derives a pool's status from its view: the conditions of reference 000 (in its order), the counts and
- * {@code observedGeneration}. A condition keeps its {@code lastTransitionTime} while its status stays the same.
+ * Derives a pool's status from its view: the conditions of reference 000 (in its order), the counts, the node
+ * configurations the provisioner last reported and {@code observedGeneration}. A condition keeps its
+ * {@code lastTransitionTime} while its status stays the same.
  */
 public final class StatusProjector {
 
@@ -91,7 +93,14 @@ public final class StatusProjector {
         .toList();
     Long observed = reconciled == null ? null : reconciled.pool().generation();
     int queued = view.capacity() == null || deleting ? 0 : view.capacity().queuedNodes();
-    return new NodePoolStatus(observed, timed, counts.current(), counts.inProgress(), queued, profile, null, null);
+    return new NodePoolStatus(observed, timed, counts.current(), counts.inProgress(), queued, profile,
+        reconciled == null ? null : reconciled.pendingNodeConfiguration(), revisions(reconciled));
+  }
+
+  /** Absent rather than empty, so a pool without configuration history shows no such field. */
+  private static List<NodeConfigurationRevision> revisions(NodePoolReconciled reconciled) {
+    return reconciled == null || reconciled.nodeConfigurationRevisions().isEmpty() ? null
+        : reconciled.nodeConfigurationRevisions();
   }
 
   private static Condition validated(PoolView view) {

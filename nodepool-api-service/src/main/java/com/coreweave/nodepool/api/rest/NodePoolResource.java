@@ -3,11 +3,14 @@ package com.coreweave.nodepool.api.rest;
 import com.coreweave.nodepool.api.domain.LabelSelector;
 import com.coreweave.nodepool.api.domain.ManifestValidator;
 import com.coreweave.nodepool.api.domain.MergePatch;
+import com.coreweave.nodepool.api.domain.NodeConfigurationBody;
 import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.PreemptionHistory;
 import com.coreweave.nodepool.kit.kafka.RecordPublisher;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
+import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
+import com.coreweave.nodepool.schema.events.NodeConfigurationRequested.Action;
 import com.coreweave.nodepool.schema.topics.Topics;
 import java.time.Clock;
 import com.coreweave.nodepool.kit.auth.CurrentCaller;
@@ -204,6 +207,62 @@ public class NodePoolResource {
         grace == null || grace.isNull() ? null : grace.intValue(), clock.instant());
     publisher.publish(Topics.NODE_ACTIVITY_REPORTED.name(), new PoolKey(caller.org(), name).toString(), reported);
     return Response.accepted(reported).build();
+  }
+
+  /** Promotes the pool's pending node configuration ({@code status.pendingNodeConfiguration}); no body fields. */
+  @POST
+  @Path("/{name}/upgrade")
+  public Response upgrade(@PathParam("name") String name, String body,
+                          @HeaderParam("Idempotency-Key") String idempotencyKey,
+                          @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+    return requestConfiguration(name, Action.Upgrade, body, idempotencyKey, authorization);
+  }
+
+  /** Makes a revision of {@code status.nodeConfigurationRevisions} active again: {@code {"nodeProfile": ...}}. */
+  @POST
+  @Path("/{name}/rollback")
+  public Response rollback(@PathParam("name") String name, String body,
+                           @HeaderParam("Idempotency-Key") String idempotencyKey,
+                           @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+    return requestConfiguration(name, Action.Rollback, body, idempotencyKey, authorization);
+  }
+
+  /** Reconfigure-reboots the outdated nodes named in {@code {"nodes": [...]}}, or all of them without a list. */
+  @POST
+  @Path("/{name}/reconfigure")
+  public Response reconfigure(@PathParam("name") String name, String body,
+                              @HeaderParam("Idempotency-Key") String idempotencyKey,
+                              @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+    return requestConfiguration(name, Action.Reconfigure, body, idempotencyKey, authorization);
+  }
+
+  /**
+   * Checks the request against the body rules and the pool as the status aggregator holds it, then hands it to the
+   * provisioner on {@code nodepool-configuration-requested}; whether it can be applied (a pending configuration,
+   * a known revision) is the provisioner's to decide. The body is read as JSON whatever its Content-Type, since a
+   * bare {@code POST} without body or Content-Type is a complete upgrade or reconfigure.
+   */
+  private Response requestConfiguration(String name, Action action, String body, String idempotencyKey,
+                                        String authorization) {
+    JsonNode tree = body == null || body.isBlank() ? null
+        : ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE);
+    NodeConfigurationBody request = NodeConfigurationBody.read(action, tree);
+    if (!request.causes().isEmpty()) {
+      throw ApiException.invalid(NodeConfigurationBody.KIND, name, request.causes());
+    }
+    PoolView view = view(name, authorization);
+    ObjectMeta meta = view.published().metadata();
+    if (meta.deletionTimestamp() != null) {
+      throw ApiException.conflict(NodePool.KIND, name, "the NodePool is being deleted");
+    }
+    request.nodes().stream().filter(node -> !view.nodes().containsKey(node)).findFirst().ifPresent(node -> {
+      throw ApiException.notFound("Node", node);
+    });
+    PoolKey key = new PoolKey(caller.org(), name);
+    var requested = new NodeConfigurationRequested(NodeConfigurationBody.requestId(key, action, idempotencyKey),
+        key.org(), key.pool(), meta.uid(), action, request.nodeProfile(), request.nodes(), clock.instant());
+    publisher.publish(Topics.NODEPOOL_CONFIGURATION_REQUESTED.name(), key.toString(), requested);
+    return Response.accepted(requested).build();
   }
 
   /** A spot pool's preemptions of the last 7 days, per day, and its interruption rate. */

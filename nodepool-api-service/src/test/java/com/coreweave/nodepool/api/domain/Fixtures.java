@@ -233,15 +233,18 @@ final class Fixtures {
   }
 
   static NodePoolReconciled reconciled(PoolRef pool, String nodeProfile) {
-    return new NodePoolReconciled(pool, 1, 1, 0, 0, nodeProfile, false, false, false, null, NOW);
+    return new NodePoolReconciled(pool, 1, 1, 0, 0, nodeProfile, null, List.of(), false, false, false, null,
+        NOW);
   }
 
   static NodePoolReconciled nodesRemoved(PoolRef pool) {
-    return new NodePoolReconciled(pool, 1, 0, 0, 0, "profile-1", true, true, false, null, NOW);
+    return new NodePoolReconciled(pool, 1, 0, 0, 0, "profile-1", null, List.of(), true, true, false, null,
+        NOW);
   }
 
   static NodePoolReconciled disabled(PoolRef pool, String message) {
-    return new NodePoolReconciled(pool, 1, 0, 0, 0, "profile-1", false, false, true, message, NOW);
+    return new NodePoolReconciled(pool, 1, 0, 0, 0, "profile-1", null, List.of(), false, false, true,
+        message, NOW);
   }
 
   // ---- nodes ----------------------------------------------------------------------------------------------------

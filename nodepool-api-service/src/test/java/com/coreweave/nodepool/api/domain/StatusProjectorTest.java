@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.api.domain;
 
+import static com.coreweave.nodepool.api.domain.Fixtures.CREATED;
 import static com.coreweave.nodepool.api.domain.Fixtures.NOW;
 import static com.coreweave.nodepool.api.domain.Fixtures.NOW_SECONDS;
 import static com.coreweave.nodepool.api.domain.Fixtures.UID;
@@ -19,6 +20,8 @@ import static com.coreweave.nodepool.api.domain.Fixtures.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.Validation;
@@ -30,9 +33,13 @@ import com.coreweave.nodepool.schema.resource.Conditions.NodesRemoved;
 import com.coreweave.nodepool.schema.resource.Conditions.Quota;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
 import com.coreweave.nodepool.schema.resource.Node.Phase;
+import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolStatus;
+import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -383,11 +390,81 @@ class StatusProjectorTest {
     }
 
     @Test
+    void theMessageCountsEveryNodeOnAnotherProfileThanTheActiveOne() {
+      PoolView view = healthy().withReconciled(reconciled(GEN_1, "profile-3")).withNodes(nodes(
+          node("n-1", Phase.Registered, "profile-1"), node("n-2", Phase.Draining, "profile-2"),
+          node("n-3", Phase.Registered, "profile-3")));
+
+      assertThat(condition(view, Conditions.NODE_RECONFIGURATION_REQUIRED).message())
+          .isEqualTo("2 node(s) need a reconfigure reboot to run profile-3.");
+    }
+
+    @Test
     void withoutAKnownProfileNoNodeIsOutdated() {
       PoolView view = pool(spec()).withNodes(nodes(node("n-1", Phase.Registered, "profile-1")));
 
       assertThat(condition(view, Conditions.NODE_RECONFIGURATION_REQUIRED).reason()).isEqualTo("AllNodesUpToDate");
       assertThat(status(view).nodeProfile()).isNull();
+    }
+  }
+
+  @Nested
+  class NodeConfigurations {
+
+    private static final Instant STAGED = NOW_SECONDS.minusSeconds(60);
+    private static final Instant FIRST = CREATED;
+
+    private static final PendingNodeConfiguration PENDING =
+        new PendingNodeConfiguration(STAGED, "profile-3", List.of("ncore image: stable 2026.11.2"));
+    private static final List<NodeConfigurationRevision> REVISIONS = List.of(
+        new NodeConfigurationRevision(0, FIRST, "profile-1", true, List.of("ncore image: stable 2026.10.1")),
+        new NodeConfigurationRevision(1, FIRST.plusSeconds(3600), "profile-2", false,
+            List.of("ncore image: stable 2026.11.1")));
+
+    private static NodePoolReconciled configured(PendingNodeConfiguration pending,
+                                                 List<NodeConfigurationRevision> revisions) {
+      return new NodePoolReconciled(GEN_1, 1, 1, 0, 0, "profile-2", pending, revisions, false, false, false, null,
+          NOW);
+    }
+
+    @Test
+    void thePendingConfigurationAndTheRevisionsAreTheLatestReconcilesAsTheReferenceShowsThem() {
+      NodePool pool = StatusProjector.project(healthy().withReconciled(configured(PENDING, REVISIONS)), NOW);
+
+      assertThat(pool.status().pendingNodeConfiguration()).isEqualTo(PENDING);
+      assertThat(pool.status().nodeConfigurationRevisions()).isEqualTo(REVISIONS);
+      JsonNode status = Json.mapper().valueToTree(pool).get("status");
+      assertThat(status.get("pendingNodeConfiguration")).isEqualTo(Fixtures.json("""
+          {"createdAt": "2025-06-09T14:47:54Z", "nodeProfile": "profile-3",
+           "summary": ["ncore image: stable 2026.11.2"]}"""));
+      assertThat(status.get("nodeConfigurationRevisions")).isEqualTo(Fixtures.anyJson("""
+          [{"activeNodes": 0, "createdAt": "2025-05-30T17:36:00Z", "nodeProfile": "profile-1", "disabled": true,
+            "summary": ["ncore image: stable 2026.10.1"]},
+           {"activeNodes": 1, "createdAt": "2025-05-30T18:36:00Z", "nodeProfile": "profile-2", "disabled": false,
+            "summary": ["ncore image: stable 2026.11.1"]}]"""));
+    }
+
+    @Test
+    void aPoolWithoutConfigurationHistoryShowsNeitherField() {
+      PoolView never = pool(spec());
+      PoolView none = healthy().withReconciled(configured(null, List.of()));
+
+      for (PoolView view : List.of(never, none)) {
+        JsonNode status = Json.mapper().valueToTree(StatusProjector.project(view, NOW)).get("status");
+        assertThat(status.has("pendingNodeConfiguration")).isFalse();
+        assertThat(status.has("nodeConfigurationRevisions")).isFalse();
+      }
+    }
+
+    @Test
+    void aPromotedConfigurationIsNoLongerPending() {
+      PoolView staged = published(healthy().withReconciled(configured(PENDING, REVISIONS)), NOW_SECONDS);
+
+      NodePoolStatus promoted = StatusProjector.project(staged.withReconciled(configured(null, REVISIONS)), LATER)
+          .status();
+
+      assertThat(promoted.pendingNodeConfiguration()).isNull();
+      assertThat(promoted.nodeConfigurationRevisions()).isEqualTo(REVISIONS);
     }
   }
 }

@@ -186,8 +186,8 @@ class PreemptionTopologyTest {
     activity.pipeInput("demo/spot-a", Json.string(new NodeActivityReported("demo", "spot-a", "n-1", true, 30, T0)));
     passTime(Duration.ofMillis(2500));
 
-    nodeFacts.pipeInput("demo/spot-a", Json.string(new NodeFact.NodePoolReconciled(POOL, 0, 0, 0, 0, null, true,
-        true, false, null, clock.now)));
+    nodeFacts.pipeInput("demo/spot-a", Json.string(new NodeFact.NodePoolReconciled(POOL, 0, 0, 0, 0, null, null,
+        null, true, true, false, null, clock.now)));
     passTime(Duration.ofSeconds(8));
 
     // Both nodes of spot-a were draining (SIGKILL due at T+3s) when the pool's nodes were gone at T+2.5s.

@@ -14,19 +14,13 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 public final class ActivityReportReader implements RecordReader<NodeActivityReported> {
 
-  public static final String INVALID_KEY = "InvalidKey";
   public static final String MALFORMED_JSON = "MalformedJson";
   public static final String INVALID_REPORT = "InvalidReport";
   public static final String KEY_MISMATCH = "KeyMismatch";
 
   @Override
   public NodeActivityReported read(String key, byte[] value) {
-    PoolKey poolKey;
-    try {
-      poolKey = PoolKey.parse(key);
-    } catch (IllegalArgumentException e) {
-      throw new Rejection(INVALID_KEY, e.getMessage());
-    }
+    PoolKey poolKey = RecordReader.poolKey(key);
     if (value == null) {
       throw new Rejection(INVALID_REPORT, "record has no value");
     }

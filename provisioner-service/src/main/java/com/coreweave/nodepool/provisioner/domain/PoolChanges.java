@@ -34,6 +34,7 @@ final class PoolChanges {
   Scaling scaling;
   long episode;
   NodePoolReconciled lastReconciled;
+  NodeConfigState configs;
   private final List<NodeFact> facts = new ArrayList<>();
   private final List<RecordedEvent> events = new ArrayList<>();
 
@@ -48,15 +49,21 @@ final class PoolChanges {
     this.scaling = state.scaling();
     this.episode = state.episode();
     this.lastReconciled = state.lastReconciled();
+    this.configs = state.configs();
   }
 
   Outcome outcome() {
     return new Outcome(new PoolState(accepted, capacity, nodes, List.copyOf(released), bootFailureStreak,
-        disabledMessage, scaling, episode, lastReconciled), List.copyOf(facts), List.copyOf(events));
+        disabledMessage, scaling, episode, lastReconciled, configs), List.copyOf(facts), List.copyOf(events));
   }
 
   PoolRef ref() {
     return PoolRef.of(accepted);
+  }
+
+  /** The active node configuration's id: what new and reconfigured nodes boot. */
+  String activeProfile() {
+    return configs.active().nodeProfile();
   }
 
   NodePoolSpec spec() {

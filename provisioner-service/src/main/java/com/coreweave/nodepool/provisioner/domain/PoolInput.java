@@ -2,7 +2,9 @@ package com.coreweave.nodepool.provisioner.domain;
 
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
+import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.events.NodeReleasePublished;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
 
 /** What reaches the provisioner about one pool, from each of the topics it reads. */
@@ -22,5 +24,16 @@ public sealed interface PoolInput {
 
   /** A step of a spot node's preemption from {@code spot-preemption-progressed}. */
   record PreemptionProgressed(PreemptionFact fact) implements PoolInput {
+  }
+
+  /** A user's upgrade, rollback or reconfigure request from {@code nodepool-configuration-requested}. */
+  record ConfigurationRequested(NodeConfigurationRequested request) implements PoolInput {
+  }
+
+  /**
+   * An upstream release of a release train from {@code node-release-published}: not about one pool, so the processor
+   * keeps it and reconciles every pool of its partition with it.
+   */
+  record ReleasePublished(NodeReleasePublished release) implements PoolInput {
   }
 }

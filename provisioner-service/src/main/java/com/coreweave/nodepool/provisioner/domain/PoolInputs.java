@@ -3,6 +3,7 @@ package com.coreweave.nodepool.provisioner.domain;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
+import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
 import com.coreweave.nodepool.schema.resource.CwEvent;
@@ -22,8 +23,11 @@ final class PoolInputs {
   private PoolInputs() {
   }
 
-  static Outcome apply(PoolState state, PoolInput input, Instant now) {
+  static Outcome apply(PoolState state, PoolInput input, Instant now, NodeReleases releases) {
     return switch (input) {
+      case PoolInput.ConfigurationRequested request -> onConfigurationRequest(state, request.request(), now, releases);
+      // Reaches every pool through the releases it is reconciled with, never as one pool's input.
+      case PoolInput.ReleasePublished release -> Outcome.unchanged(state);
       case PoolInput.SpecAccepted spec -> onSpec(state, spec.accepted(), now);
       case PoolInput.GrantsChecked grants -> onGrants(state, grants.checked());
       case PoolInput.ActivityReported activity -> onActivity(state, activity.report(), now);
@@ -86,6 +90,18 @@ final class PoolInputs {
       released = released.stream().filter(listed::contains).toList();
     }
     return Outcome.unchanged(state.withCapacity(checked, released));
+  }
+
+  private static Outcome onConfigurationRequest(PoolState state, NodeConfigurationRequested request, Instant now,
+                                                NodeReleases releases) {
+    if (state == null || state.accepted() == null
+        || request.uid() != null && !request.uid().equals(state.accepted().uid())) {
+      return Outcome.unchanged(state);
+    }
+    PoolChanges changes = new PoolChanges(state, now);
+    NodeConfigurations.evaluate(changes, releases);
+    NodeConfigurations.request(changes, request);
+    return changes.outcome();
   }
 
   private static Outcome onActivity(PoolState state, NodeActivityReported report, Instant now) {

@@ -7,11 +7,14 @@ import java.time.Instant;
 
 /**
  * One node of a pool as the provisioner keeps it: the node as published, the grant it runs on, its durable
- * deadlines (boot end, drain end), the grace period its workload last reported, and why it is leaving (null while
- * it stays).
+ * deadlines (boot end, drain end), the grace period its workload last reported, why it is leaving (null while it
+ * stays), and where it is in a reconfigure reboot (null when none was asked for).
  */
 public record PoolNode(Node node, Grant grant, Instant bootDeadline, Instant drainDeadline, Integer graceSeconds,
-                       RemovalCause removal) {
+                       RemovalCause removal, Reconfigure reconfigure) {
+
+  /** A reconfigure reboot: asked for (the node reboots once it is idle), then rebooting into the active config. */
+  public enum Reconfigure { Requested, Rebooting }
 
   @JsonIgnore
   public String name() {
@@ -43,26 +46,30 @@ public record PoolNode(Node node, Grant grant, Instant bootDeadline, Instant dra
   }
 
   public PoolNode withNode(Node next) {
-    return new PoolNode(next, grant, bootDeadline, drainDeadline, graceSeconds, removal);
+    return new PoolNode(next, grant, bootDeadline, drainDeadline, graceSeconds, removal, reconfigure);
   }
 
   public PoolNode booting(Node next, Instant deadline) {
-    return new PoolNode(next, grant, deadline, null, graceSeconds, removal);
+    return new PoolNode(next, grant, deadline, null, graceSeconds, removal, reconfigure);
   }
 
   public PoolNode registered(Node next) {
-    return new PoolNode(next, grant, null, drainDeadline, graceSeconds, removal);
+    return new PoolNode(next, grant, null, drainDeadline, graceSeconds, removal, reconfigure);
   }
 
   public PoolNode leaving(Node next, RemovalCause cause, Instant drainUntil) {
-    return new PoolNode(next, grant, bootDeadline, drainUntil, graceSeconds, cause);
+    return new PoolNode(next, grant, bootDeadline, drainUntil, graceSeconds, cause, null);
   }
 
   public PoolNode staying(Node next) {
-    return new PoolNode(next, grant, bootDeadline, null, graceSeconds, null);
+    return new PoolNode(next, grant, bootDeadline, null, graceSeconds, null, reconfigure);
   }
 
   public PoolNode withGraceSeconds(Integer seconds) {
-    return new PoolNode(node, grant, bootDeadline, drainDeadline, seconds, removal);
+    return new PoolNode(node, grant, bootDeadline, drainDeadline, seconds, removal, reconfigure);
+  }
+
+  public PoolNode withReconfigure(Reconfigure next) {
+    return new PoolNode(node, grant, bootDeadline, drainDeadline, graceSeconds, removal, next);
   }
 }

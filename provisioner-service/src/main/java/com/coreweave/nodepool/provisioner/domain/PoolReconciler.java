@@ -29,19 +29,23 @@ public final class PoolReconciler {
   }
 
   /** Applies an input to the pool, then reconciles it. */
-  public static Outcome handle(PoolState state, PoolInput input, Instant now, ProvisioningPolicy policy) {
-    Outcome applied = PoolInputs.apply(state, input, now);
-    Outcome reconciled = reconcile(applied.state(), now, policy);
+  public static Outcome handle(PoolState state, PoolInput input, Instant now, ProvisioningPolicy policy,
+                               NodeReleases releases) {
+    Outcome applied = PoolInputs.apply(state, input, now, releases);
+    Outcome reconciled = reconcile(applied.state(), now, policy, releases);
     return new Outcome(reconciled.state(), concat(applied.facts(), reconciled.facts()),
         concat(applied.events(), reconciled.events()));
   }
 
-  public static Outcome reconcile(PoolState state, Instant now, ProvisioningPolicy policy) {
+  public static Outcome reconcile(PoolState state, Instant now, ProvisioningPolicy policy, NodeReleases releases) {
     if (state == null || state.accepted() == null) {
       return Outcome.unchanged(state);
     }
     PoolChanges pool = new PoolChanges(state, now);
+    NodeConfigurations.evaluate(pool, releases);
     finishBoots(pool, policy);
+    NodeConfigurations.completeWaiting(pool);
+    rebootOutdatedNodes(pool, policy);
     finishDrains(pool);
     applyPoolMetadata(pool);
     int desired = pool.deleting() ? 0 : admittedTarget(pool);
@@ -66,7 +70,7 @@ public final class PoolReconciler {
 
   /** Boots whose time is up register, or fail and boot again, or, once the pool is disabled, leave. */
   private static void finishBoots(PoolChanges pool, ProvisioningPolicy policy) {
-    String profile = NodeProfiles.of(pool.spec());
+    String profile = pool.activeProfile();
     for (PoolNode node : pool.snapshot()) {
       if (node.phase() != Node.Phase.Booting || node.bootDeadline() == null || node.bootDeadline().isAfter(pool.now)) {
         continue;
@@ -76,6 +80,12 @@ public final class PoolReconciler {
       String failure = SimulatedBoot.failure(policy, pool.spec(), node.name(), attempt);
       if (failure == null) {
         pool.bootFailureStreak = 0;
+        if (node.reconfigure() == PoolNode.Reconfigure.Rebooting) {
+          pool.registered(node.registered(NodeTemplate.registered(node.node(), pool.now)).withReconfigure(null));
+          pool.nodeEvent(node.name(), CwEvent.CWReconfigureRebooted, "Node " + node.name() + " reconfigure "
+              + "rebooted into node configuration " + node.node().status().nodeProfile() + ".", cause);
+          continue;
+        }
         pool.registered(node.registered(NodeTemplate.registered(node.node(), pool.now)));
         pool.nodeEvent(node.name(), CwEvent.CWNodeRegistered, "Node " + node.name() + " registered in the cluster.",
             cause);
@@ -88,6 +98,7 @@ public final class PoolReconciler {
       if (!pool.disabled() && pool.bootFailureStreak >= policy.maxConsecutiveBootFailures()) {
         pool.disabledMessage = pool.bootFailureStreak + " boot failures in a row with node configuration "
             + node.node().status().nodeProfile() + "; contact support. Last: " + failure;
+        NodeConfigurations.disable(pool, node.node().status().nodeProfile());
         pool.poolEvent(CwEvent.CWNodePoolDisabled, "NodePool disabled: " + pool.disabledMessage,
             pool.uid() + "/generation-" + pool.accepted.generation());
       }
@@ -99,6 +110,33 @@ public final class PoolReconciler {
         pool.updated(node.booting(NodeTemplate.rebooting(failed, profile, pool.now),
             pool.now.plus(policy.bootTime())), "BootRetried");
       }
+    }
+  }
+
+  /**
+   * Outdated nodes asked to reconfigure-reboot do so once they are idle: a busy node keeps its workload until the
+   * platform team reports it idle. The reboot is a boot into the active configuration, with the boot time and the
+   * failure handling of any boot.
+   */
+  private static void rebootOutdatedNodes(PoolChanges pool, ProvisioningPolicy policy) {
+    String profile = pool.activeProfile();
+    for (PoolNode node : pool.snapshot()) {
+      if (node.reconfigure() != PoolNode.Reconfigure.Requested) {
+        continue;
+      }
+      if (node.leaving() || profile.equals(node.node().status().nodeProfile())) {
+        pool.nodes.put(node.name(), node.withReconfigure(null));
+        continue;
+      }
+      if (node.active() || node.phase() != Node.Phase.Registered || pool.disabled()) {
+        continue;
+      }
+      Node rebooting = NodeTemplate.rebooting(node.node(), profile, pool.now);
+      pool.updated(node.booting(rebooting, pool.now.plus(policy.bootTime()))
+          .withReconfigure(PoolNode.Reconfigure.Rebooting), "ReconfigureReboot");
+      pool.nodeEvent(node.name(), CwEvent.CWConfigStaged, "Node configuration " + profile + " staged for the "
+          + "node's reconfigure reboot.", pool.uid() + "/" + node.grant().grantId() + "/"
+          + rebooting.status().bootAttempt());
     }
   }
 
@@ -169,7 +207,7 @@ public final class PoolReconciler {
     int free = desired - pool.staying().size();
     boolean mayBoot = !pool.deleting() && !pool.disabled() && pool.accepted.validation() != null
         && pool.accepted.validation().valid();
-    String profile = NodeProfiles.of(pool.spec());
+    String profile = pool.activeProfile();
     for (Grant grant : pool.grants()) {
       // A machine still leaving under an older grant cannot be a second node yet.
       if (pool.released.contains(grant.grantId()) || !used.add(grant.grantId()) || machines.contains(grant.machine())) {
@@ -186,7 +224,7 @@ public final class PoolReconciler {
       pool.startEpisode(Scaling.UP);
       machines.add(grant.machine());
       PoolNode node = new PoolNode(NodeTemplate.assigned(pool.ref(), pool.spec(), grant.machine(), profile, pool.now),
-          grant, pool.now.plus(policy.bootTime()), null, null, null);
+          grant, pool.now.plus(policy.bootTime()), null, null, null, null);
       pool.assigned(node);
       String cause = pool.uid() + "/" + grant.grantId();
       pool.poolEvent(CwEvent.CWNodeAssigned, "Node " + grant.machine() + " assigned to the NodePool.", cause);
@@ -280,12 +318,14 @@ public final class PoolReconciler {
       }
     }
     NodePoolReconciled next = new NodePoolReconciled(pool.ref(), desired, current, inProgress, removing,
-        NodeProfiles.of(pool.spec()), pool.deleting(), pool.deleting() && pool.nodes.isEmpty(), pool.disabled(),
-        pool.disabledMessage, pool.now);
+        pool.activeProfile(), NodeConfigurations.pendingView(pool.configs),
+        NodeConfigurations.revisionsView(pool.configs, pool.snapshot()), pool.deleting(),
+        pool.deleting() && pool.nodes.isEmpty(), pool.disabled(), pool.disabledMessage, pool.now);
     NodePoolReconciled last = pool.lastReconciled;
     if (last == null || !next.equals(new NodePoolReconciled(last.pool(), last.targetNodes(), last.currentNodes(),
-        last.inProgress(), last.removing(), last.nodeProfile(), last.deleting(), last.nodesRemoved(),
-        last.disabled(), last.disabledMessage(), pool.now))) {
+        last.inProgress(), last.removing(), last.nodeProfile(), last.pendingNodeConfiguration(),
+        last.nodeConfigurationRevisions(), last.deleting(), last.nodesRemoved(), last.disabled(),
+        last.disabledMessage(), pool.now))) {
       pool.summary(next);
     }
   }

@@ -13,8 +13,8 @@ import java.util.TreeMap;
 /**
  * Everything the provisioner keeps about one pool (the {@code provisioner-pools} store): the accepted spec, the grants the
  * capacity ledger lists, the nodes by name, the grant ids it released (never turned into a node again), the current
- * boot-failure streak, whether the pool is disabled, the scaling episode in progress (for its start and end events)
- * and the last {@code NodePoolReconciled} sent.
+ * boot-failure streak, whether the pool is disabled, the scaling episode in progress (for its start and end events),
+ * the last {@code NodePoolReconciled} sent, and the pool's node configurations (null until its first reconcile).
  */
 public record PoolState(
     NodePoolAccepted accepted,
@@ -25,7 +25,8 @@ public record PoolState(
     String disabledMessage,
     Scaling scaling,
     long episode,
-    NodePoolReconciled lastReconciled) {
+    NodePoolReconciled lastReconciled,
+    NodeConfigState configs) {
 
   /** A scaling in progress: up to the target, down to it, or down to nothing for a deletion. */
   public enum Scaling { UP, DOWN, DELETE }
@@ -36,7 +37,7 @@ public record PoolState(
   }
 
   public static PoolState of(NodePoolAccepted accepted, CapacityChecked capacity) {
-    return new PoolState(accepted, capacity, Map.of(), List.of(), 0, null, null, 0, null);
+    return new PoolState(accepted, capacity, Map.of(), List.of(), 0, null, null, 0, null, null);
   }
 
   @JsonIgnore
@@ -53,16 +54,16 @@ public record PoolState(
 
   public PoolState withAccepted(NodePoolAccepted next) {
     return new PoolState(next, capacity, nodes, releasedGrants, bootFailureStreak, disabledMessage, scaling, episode,
-        lastReconciled);
+        lastReconciled, configs);
   }
 
   public PoolState withCapacity(CapacityChecked next, List<Long> released) {
     return new PoolState(accepted, next, nodes, released, bootFailureStreak, disabledMessage, scaling, episode,
-        lastReconciled);
+        lastReconciled, configs);
   }
 
   /** The spec changed: the failure streak and a disabled flag start over. */
   public PoolState withNewGeneration(NodePoolAccepted next) {
-    return new PoolState(next, capacity, nodes, releasedGrants, 0, null, scaling, episode, lastReconciled);
+    return new PoolState(next, capacity, nodes, releasedGrants, 0, null, scaling, episode, lastReconciled, configs);
   }
 }

@@ -1,11 +1,13 @@
 package com.coreweave.nodepool.provisioner.streams;
 
 import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.provisioner.domain.NodeReleases;
 import com.coreweave.nodepool.provisioner.domain.Outcome;
 import com.coreweave.nodepool.provisioner.domain.PoolInput;
 import com.coreweave.nodepool.provisioner.domain.PoolReconciler;
 import com.coreweave.nodepool.provisioner.domain.PoolState;
 import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
+import com.coreweave.nodepool.schema.events.NodeReleasePublished;
 import com.coreweave.nodepool.schema.topics.Topics;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,6 +37,7 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
   private ProcessorContext<String, Outbound> context;
   private KeyValueStore<String, PoolState> pools;
   private KeyValueStore<String, String> timers;
+  private KeyValueStore<String, NodeReleasePublished> releases;
 
   ProvisionerProcessor(ProvisioningPolicy policy, Duration timerInterval, Clock clock) {
     this.policy = policy;
@@ -47,13 +50,49 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
     this.context = context;
     pools = context.getStateStore(StoreNames.POOLS);
     timers = context.getStateStore(StoreNames.TIMERS);
+    releases = context.getStateStore(StoreNames.RELEASES);
     context.schedule(timerInterval, PunctuationType.WALL_CLOCK_TIME, t -> fireDueTimers());
   }
 
   @Override
   public void process(Record<String, PoolInput> record) {
+    if (record.value() instanceof PoolInput.ReleasePublished published) {
+      onRelease(published.release());
+      return;
+    }
     PoolState before = pools.get(record.key());
-    save(record.key(), before, PoolReconciler.handle(before, record.value(), clock.instant(), policy));
+    save(record.key(), before, PoolReconciler.handle(before, record.value(), clock.instant(), policy, releases()));
+  }
+
+  /**
+   * Every partition receives every release, so each task keeps all of them and reconciles its own pools with a new
+   * one; a release seen before (a redelivery, or the compacted topic read again) changes nothing.
+   */
+  private void onRelease(NodeReleasePublished release) {
+    if (release.equals(releases.get(release.releaseTrain()))) {
+      return;
+    }
+    releases.put(release.releaseTrain(), release);
+    NodeReleases known = releases();
+    Instant now = clock.instant();
+    List<String> keys = new ArrayList<>();
+    try (KeyValueIterator<String, PoolState> it = pools.all()) {
+      it.forEachRemaining(pool -> keys.add(pool.key));
+    }
+    for (String key : keys) {
+      PoolState before = pools.get(key);
+      save(key, before, PoolReconciler.reconcile(before, now, policy, known));
+    }
+  }
+
+  private NodeReleases releases() {
+    NodeReleases known = NodeReleases.INITIAL;
+    try (KeyValueIterator<String, NodeReleasePublished> it = releases.all()) {
+      while (it.hasNext()) {
+        known = known.with(it.next().value);
+      }
+    }
+    return known;
   }
 
   private void fireDueTimers() {
@@ -73,7 +112,7 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
       timers.delete(timer.key);
       PoolState before = pools.get(timer.value);
       if (before != null) {
-        save(timer.value, before, PoolReconciler.reconcile(before, now, policy), null);
+        save(timer.value, before, PoolReconciler.reconcile(before, now, policy, releases()), null);
       }
     }
   }

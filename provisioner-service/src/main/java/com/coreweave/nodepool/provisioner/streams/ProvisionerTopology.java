@@ -6,12 +6,15 @@ import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.kit.streams.RecordReader;
 import com.coreweave.nodepool.provisioner.config.ProvisionerSettings;
 import com.coreweave.nodepool.provisioner.domain.ActivityReportReader;
+import com.coreweave.nodepool.provisioner.domain.ConfigurationRequestReader;
 import com.coreweave.nodepool.provisioner.domain.PoolInput;
 import com.coreweave.nodepool.provisioner.domain.PoolReconciler;
 import com.coreweave.nodepool.provisioner.domain.PoolState;
 import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
+import com.coreweave.nodepool.provisioner.domain.ReleaseReader;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.events.NodeReleasePublished;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Topics;
@@ -27,9 +30,10 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The provisioner's topology: the accepted spec, the ledger's grants, activity reports and spot preemption steps of
- * a pool (all keyed {@code <org>/<pool>}, so co-partitioned) meet in one {@link ProvisionerProcessor} per partition,
- * which owns the pool's nodes and writes {@code nodepool-nodes-changed} and {@code nodepool-event-recorded}.
+ * The provisioner's topology: the accepted spec, the ledger's grants, activity reports, spot preemption steps and
+ * configuration requests of a pool (all keyed {@code <org>/<pool>}, so co-partitioned) meet in one
+ * {@link ProvisionerProcessor} per partition, which owns the pool's nodes and writes {@code nodepool-nodes-changed}
+ * and {@code nodepool-event-recorded}. Upstream releases (written to every partition) reach every task.
  */
 @ApplicationScoped
 public class ProvisionerTopology {
@@ -48,6 +52,8 @@ public class ProvisionerTopology {
         Serdes.String(), JsonSerde.of(PoolState.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.TIMERS),
         Serdes.String(), Serdes.String()));
+    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.RELEASES),
+        Serdes.String(), JsonSerde.of(NodeReleasePublished.class)));
 
     String dlq = DeadLetters.serviceTopic(SERVICE);
     KStream<String, PoolInput> specs = DeadLetterRouting.parse(builder, Topics.NODEPOOL_ACCEPTED.name(),
@@ -62,12 +68,21 @@ public class ProvisionerTopology {
     KStream<String, PoolInput> preemptions = DeadLetterRouting.parse(builder,
             Topics.SPOT_PREEMPTION_PROGRESSED.name(), RecordReader.json(PreemptionFact.class), dlq, SERVICE, clock)
         .mapValues(PoolInput.PreemptionProgressed::new, Named.as("as-preemption"));
+    KStream<String, PoolInput> configurations = DeadLetterRouting.parse(builder,
+            Topics.NODEPOOL_CONFIGURATION_REQUESTED.name(), new ConfigurationRequestReader(),
+            Topics.NODEPOOL_CONFIGURATION_REQUESTED_DLQ.name(), SERVICE, clock)
+        .mapValues(PoolInput.ConfigurationRequested::new, Named.as("as-configuration"));
+    KStream<String, PoolInput> releases = DeadLetterRouting.parse(builder, Topics.NODE_RELEASE_PUBLISHED.name(),
+            new ReleaseReader(), dlq, SERVICE, clock)
+        .mapValues(PoolInput.ReleasePublished::new, Named.as("as-release"));
 
     KStream<String, Outbound> outputs = specs.merge(grants, Named.as("merge-grants"))
         .merge(activity, Named.as("merge-activity"))
         .merge(preemptions, Named.as("merge-preemptions"))
+        .merge(configurations, Named.as("merge-configurations"))
+        .merge(releases, Named.as("merge-releases"))
         .process(() -> new ProvisionerProcessor(policy, timerInterval, clock), Named.as("provisioner"),
-            StoreNames.POOLS, StoreNames.TIMERS);
+            StoreNames.POOLS, StoreNames.TIMERS, StoreNames.RELEASES);
     Outbound.route(outputs, "write-outputs");
     return builder.build();
   }

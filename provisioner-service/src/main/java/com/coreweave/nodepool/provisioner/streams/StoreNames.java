@@ -13,4 +13,6 @@ public final class StoreNames {
    * drain deadline falls, sorted by time so the punctuator reads only what is due.
    */
   public static final String TIMERS = "provisioner-timers";
+  /** release train → the newest {@code NodeReleasePublished} of it; every task keeps all of them. */
+  public static final String RELEASES = "provisioner-node-releases";
 }

@@ -50,7 +50,7 @@ class ActivityReportReaderTest {
     rejected("demo/other", "{\"org\":\"demo\",\"pool\":\"train\",\"node\":\"n-1\",\"active\":false}",
         ActivityReportReader.KEY_MISMATCH, "demo/train");
     rejected("no-slash", "{\"org\":\"demo\",\"pool\":\"train\",\"node\":\"n-1\",\"active\":false}",
-        ActivityReportReader.INVALID_KEY, "<org>/<pool name>");
-    rejected(null, "{}", ActivityReportReader.INVALID_KEY, "missing");
+        "InvalidKey", "<org>/<pool name>");
+    rejected(null, "{}", "InvalidKey", "missing");
   }
 }

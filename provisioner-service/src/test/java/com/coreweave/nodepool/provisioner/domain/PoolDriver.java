@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
+import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.events.NodeReleasePublished;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.resource.Node;
 import java.time.Duration;
@@ -25,6 +27,7 @@ final class PoolDriver {
   private final ProvisioningPolicy policy;
   private final JsonSerde<PoolState> serde = JsonSerde.of(PoolState.class);
   Instant now = Fixtures.T0;
+  NodeReleases releases = NodeReleases.INITIAL;
   PoolState state;
   Outcome last;
   final List<NodeFact> facts = new ArrayList<>();
@@ -35,7 +38,7 @@ final class PoolDriver {
   }
 
   PoolDriver apply(PoolInput input) {
-    return record(PoolReconciler.handle(state, input, now, policy));
+    return record(PoolReconciler.handle(state, input, now, policy, releases));
   }
 
   PoolDriver spec(NodePoolAccepted accepted) {
@@ -50,10 +53,20 @@ final class PoolDriver {
     return apply(new PoolInput.ActivityReported(report));
   }
 
+  /** An upstream release reaches the pool's task, which reconciles the pool with it. */
+  PoolDriver release(NodeReleasePublished release) {
+    releases = releases.with(release);
+    return record(PoolReconciler.reconcile(state, now, policy, releases));
+  }
+
+  PoolDriver configuration(NodeConfigurationRequested request) {
+    return apply(new PoolInput.ConfigurationRequested(request));
+  }
+
   /** Time passes; the punctuator reconciles the pool. */
   PoolDriver tick(Duration elapsed) {
     now = now.plus(elapsed);
-    return record(PoolReconciler.reconcile(state, now, policy));
+    return record(PoolReconciler.reconcile(state, now, policy, releases));
   }
 
   private PoolDriver record(Outcome outcome) {

@@ -88,7 +88,7 @@ class PoolReconcilerTest {
     assertThat(node.metadata().annotations()).containsEntry("owner", "ml-platform");
     assertThat(node.spec().taints()).containsExactly(new Taint("nvidia.com/gpu", "present", "NoSchedule"));
     assertThat(node.spec().unschedulable()).isFalse();
-    assertThat(node.status().nodeProfile()).isEqualTo(NodeProfiles.of(spec(2))).matches("np-[0-9a-f]{8}");
+    assertThat(node.status().nodeProfile()).isEqualTo(NodeProfiles.of(spec(2), NodeReleases.INITIAL)).matches("np-[0-9a-f]{8}");
     assertThat(node.status().bootAttempt()).isEqualTo(1);
     assertThat(condition(node, Node.CONDITION_ACTIVE).status()).isEqualTo(Condition.FALSE);
     assertThat(condition(node, Node.CONDITION_REGISTERED).reason()).isEqualTo(NodeTemplate.BOOTING);

@@ -1,14 +1,17 @@
 package com.coreweave.nodepool.provisioner.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.coreweave.nodepool.provisioner.domain.PoolState;
 import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.Grant;
+import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.events.NodeReleasePublished;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.Validation;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
@@ -120,9 +123,13 @@ class ProvisionerTopologyTest {
   }
 
   static NodePoolAccepted pool(int target) {
+    return pool("train", "uid-1", target);
+  }
+
+  static NodePoolAccepted pool(String name, String uid, int target) {
     var spec = new NodePoolSpec("default", "gd-8xa100-i128", target, null, null, null, null, null, null, null, false,
         new Lifecycle(Lifecycle.IDLE_ONLY, false), null, "US-EAST-04A");
-    return new NodePoolAccepted("demo", NodePool.of(new ObjectMeta("train", "uid-1", 1L, "1", T0, null, null, null),
+    return new NodePoolAccepted("demo", NodePool.of(new ObjectMeta(name, uid, 1L, "1", T0, null, null, null),
         spec, null), new Validation("Valid", "NodePool configuration is valid."), T0);
   }
 
@@ -209,5 +216,56 @@ class ProvisionerTopologyTest {
       assertThat(header(record, DeadLetters.SOURCE_TOPIC)).isEqualTo(Topics.CAPACITY_CHECKED.name());
     });
     assertThat(facts()).hasExactlyElementsOfTypes(NodeFact.NodePoolReconciled.class);
+  }
+
+  @Test
+  void aReleaseReachesEveryPoolOfTheTaskOnceAndAnUpgradeRequestAdoptsIt() {
+    accepted.pipeInput(KEY, json(pool(1)));
+    accepted.pipeInput("demo/other", json(pool("other", "uid-2", 0)));
+    facts();
+    var release = new NodeReleasePublished("stable", "2026.12.0", List.of("ncore image 2026.12.0"), T0);
+
+    input(Topics.NODE_RELEASE_PUBLISHED.name()).pipeInput("stable", json(release));
+
+    List<NodeFact> afterRelease = facts();
+    assertThat(afterRelease).hasSize(2).allSatisfy(f -> assertThat(((NodeFact.NodePoolReconciled) f)
+        .pendingNodeConfiguration().summary()).contains("release train stable: 2026.12.0"));
+    assertThat(driver.<String, NodeReleasePublished>getKeyValueStore(StoreNames.RELEASES).get("stable"))
+        .isEqualTo(release);
+    input(Topics.NODE_RELEASE_PUBLISHED.name()).pipeInput("stable", json(release));
+    assertThat(facts()).isEmpty();
+
+    var upgrade = new NodeConfigurationRequested("up-1", "demo", "train", "uid-1",
+        NodeConfigurationRequested.Action.Upgrade, null, List.of(), T0);
+    input(Topics.NODEPOOL_CONFIGURATION_REQUESTED.name()).pipeInput(KEY, json(upgrade));
+
+    assertThat(facts()).singleElement().satisfies(f -> {
+      var reconciled = (NodeFact.NodePoolReconciled) f;
+      assertThat(reconciled.pendingNodeConfiguration()).isNull();
+      assertThat(reconciled.nodeConfigurationRevisions()).hasSize(2);
+    });
+  }
+
+  @Test
+  void badConfigurationRequestsAndReleasesGoToDeadLetterTopics() {
+    accepted.pipeInput(KEY, json(pool(1)));
+    var requests = input(Topics.NODEPOOL_CONFIGURATION_REQUESTED.name());
+
+    requests.pipeInput(KEY, "{\"id\":\"r-1\",\"org\":\"demo\",\"pool\":\"train\",\"action\":\"Rollback\"}"
+        .getBytes(StandardCharsets.UTF_8));
+    requests.pipeInput(KEY, "{\"id\":\"r-2\",\"org\":\"demo\",\"pool\":\"other\",\"action\":\"Upgrade\"}"
+        .getBytes(StandardCharsets.UTF_8));
+    input(Topics.NODE_RELEASE_PUBLISHED.name()).pipeInput("nightly",
+        "{\"releaseTrain\":\"nightly\",\"version\":\"1\"}".getBytes(StandardCharsets.UTF_8));
+
+    assertThat(output(Topics.NODEPOOL_CONFIGURATION_REQUESTED_DLQ.name()).readRecordsToList())
+        .extracting(r -> header(r, DeadLetters.ERROR), r -> header(r, DeadLetters.REASON))
+        .containsExactly(
+            tuple("InvalidRequest",
+                "a Rollback names the nodeProfile of the revision to return to"),
+            tuple("KeyMismatch",
+                "the request is about demo/other but its key is \"demo/train\""));
+    assertThat(output(DeadLetters.serviceTopic(ProvisionerTopology.SERVICE)).readRecordsToList())
+        .singleElement().satisfies(r -> assertThat(header(r, DeadLetters.ERROR)).isEqualTo("InvalidRelease"));
   }
 }

@@ -16,12 +16,7 @@ public final class AcceptedPoolReader implements RecordReader<NodePoolAccepted> 
 
   @Override
   public NodePoolAccepted read(String key, byte[] value) {
-    PoolKey poolKey;
-    try {
-      poolKey = PoolKey.parse(key);
-    } catch (IllegalArgumentException e) {
-      throw new Rejection("InvalidKey", e.getMessage());
-    }
+    PoolKey poolKey = RecordReader.poolKey(key);
     NodePoolAccepted accepted = JSON.read(key, value);
     if (accepted == null) {
       return null;

@@ -6,7 +6,10 @@ import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Future;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -15,6 +18,8 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -58,6 +63,29 @@ public class RecordPublisher {
       Thread.currentThread().interrupt();
       throw ApiException.unavailable("interrupted while writing to Kafka");
     } catch (ExecutionException | TimeoutException e) {
+      throw ApiException.unavailable("Kafka did not accept the write to " + topic + ": "
+          + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage()));
+    }
+  }
+
+  /**
+   * Writes {@code value} to every partition of {@code topic}, for a fact that every task of a consumer must see
+   * (each partition is read by one task), and returns once all are acknowledged.
+   */
+  public void publishToEveryPartition(String topic, String key, Object value) {
+    byte[] bytes = Json.bytes(value);
+    try {
+      List<Future<RecordMetadata>> sent = new ArrayList<>();
+      for (PartitionInfo partition : producer().partitionsFor(topic)) {
+        sent.add(producer().send(new ProducerRecord<>(topic, partition.partition(), key, bytes)));
+      }
+      for (Future<RecordMetadata> each : sent) {
+        each.get(15, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw ApiException.unavailable("interrupted while writing to Kafka");
+    } catch (ExecutionException | TimeoutException | KafkaException e) {
       throw ApiException.unavailable("Kafka did not accept the write to " + topic + ": "
           + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage()));
     }

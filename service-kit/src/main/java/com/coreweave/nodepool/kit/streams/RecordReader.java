@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.kit.streams;
 
 import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.events.PoolKey;
 
 /** Turns a raw record into a value, or says why it cannot by throwing a {@link Rejection}. */
 @FunctionalInterface
@@ -16,6 +17,15 @@ public interface RecordReader<T> {
   /** Reads JSON into {@code type}; a tombstone (null value) of a compacted topic is read as null. */
   static <T> RecordReader<T> jsonOrTombstone(Class<T> type) {
     return json(type, true);
+  }
+
+  /** A record key that must be {@code <org>/<pool>}; anything else is rejected as {@code InvalidKey}. */
+  static PoolKey poolKey(String key) {
+    try {
+      return PoolKey.parse(key);
+    } catch (IllegalArgumentException e) {
+      throw new Rejection("InvalidKey", e.getMessage());
+    }
   }
 
   private static <T> RecordReader<T> json(Class<T> type, boolean tombstones) {

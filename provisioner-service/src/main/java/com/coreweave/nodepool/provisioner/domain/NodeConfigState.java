@@ -1,0 +1,29 @@
+package com.coreweave.nodepool.provisioner.domain;
+
+import com.coreweave.nodepool.schema.events.NodeConfigurationRequested.Action;
+import java.util.List;
+
+/**
+ * What the provisioner keeps about a pool's node configurations: the active one (what new and reconfigured nodes
+ * boot), the one waiting for a user's upgrade ({@code pending}, null when none), the once-active ones
+ * ({@code revisions}, oldest first, at most {@link NodeConfigurations#MAX_REVISIONS}), the spec source and the release
+ * version the configuration was last built from (to tell a spec change and an upstream release apart), a manual
+ * change waiting for nodes mid-delivery ({@code waiting}), and the ids of the latest requests handled (a repeated
+ * request changes nothing).
+ */
+public record NodeConfigState(NodeConfig active, NodeConfig pending, List<Revision> revisions, String specSource,
+                              String releaseSeen, Change waiting, List<String> handled) {
+
+  /** A configuration that was active once; {@code disabled} after repeated boot failures with it. */
+  public record Revision(NodeConfig config, boolean disabled) {
+  }
+
+  /** A user's upgrade or rollback, applied once no node of the pool is booting. */
+  public record Change(Action action, NodeConfig target, String requestId) {
+  }
+
+  public NodeConfigState {
+    revisions = revisions == null ? List.of() : List.copyOf(revisions);
+    handled = handled == null ? List.of() : List.copyOf(handled);
+  }
+}
