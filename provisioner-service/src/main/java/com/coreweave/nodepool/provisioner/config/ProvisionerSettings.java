@@ -41,6 +41,11 @@ public interface ProvisionerSettings {
   @WithDefault("30s")
   Duration drainGrace();
 
+  /** Nodes of one pool a reconfigure reboot takes down at once; the others keep serving until their turn. */
+  @WithName("max-concurrent-reboots")
+  @WithDefault("1")
+  int maxConcurrentReboots();
+
   /** How often the durable boot and drain deadlines are checked. */
   @WithName("timer-interval")
   @WithDefault("1s")
@@ -49,6 +54,6 @@ public interface ProvisionerSettings {
   /** The rules the reconciler applies, as plain values. */
   default ProvisioningPolicy policy() {
     return new ProvisioningPolicy(bootTime(), bootFailureRate(), bootFailureSeed(),
-        failingImages().orElse(Set.of()), maxConsecutiveBootFailures(), drainGrace());
+        failingImages().orElse(Set.of()), maxConsecutiveBootFailures(), drainGrace(), maxConcurrentReboots());
   }
 }

@@ -24,7 +24,7 @@ import java.util.Set;
  * changes only, {@code Manual} stages neither. A user upgrades to the pending configuration or rolls back to a
  * revision; such a change waits while nodes are mid-delivery (booting) and is refused while the opposite change
  * waits. New nodes boot the active configuration; nodes booted into another one are outdated until a
- * reconfigure reboot (requested by the user; idle nodes reboot at once, busy ones once they are idle).
+ * reconfigure reboot (requested by the user; idle nodes reboot one at a time, busy ones once they are idle).
  */
 final class NodeConfigurations {
 
@@ -45,11 +45,15 @@ final class NodeConfigurations {
     NodeReleasePublished release = NodeProfiles.release(pool.spec(), releases);
     String releaseSeen = release == null ? null : release.releaseTrain() + "=" + release.version();
     NodeConfigState state = pool.configs;
-    if (state == null) {
+    if (state == null && (pool.lastReconciled == null || pool.lastReconciled.nodeProfile() == null)) {
       NodeConfig first = NodeProfiles.configure(pool.spec(), releases, pool.now);
       pool.configs = new NodeConfigState(first, null, List.of(new Revision(first, false)), source, releaseSeen, null,
           List.of());
       return;
+    }
+    if (state == null) {
+      state = adopted(pool, source);
+      pool.configs = state;
     }
     boolean specChanged = !source.equals(state.specSource());
     boolean released = !Objects.equals(releaseSeen, state.releaseSeen());
@@ -75,6 +79,18 @@ final class NodeConfigurations {
             + strategy + " strategy waits for an upgrade to adopt it.", cause);
       }
     }
+  }
+
+  /**
+   * A pool reconciled by a version that kept no configurations: the profile its nodes run stays active, as of the
+   * fleet's initial release, so that a newer release is offered to it by its strategy rather than imposed on it.
+   */
+  private static NodeConfigState adopted(PoolChanges pool, String source) {
+    NodeConfig initial = NodeProfiles.configure(pool.spec(), NodeReleases.INITIAL, pool.now);
+    NodeConfig running = new NodeConfig(pool.lastReconciled.nodeProfile(), pool.now, initial.summary());
+    NodeReleasePublished release = NodeProfiles.release(pool.spec(), NodeReleases.INITIAL);
+    return new NodeConfigState(running, null, List.of(new Revision(running, false)), source,
+        release == null ? null : release.releaseTrain() + "=" + release.version(), null, List.of());
   }
 
   /** A waiting upgrade or rollback completes once no node is booting any more. */

@@ -114,12 +114,15 @@ public final class PoolReconciler {
   }
 
   /**
-   * Outdated nodes asked to reconfigure-reboot do so once they are idle: a busy node keeps its workload until the
+   * Outdated nodes asked to reconfigure-reboot do so once they are idle, and at most
+   * {@code maxConcurrentReboots} at a time, so the pool keeps serving: a busy node keeps its workload until the
    * platform team reports it idle. The reboot is a boot into the active configuration, with the boot time and the
    * failure handling of any boot.
    */
   private static void rebootOutdatedNodes(PoolChanges pool, ProvisioningPolicy policy) {
     String profile = pool.activeProfile();
+    long rebooting = pool.nodes.values().stream()
+        .filter(n -> n.reconfigure() == PoolNode.Reconfigure.Rebooting).count();
     for (PoolNode node : pool.snapshot()) {
       if (node.reconfigure() != PoolNode.Reconfigure.Requested) {
         continue;
@@ -128,15 +131,17 @@ public final class PoolReconciler {
         pool.nodes.put(node.name(), node.withReconfigure(null));
         continue;
       }
-      if (node.active() || node.phase() != Node.Phase.Registered || pool.disabled()) {
+      if (node.active() || node.phase() != Node.Phase.Registered || pool.disabled()
+          || rebooting >= policy.maxConcurrentReboots()) {
         continue;
       }
-      Node rebooting = NodeTemplate.rebooting(node.node(), profile, pool.now);
-      pool.updated(node.booting(rebooting, pool.now.plus(policy.bootTime()))
+      rebooting++;
+      Node rebooted = NodeTemplate.rebooting(node.node(), profile, pool.now);
+      pool.updated(node.booting(rebooted, pool.now.plus(policy.bootTime()))
           .withReconfigure(PoolNode.Reconfigure.Rebooting), "ReconfigureReboot");
       pool.nodeEvent(node.name(), CwEvent.CWConfigStaged, "Node configuration " + profile + " staged for the "
           + "node's reconfigure reboot.", pool.uid() + "/" + node.grant().grantId() + "/"
-          + rebooting.status().bootAttempt());
+          + rebooted.status().bootAttempt());
     }
   }
 

@@ -5,10 +5,12 @@ import java.util.Set;
 
 /**
  * How the simulated fleet boots nodes and how long nodes take to leave: boot time, the deterministic share of failed
- * boots (and images that never boot), the failure streak that disables a pool, the default drain grace period.
+ * boots (and images that never boot), the failure streak that disables a pool, the default drain grace period, and
+ * how many nodes of a pool a reconfigure reboot takes down at once.
  */
 public record ProvisioningPolicy(Duration bootTime, double bootFailureRate, long bootFailureSeed,
-                                 Set<String> failingImages, int maxConsecutiveBootFailures, Duration drainGrace) {
+                                 Set<String> failingImages, int maxConsecutiveBootFailures, Duration drainGrace,
+                                 int maxConcurrentReboots) {
 
   public ProvisioningPolicy {
     if (bootFailureRate < 0.0 || bootFailureRate > 1.0) {
@@ -18,6 +20,10 @@ public record ProvisioningPolicy(Duration bootTime, double bootFailureRate, long
     if (maxConsecutiveBootFailures < 1) {
       throw new IllegalArgumentException("provisioner.max-consecutive-boot-failures must be at least 1, was "
           + maxConsecutiveBootFailures);
+    }
+    if (maxConcurrentReboots < 1) {
+      throw new IllegalArgumentException("provisioner.max-concurrent-reboots must be at least 1, was "
+          + maxConcurrentReboots);
     }
     failingImages = Set.copyOf(failingImages);
   }

@@ -35,7 +35,7 @@ final class Fixtures {
   }
 
   static ProvisioningPolicy policy(Duration bootTime) {
-    return new ProvisioningPolicy(bootTime, 0.0, 0, Set.of(BROKEN_IMAGE), 3, Duration.ofSeconds(30));
+    return new ProvisioningPolicy(bootTime, 0.0, 0, Set.of(BROKEN_IMAGE), 3, Duration.ofSeconds(30), 1);
   }
 
   static NodePoolSpec spec(int target) {

@@ -269,7 +269,7 @@ class NodeConfigurationTest {
         new Image(null, BROKEN_IMAGE, Image.STABLE)), 2));
     String broken = active();
     pool.configuration(request("rc-1", Action.Reconfigure, null));
-    pool.tick(BOOT).tick(BOOT);
+    pool.tick(BOOT).tick(BOOT).tick(BOOT);
     assertThat(pool.state.disabled()).isTrue();
     assertThat(pool.summary().nodeConfigurationRevisions())
         .extracting(NodeConfigurationRevision::nodeProfile, NodeConfigurationRevision::disabled)
@@ -281,5 +281,41 @@ class NodeConfigurationTest {
     assertThat(pool.state.disabled()).isFalse();
     pool.configuration(request("rb-2", Action.Rollback, broken));
     assertThat(lastEvent("CWNodePoolNodeConfigRollbackFailed").message()).contains("disabled");
+  }
+
+  @Test
+  void aPoolReconciledBeforeConfigurationsWereKeptKeepsWhatItsNodesRunAndIsOfferedANewRelease() {
+    registered(spec(2, "550", NodeConfigurationUpdateStrategy.ON_SPEC_UPDATE));
+    PoolState s = pool.state;
+    NodePoolReconciled old = s.lastReconciled();
+    pool.state = new PoolState(s.accepted(), s.capacity(), s.nodes(), s.releasedGrants(), s.bootFailureStreak(),
+        s.disabledMessage(), s.scaling(), s.episode(), new NodePoolReconciled(old.pool(), old.targetNodes(),
+        old.currentNodes(), old.inProgress(), old.removing(), "np-0ld0ld0", null, null, old.deleting(),
+        old.nodesRemoved(), old.disabled(), old.disabledMessage(), old.at()), null);
+
+    pool.release(STABLE_NEXT);
+
+    assertThat(active()).isEqualTo("np-0ld0ld0");
+    assertThat(pool.summary().pendingNodeConfiguration().summary()).contains("release train stable: 2026.12.0");
+    assertThat(pool.summary().nodeConfigurationRevisions()).extracting(NodeConfigurationRevision::nodeProfile)
+        .containsExactly("np-0ld0ld0");
+    assertThat(pool.lastReasons()).containsExactly("CWPendingNodeConfig");
+  }
+
+  @Test
+  void aReconfigureRebootsOneNodeAtATimeSoThePoolKeepsServing() {
+    registered(spec(3, "550", NodeConfigurationUpdateStrategy.ON_SPEC_UPDATE));
+    pool.spec(accepted(spec(3, "560", NodeConfigurationUpdateStrategy.ON_SPEC_UPDATE), 2));
+
+    pool.configuration(request("rc-1", Action.Reconfigure, null));
+    for (int reboot = 1; reboot <= 3; reboot++) {
+      assertThat(pool.summary()).as("reboot %d", reboot)
+          .extracting(NodePoolReconciled::currentNodes, NodePoolReconciled::inProgress).containsExactly(2, 1);
+      pool.tick(BOOT);
+    }
+
+    assertThat(nodeProfiles()).containsOnly(active());
+    assertThat(pool.summary().currentNodes()).isEqualTo(3);
+    assertThat(pool.allReasons()).filteredOn("CWReconfigureRebooted"::equals).hasSize(3);
   }
 }

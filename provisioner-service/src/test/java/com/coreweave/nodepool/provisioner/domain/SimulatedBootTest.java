@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class SimulatedBootTest {
 
   static ProvisioningPolicy rate(double rate, long seed) {
-    return new ProvisioningPolicy(Duration.ZERO, rate, seed, Set.of(Fixtures.BROKEN_IMAGE), 3, Duration.ZERO);
+    return new ProvisioningPolicy(Duration.ZERO, rate, seed, Set.of(Fixtures.BROKEN_IMAGE), 3, Duration.ZERO, 1);
   }
 
   static long failures(ProvisioningPolicy policy) {
