@@ -23,6 +23,8 @@ final class SystemStack {
           .withProperty(Service.PROVISIONER, "provisioner.boot-failure-rate", "0")
           .withProperty(Service.PROVISIONER, "provisioner.timer-interval", "200ms")
           .withProperty(Service.PROVISIONER, "provisioner.drain-grace", "3s")
+          .withProperty(Service.PROVISIONER, "provisioner.autoscaler.scale-up-after", "2s")
+          .withProperty(Service.PROVISIONER, "provisioner.autoscaler.scale-down-unneeded-time", "5s")
           .withProperty(Service.PREEMPTION, "preemption.warning-period", "3s")
           .withProperty(Service.PREEMPTION, "preemption.removal-deadline", "12s")
           .withProperty(Service.PREEMPTION, "preemption.default-grace", "2s")

@@ -1,8 +1,8 @@
 package com.coreweave.nodepool.schema.resource;
 
 /**
- * Every event reason of reference 000 (the {@code CW*} table) and of the spot reference (004), with the Kubernetes
- * event type it is emitted with. The reason string is exactly what users filter on.
+ * Every event reason of reference 000 (the {@code CW*} table) and of the spot reference (004), and the autoscaler's
+ * two, with the Kubernetes event type it is emitted with. The reason string is exactly what users filter on.
  */
 public enum CwEvent {
   CWDrainNode(KubeEvent.NORMAL),
@@ -49,6 +49,9 @@ public enum CwEvent {
   CWNodeConfigStagingFailed(KubeEvent.WARNING),
   CWManualUpgradeTrigger(KubeEvent.NORMAL),
   CWManualRollbackTrigger(KubeEvent.NORMAL),
+  /** Not in the reference: the autoscaler's events, named as the Kubernetes cluster-autoscaler names its own. */
+  TriggeredScaleUp(KubeEvent.NORMAL),
+  ScaleDown(KubeEvent.NORMAL),
   PreemptionPending("Preemption pending", KubeEvent.WARNING),
   PreemptionInProgress("Preemption in progress", KubeEvent.WARNING),
   DeletedForPreemption("Deleted for preemption", KubeEvent.WARNING);

@@ -46,6 +46,16 @@ public interface ProvisionerSettings {
   @WithDefault("1")
   int maxConcurrentReboots();
 
+  /** How long every node of an autoscaled pool must be busy before the autoscaler adds one. */
+  @WithName("autoscaler.scale-up-after")
+  @WithDefault("30s")
+  Duration scaleUpAfter();
+
+  /** How long a node of an autoscaled pool must be idle before the autoscaler removes it (cluster-autoscaler: 10m). */
+  @WithName("autoscaler.scale-down-unneeded-time")
+  @WithDefault("10m")
+  Duration scaleDownUnneededTime();
+
   /** How often the durable boot and drain deadlines are checked. */
   @WithName("timer-interval")
   @WithDefault("1s")
@@ -54,6 +64,7 @@ public interface ProvisionerSettings {
   /** The rules the reconciler applies, as plain values. */
   default ProvisioningPolicy policy() {
     return new ProvisioningPolicy(bootTime(), bootFailureRate(), bootFailureSeed(),
-        failingImages().orElse(Set.of()), maxConsecutiveBootFailures(), drainGrace(), maxConcurrentReboots());
+        failingImages().orElse(Set.of()), maxConsecutiveBootFailures(), drainGrace(), maxConcurrentReboots(),
+        scaleUpAfter(), scaleDownUnneededTime());
   }
 }

@@ -1,16 +1,20 @@
 package com.coreweave.nodepool.provisioner.domain;
 
+import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.NodeFact;
+import com.coreweave.nodepool.schema.events.NodePoolRequested;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import java.util.List;
 
 /**
- * A pool after one input or timer: its new state (null: forget the pool), the node facts to publish in order, and
- * the events to record.
+ * A pool after one input or timer: its new state (null: forget the pool), the node facts to publish in order, the
+ * events to record, and the autoscaler's requests to change the pool's {@code targetNodes} (for
+ * {@code nodepool-requested}).
  */
-public record Outcome(PoolState state, List<NodeFact> facts, List<RecordedEvent> events) {
+public record Outcome(PoolState state, List<NodeFact> facts, List<RecordedEvent> events,
+                      List<CloudEvent<NodePoolRequested>> requests) {
 
   public static Outcome unchanged(PoolState state) {
-    return new Outcome(state, List.of(), List.of());
+    return new Outcome(state, List.of(), List.of(), List.of());
   }
 }

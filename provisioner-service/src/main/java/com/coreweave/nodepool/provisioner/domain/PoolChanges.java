@@ -2,10 +2,12 @@ package com.coreweave.nodepool.provisioner.domain;
 
 import com.coreweave.nodepool.provisioner.domain.PoolState.Scaling;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.events.NodePoolRequested;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.resource.CwEvent;
@@ -35,8 +37,11 @@ final class PoolChanges {
   long episode;
   NodePoolReconciled lastReconciled;
   NodeConfigState configs;
+  long autoscaledGeneration;
+  Instant autoscaleAt;
   private final List<NodeFact> facts = new ArrayList<>();
   private final List<RecordedEvent> events = new ArrayList<>();
+  private final List<CloudEvent<NodePoolRequested>> requests = new ArrayList<>();
 
   PoolChanges(PoolState state, Instant now) {
     this.now = now;
@@ -50,11 +55,14 @@ final class PoolChanges {
     this.episode = state.episode();
     this.lastReconciled = state.lastReconciled();
     this.configs = state.configs();
+    this.autoscaledGeneration = state.autoscaledGeneration();
+    this.autoscaleAt = state.autoscaleAt();
   }
 
   Outcome outcome() {
     return new Outcome(new PoolState(accepted, capacity, nodes, List.copyOf(released), bootFailureStreak,
-        disabledMessage, scaling, episode, lastReconciled, configs), List.copyOf(facts), List.copyOf(events));
+        disabledMessage, scaling, episode, lastReconciled, configs, autoscaledGeneration, autoscaleAt),
+        List.copyOf(facts), List.copyOf(events), List.copyOf(requests));
   }
 
   PoolRef ref() {
@@ -130,6 +138,11 @@ final class PoolChanges {
     released.add(grant.grantId());
     facts.add(new NodeFact.NodeRemoved(ref(), NodeTemplate.declined(ref(), spec(), grant.machine(), now), grant,
         RemovalCause.Declined.name(), now));
+  }
+
+  /** A change of the pool's spec the autoscaler asks the api-service for, as any client would. */
+  void request(CloudEvent<NodePoolRequested> request) {
+    requests.add(request);
   }
 
   void summary(NodePoolReconciled reconciled) {

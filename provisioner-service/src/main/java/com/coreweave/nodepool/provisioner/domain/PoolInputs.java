@@ -65,7 +65,7 @@ final class PoolInputs {
     Outcome released = old.outcome();
     CapacityChecked capacity = state.capacity() != null && state.capacity().pool().uid().equals(accepted.uid())
         ? state.capacity() : null;
-    return new Outcome(PoolState.of(accepted, capacity), released.facts(), released.events());
+    return new Outcome(PoolState.of(accepted, capacity), released.facts(), released.events(), List.of());
   }
 
   private static Outcome onGrants(PoolState state, CapacityChecked checked) {

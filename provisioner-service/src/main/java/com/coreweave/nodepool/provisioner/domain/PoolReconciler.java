@@ -34,7 +34,7 @@ public final class PoolReconciler {
     Outcome applied = PoolInputs.apply(state, input, now, releases);
     Outcome reconciled = reconcile(applied.state(), now, policy, releases);
     return new Outcome(reconciled.state(), concat(applied.facts(), reconciled.facts()),
-        concat(applied.events(), reconciled.events()));
+        concat(applied.events(), reconciled.events()), concat(applied.requests(), reconciled.requests()));
   }
 
   public static Outcome reconcile(PoolState state, Instant now, ProvisioningPolicy policy, NodeReleases releases) {
@@ -53,6 +53,7 @@ public final class PoolReconciler {
     useGrants(pool, desired, policy);
     scaleDown(pool, desired, policy);
     closeEpisode(pool, desired);
+    Autoscaler.autoscale(pool, policy);
     summarize(pool, desired);
     return pool.outcome();
   }

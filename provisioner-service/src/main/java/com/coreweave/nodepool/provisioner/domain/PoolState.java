@@ -9,12 +9,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 
 /**
  * Everything the provisioner keeps about one pool (the {@code provisioner-pools} store): the accepted spec, the grants the
  * capacity ledger lists, the nodes by name, the grant ids it released (never turned into a node again), the current
  * boot-failure streak, whether the pool is disabled, the scaling episode in progress (for its start and end events),
- * the last {@code NodePoolReconciled} sent, and the pool's node configurations (null until its first reconcile).
+ * the last {@code NodePoolReconciled} sent, the pool's node configurations (null until its first reconcile), the
+ * generation the autoscaler last asked to change (it asks once per generation) and when it looks again.
  */
 public record PoolState(
     NodePoolAccepted accepted,
@@ -26,7 +28,9 @@ public record PoolState(
     Scaling scaling,
     long episode,
     NodePoolReconciled lastReconciled,
-    NodeConfigState configs) {
+    NodeConfigState configs,
+    long autoscaledGeneration,
+    Instant autoscaleAt) {
 
   /** A scaling in progress: up to the target, down to it, or down to nothing for a deletion. */
   public enum Scaling { UP, DOWN, DELETE }
@@ -37,7 +41,7 @@ public record PoolState(
   }
 
   public static PoolState of(NodePoolAccepted accepted, CapacityChecked capacity) {
-    return new PoolState(accepted, capacity, Map.of(), List.of(), 0, null, null, 0, null, null);
+    return new PoolState(accepted, capacity, Map.of(), List.of(), 0, null, null, 0, null, null, 0, null);
   }
 
   @JsonIgnore
@@ -45,25 +49,26 @@ public record PoolState(
     return disabledMessage != null;
   }
 
-  /** The earliest boot or drain deadline of the pool's nodes; null when no timer runs. */
+  /** The earliest boot or drain deadline of the pool's nodes, or the autoscaler's next look; null when none. */
   @JsonIgnore
   public Instant wakeAt() {
-    return nodes.values().stream().map(PoolNode::deadline).filter(Objects::nonNull).min(Instant::compareTo)
-        .orElse(null);
+    return Stream.concat(nodes.values().stream().map(PoolNode::deadline), Stream.of(autoscaleAt))
+        .filter(Objects::nonNull).min(Instant::compareTo).orElse(null);
   }
 
   public PoolState withAccepted(NodePoolAccepted next) {
     return new PoolState(next, capacity, nodes, releasedGrants, bootFailureStreak, disabledMessage, scaling, episode,
-        lastReconciled, configs);
+        lastReconciled, configs, autoscaledGeneration, autoscaleAt);
   }
 
   public PoolState withCapacity(CapacityChecked next, List<Long> released) {
     return new PoolState(accepted, next, nodes, released, bootFailureStreak, disabledMessage, scaling, episode,
-        lastReconciled, configs);
+        lastReconciled, configs, autoscaledGeneration, autoscaleAt);
   }
 
   /** The spec changed: the failure streak and a disabled flag start over. */
   public PoolState withNewGeneration(NodePoolAccepted next) {
-    return new PoolState(next, capacity, nodes, releasedGrants, 0, null, scaling, episode, lastReconciled, configs);
+    return new PoolState(next, capacity, nodes, releasedGrants, 0, null, scaling, episode, lastReconciled, configs,
+        autoscaledGeneration, autoscaleAt);
   }
 }

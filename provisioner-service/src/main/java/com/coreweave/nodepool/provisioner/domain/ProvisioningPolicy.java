@@ -5,12 +5,17 @@ import java.util.Set;
 
 /**
  * How the simulated fleet boots nodes and how long nodes take to leave: boot time, the deterministic share of failed
- * boots (and images that never boot), the failure streak that disables a pool, the default drain grace period, and
- * how many nodes of a pool a reconfigure reboot takes down at once.
+ * boots (and images that never boot), the failure streak that disables a pool, the default drain grace period, how
+ * many nodes of a pool a reconfigure reboot takes down at once, and when the autoscaler of a pool with
+ * {@code autoscaling: true} adds a node (every node busy this long) or removes one (idle this long).
  */
 public record ProvisioningPolicy(Duration bootTime, double bootFailureRate, long bootFailureSeed,
                                  Set<String> failingImages, int maxConsecutiveBootFailures, Duration drainGrace,
-                                 int maxConcurrentReboots) {
+                                 int maxConcurrentReboots, Duration scaleUpAfter, Duration scaleDownUnneededTime) {
+
+  /** The autoscaler's defaults: one busy half-minute to grow, ten idle minutes to shrink (the cluster-autoscaler's). */
+  public static final Duration SCALE_UP_AFTER = Duration.ofSeconds(30);
+  public static final Duration SCALE_DOWN_UNNEEDED_TIME = Duration.ofMinutes(10);
 
   public ProvisioningPolicy {
     if (bootFailureRate < 0.0 || bootFailureRate > 1.0) {
@@ -24,6 +29,9 @@ public record ProvisioningPolicy(Duration bootTime, double bootFailureRate, long
     if (maxConcurrentReboots < 1) {
       throw new IllegalArgumentException("provisioner.max-concurrent-reboots must be at least 1, was "
           + maxConcurrentReboots);
+    }
+    if (scaleUpAfter.isNegative() || scaleDownUnneededTime.isNegative()) {
+      throw new IllegalArgumentException("provisioner.autoscaler durations must not be negative");
     }
     failingImages = Set.copyOf(failingImages);
   }

@@ -145,6 +145,8 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
         Outbound.to(Topics.NODEPOOL_NODES_CHANGED, fact), timestamp)));
     outcome.events().forEach(event -> context.forward(new Record<>(key,
         Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, event), timestamp)));
+    outcome.requests().forEach(request -> context.forward(new Record<>(key,
+        Outbound.to(Topics.NODEPOOL_REQUESTED, request), timestamp)));
   }
 
   /** Zero-padded so that the store's byte order is time order. */

@@ -35,7 +35,8 @@ final class Fixtures {
   }
 
   static ProvisioningPolicy policy(Duration bootTime) {
-    return new ProvisioningPolicy(bootTime, 0.0, 0, Set.of(BROKEN_IMAGE), 3, Duration.ofSeconds(30), 1);
+    return new ProvisioningPolicy(bootTime, 0.0, 0, Set.of(BROKEN_IMAGE), 3, Duration.ofSeconds(30), 1,
+        ProvisioningPolicy.SCALE_UP_AFTER, ProvisioningPolicy.SCALE_DOWN_UNNEEDED_TIME);
   }
 
   static NodePoolSpec spec(int target) {

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.events.NodePoolRequested;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.resource.Node;
@@ -32,6 +34,7 @@ final class PoolDriver {
   Outcome last;
   final List<NodeFact> facts = new ArrayList<>();
   final List<RecordedEvent> events = new ArrayList<>();
+  final List<CloudEvent<NodePoolRequested>> requests = new ArrayList<>();
 
   PoolDriver(ProvisioningPolicy policy) {
     this.policy = policy;
@@ -76,6 +79,7 @@ final class PoolDriver {
     assertThat(state).as("the state survives its JSON mapping").isEqualTo(outcome.state());
     facts.addAll(outcome.facts());
     events.addAll(outcome.events());
+    requests.addAll(outcome.requests());
     return this;
   }
 
@@ -93,6 +97,10 @@ final class PoolDriver {
 
   <T extends NodeFact> List<T> allFacts(Class<T> type) {
     return facts.stream().filter(type::isInstance).map(type::cast).toList();
+  }
+
+  List<CloudEvent<NodePoolRequested>> requestsSoFar() {
+    return requests;
   }
 
   List<String> lastReasons() {

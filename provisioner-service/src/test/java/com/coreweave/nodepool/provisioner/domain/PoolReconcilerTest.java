@@ -172,7 +172,8 @@ class PoolReconcilerTest {
 
   @Test
   void aFailedBootIsTriedAgainWithTheNextAttempt() {
-    pool = new PoolDriver(new ProvisioningPolicy(BOOT, 1.0, 0, Set.of(), 5, Duration.ofSeconds(30), 1));
+    pool = new PoolDriver(new ProvisioningPolicy(BOOT, 1.0, 0, Set.of(), 5, Duration.ofSeconds(30), 1,
+        ProvisioningPolicy.SCALE_UP_AFTER, ProvisioningPolicy.SCALE_DOWN_UNNEEDED_TIME));
     pool.spec(accepted(spec(1), 1)).grants(capacity(1, grant(1))).tick(BOOT);
 
     NodeRegistrationFailed failed = pool.lastFacts(NodeRegistrationFailed.class).get(0);
@@ -219,7 +220,8 @@ class PoolReconcilerTest {
     // A seed under which, in name order, node 1 fails, node 2 registers, node 3 fails, and both retries register.
     long seed = LongStream.range(0, 100_000).filter(s -> fails(1, 1, s) && !fails(2, 1, s)
         && fails(3, 1, s) && !fails(1, 2, s) && !fails(3, 2, s)).findFirst().orElseThrow();
-    pool = new PoolDriver(new ProvisioningPolicy(BOOT, 0.5, seed, Set.of(), 2, Duration.ofSeconds(30), 1));
+    pool = new PoolDriver(new ProvisioningPolicy(BOOT, 0.5, seed, Set.of(), 2, Duration.ofSeconds(30), 1,
+        ProvisioningPolicy.SCALE_UP_AFTER, ProvisioningPolicy.SCALE_DOWN_UNNEEDED_TIME));
     pool.spec(accepted(spec(3), 1)).grants(capacity(1, grant(1), grant(2), grant(3)));
 
     pool.tick(BOOT);

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class SimulatedBootTest {
 
   static ProvisioningPolicy rate(double rate, long seed) {
-    return new ProvisioningPolicy(Duration.ZERO, rate, seed, Set.of(Fixtures.BROKEN_IMAGE), 3, Duration.ZERO, 1);
+    return new ProvisioningPolicy(Duration.ZERO, rate, seed, Set.of(Fixtures.BROKEN_IMAGE), 3, Duration.ZERO, 1,
+        ProvisioningPolicy.SCALE_UP_AFTER, ProvisioningPolicy.SCALE_DOWN_UNNEEDED_TIME);
   }
 
   static long failures(ProvisioningPolicy policy) {

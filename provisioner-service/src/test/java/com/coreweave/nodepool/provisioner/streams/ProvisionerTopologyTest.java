@@ -91,7 +91,8 @@ class ProvisionerTopologyTest {
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, "provisioner-topology-test");
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    var policy = new ProvisioningPolicy(BOOT, 0.0, 0, Set.of(), 3, Duration.ofSeconds(30), 1);
+    var policy = new ProvisioningPolicy(BOOT, 0.0, 0, Set.of(), 3, Duration.ofSeconds(30), 1,
+        ProvisioningPolicy.SCALE_UP_AFTER, ProvisioningPolicy.SCALE_DOWN_UNNEEDED_TIME);
     driver = new TopologyTestDriver(ProvisionerTopology.build(policy, Duration.ofMillis(500), clock), props,
         T0);
     accepted = input(Topics.NODEPOOL_ACCEPTED.name());
