@@ -38,6 +38,8 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
   private KeyValueStore<String, PoolState> pools;
   private KeyValueStore<String, String> timers;
   private KeyValueStore<String, NodeReleasePublished> releases;
+  /** The releases store as a value, read once (it holds a release per train) and kept with every change of it. */
+  private NodeReleases known;
 
   ProvisionerProcessor(ProvisioningPolicy policy, Duration timerInterval, Clock clock) {
     this.policy = policy;
@@ -73,7 +75,7 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
       return;
     }
     releases.put(release.releaseTrain(), release);
-    NodeReleases known = releases();
+    known = releases().with(release);
     Instant now = clock.instant();
     List<String> keys = new ArrayList<>();
     try (KeyValueIterator<String, PoolState> it = pools.all()) {
@@ -86,11 +88,14 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
   }
 
   private NodeReleases releases() {
-    NodeReleases known = NodeReleases.INITIAL;
-    try (KeyValueIterator<String, NodeReleasePublished> it = releases.all()) {
-      while (it.hasNext()) {
-        known = known.with(it.next().value);
+    if (known == null) {
+      NodeReleases stored = NodeReleases.INITIAL;
+      try (KeyValueIterator<String, NodeReleasePublished> it = releases.all()) {
+        while (it.hasNext()) {
+          stored = stored.with(it.next().value);
+        }
       }
+      known = stored;
     }
     return known;
   }
