@@ -19,7 +19,8 @@ import java.util.List;
  * "unneeded" time). Like the cluster-autoscaler it changes the NodePool through the API: it publishes an
  * {@code APPLY} of the accepted spec with the new target to {@code nodepool-requested}, with the accepted
  * {@code resourceVersion} as precondition, so a user's concurrent edit wins, and quota and capacity decide the new
- * target as they decide anyone's. It asks once per generation and only while the pool is settled at its target.
+ * target as they decide anyone's. It asks once per version of the pool (a refused request, say because the user
+ * wrote the pool meanwhile, is asked again on the next version) and only while the pool is settled at its target.
  */
 final class Autoscaler {
 
@@ -33,7 +34,7 @@ final class Autoscaler {
     NodePoolSpec spec = pool.spec();
     if (!Boolean.TRUE.equals(spec.autoscaling()) || pool.deleting() || pool.disabled()
         || pool.accepted.validation() == null || !pool.accepted.validation().valid()
-        || pool.autoscaledGeneration == pool.accepted.generation()) {
+        || version(pool).equals(pool.autoscaledVersion)) {
       return;
     }
     int target = spec.target();
@@ -89,11 +90,15 @@ final class Autoscaler {
     ObjectMeta meta = accepted.metadata();
     ObjectMeta precondition = new ObjectMeta(meta.name(), null, null, meta.resourceVersion(), null, null,
         meta.labels(), meta.annotations());
-    String id = SOURCE + "/" + pool.uid() + "/" + pool.accepted.generation() + "/" + target;
+    String id = SOURCE + "/" + pool.uid() + "/" + meta.resourceVersion() + "/" + target;
     pool.request(CloudEvent.of(id, SOURCE, NodePoolRequested.TYPE, pool.ref().key().toString(), pool.now,
         new NodePoolRequested(NodePoolRequested.Operation.APPLY,
             NodePool.of(precondition, accepted.spec().withTargetNodes(target), null))));
-    pool.autoscaledGeneration = pool.accepted.generation();
-    pool.poolEvent(event, "Autoscaler: " + why, pool.uid() + "/autoscale-" + pool.accepted.generation());
+    pool.autoscaledVersion = version(pool);
+    pool.poolEvent(event, "Autoscaler: " + why, pool.uid() + "/autoscale-" + meta.resourceVersion());
+  }
+
+  private static String version(PoolChanges pool) {
+    return pool.accepted.nodePool().metadata().resourceVersion();
   }
 }

@@ -37,7 +37,7 @@ final class PoolChanges {
   long episode;
   NodePoolReconciled lastReconciled;
   NodeConfigState configs;
-  long autoscaledGeneration;
+  String autoscaledVersion;
   Instant autoscaleAt;
   private final List<NodeFact> facts = new ArrayList<>();
   private final List<RecordedEvent> events = new ArrayList<>();
@@ -55,13 +55,13 @@ final class PoolChanges {
     this.episode = state.episode();
     this.lastReconciled = state.lastReconciled();
     this.configs = state.configs();
-    this.autoscaledGeneration = state.autoscaledGeneration();
+    this.autoscaledVersion = state.autoscaledVersion();
     this.autoscaleAt = state.autoscaleAt();
   }
 
   Outcome outcome() {
     return new Outcome(new PoolState(accepted, capacity, nodes, List.copyOf(released), bootFailureStreak,
-        disabledMessage, scaling, episode, lastReconciled, configs, autoscaledGeneration, autoscaleAt),
+        disabledMessage, scaling, episode, lastReconciled, configs, autoscaledVersion, autoscaleAt),
         List.copyOf(facts), List.copyOf(events), List.copyOf(requests));
   }
 

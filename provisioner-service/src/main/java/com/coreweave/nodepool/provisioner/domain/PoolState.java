@@ -16,7 +16,7 @@ import java.util.stream.Stream;
  * capacity ledger lists, the nodes by name, the grant ids it released (never turned into a node again), the current
  * boot-failure streak, whether the pool is disabled, the scaling episode in progress (for its start and end events),
  * the last {@code NodePoolReconciled} sent, the pool's node configurations (null until its first reconcile), the
- * generation the autoscaler last asked to change (it asks once per generation) and when it looks again.
+ * resourceVersion the autoscaler last asked to change (it asks once per version of the pool) and when it looks again.
  */
 public record PoolState(
     NodePoolAccepted accepted,
@@ -29,7 +29,7 @@ public record PoolState(
     long episode,
     NodePoolReconciled lastReconciled,
     NodeConfigState configs,
-    long autoscaledGeneration,
+    String autoscaledVersion,
     Instant autoscaleAt) {
 
   /** A scaling in progress: up to the target, down to it, or down to nothing for a deletion. */
@@ -41,7 +41,7 @@ public record PoolState(
   }
 
   public static PoolState of(NodePoolAccepted accepted, CapacityChecked capacity) {
-    return new PoolState(accepted, capacity, Map.of(), List.of(), 0, null, null, 0, null, null, 0, null);
+    return new PoolState(accepted, capacity, Map.of(), List.of(), 0, null, null, 0, null, null, null, null);
   }
 
   @JsonIgnore
@@ -58,17 +58,17 @@ public record PoolState(
 
   public PoolState withAccepted(NodePoolAccepted next) {
     return new PoolState(next, capacity, nodes, releasedGrants, bootFailureStreak, disabledMessage, scaling, episode,
-        lastReconciled, configs, autoscaledGeneration, autoscaleAt);
+        lastReconciled, configs, autoscaledVersion, autoscaleAt);
   }
 
   public PoolState withCapacity(CapacityChecked next, List<Long> released) {
     return new PoolState(accepted, next, nodes, released, bootFailureStreak, disabledMessage, scaling, episode,
-        lastReconciled, configs, autoscaledGeneration, autoscaleAt);
+        lastReconciled, configs, autoscaledVersion, autoscaleAt);
   }
 
   /** The spec changed: the failure streak and a disabled flag start over. */
   public PoolState withNewGeneration(NodePoolAccepted next) {
     return new PoolState(next, capacity, nodes, releasedGrants, 0, null, scaling, episode, lastReconciled, configs,
-        autoscaledGeneration, autoscaleAt);
+        autoscaledVersion, autoscaleAt);
   }
 }

@@ -8,10 +8,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.Grant;
+import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodePoolRequested;
+import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
+import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -62,7 +66,29 @@ class AutoscalerTest {
       assertThat(request.data().nodePool().spec().withTargetNodes(2)).isEqualTo(autoscaled(2, 1, 3));
     });
     assertThat(pool.lastReasons()).containsExactly("TriggeredScaleUp");
-    assertThat(pool.tick(UP).last.requests()).as("once per generation").isEmpty();
+    assertThat(pool.tick(UP).last.requests()).as("once per version of the pool").isEmpty();
+  }
+
+  @Test
+  void aRequestRefusedBecauseTheUserWroteThePoolMeanwhileIsAskedAgainOnItsNextVersion() {
+    registered(autoscaled(2, 1, 3), 1);
+    pool.report(activity(1, true, null)).report(activity(2, true, null)).tick(UP);
+    assertThat(pool.requestsSoFar()).hasSize(1);
+
+    // A labels-only write: a new resourceVersion, the same generation; the autoscaler's APPLY lost the race.
+    var relabelled = accepted(autoscaled(2, 1, 3), 1);
+    var meta = relabelled.nodePool().metadata();
+    pool.spec(new NodePoolAccepted(relabelled.org(),
+        NodePool.of(new ObjectMeta(
+            meta.name(), meta.uid(), meta.generation(), "rv-1b", meta.creationTimestamp(), null,
+            Map.of("team", "vision"), null), relabelled.nodePool().spec(), null),
+        relabelled.validation(), relabelled.acceptedAt()));
+
+    assertThat(requests()).singleElement().satisfies(request -> {
+      assertThat(target(request)).isEqualTo(3);
+      assertThat(request.data().nodePool().metadata().resourceVersion()).isEqualTo("rv-1b");
+      assertThat(request.data().nodePool().metadata().labels()).containsEntry("team", "vision");
+    });
   }
 
   @Test
