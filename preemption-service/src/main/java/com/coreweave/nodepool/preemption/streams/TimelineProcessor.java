@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.preemption.streams;
 
+import com.coreweave.nodepool.kit.streams.DueIndex;
 import com.coreweave.nodepool.preemption.domain.NodeActivity;
 import com.coreweave.nodepool.preemption.domain.NodeTimeline;
 import com.coreweave.nodepool.preemption.domain.PreemptionTimeline;

@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.provisioner.streams;
 
+import com.coreweave.nodepool.kit.streams.DueIndex;
 import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.provisioner.domain.NodeReleases;
 import com.coreweave.nodepool.provisioner.domain.Outcome;
@@ -103,14 +104,8 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
   private void fireDueTimers() {
     Instant now = clock.instant();
     List<KeyValue<String, String>> due = new ArrayList<>();
-    try (KeyValueIterator<String, String> it = timers.all()) {
-      while (it.hasNext()) {
-        KeyValue<String, String> timer = it.next();
-        if (deadlineOf(timer.key) > now.toEpochMilli()) {
-          break;
-        }
-        due.add(timer);
-      }
+    try (KeyValueIterator<String, String> it = timers.range(DueIndex.FIRST, DueIndex.upTo(now))) {
+      it.forEachRemaining(due::add);
     }
     for (KeyValue<String, String> timer : due) {
       // Consumed whatever the reconcile does; save() files the pool's next deadline.
@@ -139,10 +134,10 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
     }
     if (!Objects.equals(filedTimer, nextTimer)) {
       if (filedTimer != null) {
-        timers.delete(timerKey(filedTimer, key));
+        timers.delete(DueIndex.key(filedTimer, key));
       }
       if (nextTimer != null) {
-        timers.put(timerKey(nextTimer, key), key);
+        timers.put(DueIndex.key(nextTimer, key), key);
       }
     }
     long timestamp = clock.millis();
@@ -152,14 +147,5 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
         Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, event), timestamp)));
     outcome.requests().forEach(request -> context.forward(new Record<>(key,
         Outbound.to(Topics.NODEPOOL_REQUESTED, request), timestamp)));
-  }
-
-  /** Zero-padded so that the store's byte order is time order. */
-  static String timerKey(Instant deadline, String poolKey) {
-    return String.format("%020d|%s", deadline.toEpochMilli(), poolKey);
-  }
-
-  static long deadlineOf(String timerKey) {
-    return Long.parseLong(timerKey.substring(0, timerKey.indexOf('|')));
   }
 }

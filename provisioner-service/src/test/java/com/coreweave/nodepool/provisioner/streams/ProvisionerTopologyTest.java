@@ -3,6 +3,7 @@ package com.coreweave.nodepool.provisioner.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import com.coreweave.nodepool.kit.streams.DueIndex;
 import com.coreweave.nodepool.provisioner.domain.PoolState;
 import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
 import com.coreweave.nodepool.schema.Json;
@@ -155,7 +156,7 @@ class ProvisionerTopologyTest {
     assertThat(facts()).hasExactlyElementsOfTypes(NodeFact.NodePoolReconciled.class, NodeFact.NodeAssigned.class,
         NodeFact.NodePoolReconciled.class);
     KeyValueStore<String, String> timers = driver.getKeyValueStore(StoreNames.TIMERS);
-    assertThat(timers.get(ProvisionerProcessor.timerKey(T0.plus(BOOT), KEY))).isEqualTo(KEY);
+    assertThat(timers.get(DueIndex.key(T0.plus(BOOT), KEY))).isEqualTo(KEY);
 
     elapse(BOOT.minusSeconds(1));
     assertThat(facts()).isEmpty();
