@@ -194,7 +194,7 @@ public class FleetResource {
   private ZoneTypeKey offered(String zone, String instanceType) {
     catalogue.refusal(zone, instanceType).ifPresent(why -> {
       throw ApiException.invalid("Fleet", zone + "/" + instanceType,
-          List.of(new KubeStatus.Cause("FieldValueNotSupported", why, "instanceType")));
+          List.of(new KubeStatus.Cause(KubeStatus.Cause.NOT_SUPPORTED, why, "instanceType")));
     });
     return new ZoneTypeKey(zone, instanceType);
   }

@@ -23,10 +23,18 @@ public record KubeStatus(
   public record Details(String name, String group, String kind, List<Cause> causes) {
   }
 
-  /** One bad field: {@code field} is a path such as {@code spec.targetNodes}. */
+  /** One bad field: {@code field} is a path such as {@code spec.targetNodes}; {@code reason} one of Kubernetes'. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   @JsonPropertyOrder({"reason", "message", "field"})
   public record Cause(String reason, String message, String field) {
+
+    public static final String REQUIRED = "FieldValueRequired";
+    public static final String INVALID = "FieldValueInvalid";
+    public static final String NOT_SUPPORTED = "FieldValueNotSupported";
+    public static final String FORBIDDEN = "FieldValueForbidden";
+    public static final String TYPE_INVALID = "FieldValueTypeInvalid";
+    public static final String TOO_LONG = "FieldValueTooLong";
+    public static final String DUPLICATE = "FieldValueDuplicate";
   }
 
   public static KubeStatus failure(int code, String reason, String message, Details details) {

@@ -1,5 +1,12 @@
 package com.coreweave.nodepool.api.domain;
 
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.FORBIDDEN;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.INVALID;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.NOT_SUPPORTED;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.REQUIRED;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.TOO_LONG;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.TYPE_INVALID;
+
 import com.coreweave.nodepool.schema.resource.Image;
 import com.coreweave.nodepool.schema.resource.KubeStatus.Cause;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
@@ -21,13 +28,6 @@ import java.util.function.BiConsumer;
  * Rules that need the platform's knowledge (the catalogue) are {@link PlatformValidator}'s.
  */
 public final class ManifestValidator {
-
-  public static final String REQUIRED = "FieldValueRequired";
-  public static final String INVALID = "FieldValueInvalid";
-  public static final String NOT_SUPPORTED = "FieldValueNotSupported";
-  public static final String FORBIDDEN = "FieldValueForbidden";
-  public static final String TYPE_INVALID = "FieldValueTypeInvalid";
-  public static final String TOO_LONG = "FieldValueTooLong";
 
   private static final Set<String> TOP = Set.of("apiVersion", "kind", "metadata", "spec", "status");
   private static final Set<String> METADATA = Set.of("name", "namespace", "uid", "resourceVersion", "generation",

@@ -1,9 +1,10 @@
 package com.coreweave.nodepool.api.domain;
 
-import static com.coreweave.nodepool.api.domain.ManifestValidator.INVALID;
-import static com.coreweave.nodepool.api.domain.ManifestValidator.REQUIRED;
-import static com.coreweave.nodepool.api.domain.ManifestValidator.TOO_LONG;
-import static com.coreweave.nodepool.api.domain.ManifestValidator.TYPE_INVALID;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.DUPLICATE;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.INVALID;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.REQUIRED;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.TOO_LONG;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.TYPE_INVALID;
 
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested.Action;
@@ -27,7 +28,6 @@ public record NodeConfigurationBody(String nodeProfile, List<String> nodes, List
 
   /** The kind an invalid body is reported as. */
   public static final String KIND = "NodeConfigurationRequest";
-  static final String DUPLICATE = "FieldValueDuplicate";
   /** As long as a DNS label, like every other name of the API. */
   static final int MAX_PROFILE_LENGTH = 63;
 

@@ -113,12 +113,12 @@ public final class PoolDecider {
     NodePoolSpec old = current.nodePool().spec();
     List<KubeStatus.Cause> immutable = new ArrayList<>();
     if (!Objects.equals(spec.instanceType(), old.instanceType())) {
-      immutable.add(new KubeStatus.Cause(ManifestValidator.INVALID, "Invalid value: \"" + spec.instanceType()
+      immutable.add(new KubeStatus.Cause(KubeStatus.Cause.INVALID, "Invalid value: \"" + spec.instanceType()
           + "\": field is immutable", "spec.instanceType"));
     }
     String requestedRegion = request.manifest().spec().region();
     if (requestedRegion != null && !requestedRegion.equals(old.region())) {
-      immutable.add(new KubeStatus.Cause(ManifestValidator.INVALID, "Invalid value: \"" + requestedRegion
+      immutable.add(new KubeStatus.Cause(KubeStatus.Cause.INVALID, "Invalid value: \"" + requestedRegion
           + "\": field is immutable", "spec.region"));
     }
     if (!immutable.isEmpty()) {

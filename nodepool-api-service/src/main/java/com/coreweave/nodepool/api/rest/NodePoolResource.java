@@ -184,17 +184,17 @@ public class NodePoolResource {
     List<KubeStatus.Cause> causes = new java.util.ArrayList<>();
     JsonNode active = report.get("active");
     if (active == null || !active.isBoolean()) {
-      causes.add(new KubeStatus.Cause(ManifestValidator.REQUIRED, "must be true (busy) or false (idle)", "active"));
+      causes.add(new KubeStatus.Cause(KubeStatus.Cause.REQUIRED, "must be true (busy) or false (idle)", "active"));
     }
     JsonNode grace = report.get("terminationGracePeriodSeconds");
     if (grace != null && !grace.isNull() && (!grace.canConvertToInt() || !grace.isIntegralNumber()
         || grace.intValue() < 0)) {
-      causes.add(new KubeStatus.Cause(ManifestValidator.INVALID, "must be a non-negative integer",
+      causes.add(new KubeStatus.Cause(KubeStatus.Cause.INVALID, "must be a non-negative integer",
           "terminationGracePeriodSeconds"));
     }
     report.fieldNames().forEachRemaining(f -> {
       if (!f.equals("active") && !f.equals("terminationGracePeriodSeconds")) {
-        causes.add(new KubeStatus.Cause(ManifestValidator.INVALID, "unknown field \"" + f + "\"", f));
+        causes.add(new KubeStatus.Cause(KubeStatus.Cause.INVALID, "unknown field \"" + f + "\"", f));
       }
     });
     if (!causes.isEmpty()) {

@@ -4,12 +4,12 @@ import static com.coreweave.nodepool.api.domain.Fixtures.anyJson;
 import static com.coreweave.nodepool.api.domain.Fixtures.at;
 import static com.coreweave.nodepool.api.domain.Fixtures.json;
 import static com.coreweave.nodepool.api.domain.Fixtures.manifest;
-import static com.coreweave.nodepool.api.domain.ManifestValidator.FORBIDDEN;
-import static com.coreweave.nodepool.api.domain.ManifestValidator.INVALID;
-import static com.coreweave.nodepool.api.domain.ManifestValidator.NOT_SUPPORTED;
-import static com.coreweave.nodepool.api.domain.ManifestValidator.REQUIRED;
-import static com.coreweave.nodepool.api.domain.ManifestValidator.TOO_LONG;
-import static com.coreweave.nodepool.api.domain.ManifestValidator.TYPE_INVALID;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.FORBIDDEN;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.INVALID;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.NOT_SUPPORTED;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.REQUIRED;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.TOO_LONG;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.TYPE_INVALID;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 

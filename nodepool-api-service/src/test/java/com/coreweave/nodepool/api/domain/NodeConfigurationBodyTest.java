@@ -1,11 +1,11 @@
 package com.coreweave.nodepool.api.domain;
 
 import static com.coreweave.nodepool.api.domain.Fixtures.anyJson;
-import static com.coreweave.nodepool.api.domain.ManifestValidator.INVALID;
-import static com.coreweave.nodepool.api.domain.ManifestValidator.REQUIRED;
-import static com.coreweave.nodepool.api.domain.ManifestValidator.TOO_LONG;
-import static com.coreweave.nodepool.api.domain.ManifestValidator.TYPE_INVALID;
-import static com.coreweave.nodepool.api.domain.NodeConfigurationBody.DUPLICATE;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.INVALID;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.REQUIRED;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.TOO_LONG;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.TYPE_INVALID;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.DUPLICATE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 

@@ -326,7 +326,7 @@ class PoolDeciderTest {
 
       assertRejected(decision, 422, "Invalid");
       assertThat(decision.answer().error().details().causes()).containsExactly(new KubeStatus.Cause(
-          ManifestValidator.INVALID, "Invalid value: \"gd-8xh100ib-i128\": field is immutable", "spec.instanceType"));
+          KubeStatus.Cause.INVALID, "Invalid value: \"gd-8xh100ib-i128\": field is immutable", "spec.instanceType"));
     }
 
     @Test

@@ -1,5 +1,8 @@
 package com.coreweave.nodepool.provisioner.domain;
 
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.INVALID;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.REQUIRED;
+
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
 import com.coreweave.nodepool.schema.resource.KubeStatus;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,8 +18,6 @@ import java.util.Set;
 public final class ReleaseRequest {
 
   private static final Set<String> FIELDS = Set.of("releaseTrain", "version", "summary");
-  private static final String REQUIRED = "FieldValueRequired";
-  private static final String INVALID = "FieldValueInvalid";
 
   private ReleaseRequest() {
   }

@@ -1,5 +1,8 @@
 package com.coreweave.nodepool.quota.rest;
 
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.INVALID;
+import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.REQUIRED;
+
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.QuotaKey;
@@ -18,8 +21,6 @@ import java.util.regex.Pattern;
 final class QuotaRequest {
 
   static final String KIND = "Quota";
-  private static final String REQUIRED = "FieldValueRequired";
-  private static final String INVALID = "FieldValueInvalid";
   /** Org ids are DNS labels; zones and instance types are names like US-EAST-04A and gd-8xa100-i128. */
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9._-]{0,251}[A-Za-z0-9])?");
 
