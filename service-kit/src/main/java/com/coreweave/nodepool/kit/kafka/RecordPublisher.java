@@ -9,17 +9,17 @@ import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Future;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -57,15 +57,7 @@ public class RecordPublisher {
   /** Writes {@code value} as JSON (null: a tombstone) and returns once it is acknowledged. */
   public RecordMetadata publish(String topic, String key, Object value) {
     byte[] bytes = value == null ? null : value instanceof byte[] raw ? raw : Json.bytes(value);
-    try {
-      return producer().send(new ProducerRecord<>(topic, key, bytes)).get(15, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw ApiException.unavailable("interrupted while writing to Kafka");
-    } catch (ExecutionException | TimeoutException e) {
-      throw ApiException.unavailable("Kafka did not accept the write to " + topic + ": "
-          + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage()));
-    }
+    return acknowledged(topic, () -> List.of(producer().send(new ProducerRecord<>(topic, key, bytes)))).getFirst();
   }
 
   /**
@@ -74,14 +66,19 @@ public class RecordPublisher {
    */
   public void publishToEveryPartition(String topic, String key, Object value) {
     byte[] bytes = Json.bytes(value);
+    acknowledged(topic, () -> producer().partitionsFor(topic).stream()
+        .map(partition -> producer().send(new ProducerRecord<>(topic, partition.partition(), key, bytes)))
+        .toList());
+  }
+
+  /** Sends, then waits until the broker has every record; a broker that does not answer in time is a 503. */
+  private List<RecordMetadata> acknowledged(String topic, Supplier<List<Future<RecordMetadata>>> sends) {
     try {
-      List<Future<RecordMetadata>> sent = new ArrayList<>();
-      for (PartitionInfo partition : producer().partitionsFor(topic)) {
-        sent.add(producer().send(new ProducerRecord<>(topic, partition.partition(), key, bytes)));
+      List<RecordMetadata> written = new ArrayList<>();
+      for (Future<RecordMetadata> sent : sends.get()) {
+        written.add(sent.get(15, TimeUnit.SECONDS));
       }
-      for (Future<RecordMetadata> each : sent) {
-        each.get(15, TimeUnit.SECONDS);
-      }
+      return written;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw ApiException.unavailable("interrupted while writing to Kafka");
