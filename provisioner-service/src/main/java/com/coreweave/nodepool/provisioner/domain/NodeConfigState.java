@@ -26,4 +26,34 @@ public record NodeConfigState(NodeConfig active, NodeConfig pending, List<Revisi
     revisions = revisions == null ? List.of() : List.copyOf(revisions);
     handled = handled == null ? List.of() : List.copyOf(handled);
   }
+
+  /** The first configuration of a pool: active, its only revision, built from {@code specSource} and the release. */
+  static NodeConfigState first(NodeConfig active, String specSource, String releaseSeen) {
+    return new NodeConfigState(active, null, List.of(new Revision(active, false)), specSource, releaseSeen, null,
+        List.of());
+  }
+
+  NodeConfigState seen(String nextSpecSource, String nextReleaseSeen) {
+    return new NodeConfigState(active, pending, revisions, nextSpecSource, nextReleaseSeen, waiting, handled);
+  }
+
+  NodeConfigState withActive(NodeConfig next, List<Revision> nextRevisions) {
+    return new NodeConfigState(next, pending, nextRevisions, specSource, releaseSeen, waiting, handled);
+  }
+
+  NodeConfigState withPending(NodeConfig next) {
+    return new NodeConfigState(active, next, revisions, specSource, releaseSeen, waiting, handled);
+  }
+
+  NodeConfigState withRevisions(List<Revision> next) {
+    return new NodeConfigState(active, pending, next, specSource, releaseSeen, waiting, handled);
+  }
+
+  NodeConfigState withWaiting(Change next) {
+    return new NodeConfigState(active, pending, revisions, specSource, releaseSeen, next, handled);
+  }
+
+  NodeConfigState withHandled(List<String> next) {
+    return new NodeConfigState(active, pending, revisions, specSource, releaseSeen, waiting, next);
+  }
 }

@@ -47,8 +47,7 @@ final class NodeConfigurations {
     NodeConfigState state = pool.configs;
     if (state == null && (pool.lastReconciled == null || pool.lastReconciled.nodeProfile() == null)) {
       NodeConfig first = NodeProfiles.configure(pool.spec(), releases, pool.now);
-      pool.configs = new NodeConfigState(first, null, List.of(new Revision(first, false)), source, releaseSeen, null,
-          List.of());
+      pool.configs = NodeConfigState.first(first, source, releaseSeen);
       return;
     }
     if (state == null) {
@@ -58,8 +57,7 @@ final class NodeConfigurations {
     boolean specChanged = !source.equals(state.specSource());
     boolean released = !Objects.equals(releaseSeen, state.releaseSeen());
     if (specChanged || released) {
-      pool.configs = new NodeConfigState(state.active(), state.pending(), state.revisions(), source, releaseSeen,
-          state.waiting(), state.handled());
+      pool.configs = state.seen(source, releaseSeen);
       NodeConfig desired = NodeProfiles.configure(pool.spec(), releases, pool.now);
       String why = specChanged ? "the NodePool's spec changed" : "release " + release.version() + " of the "
           + release.releaseTrain() + " train was published";
@@ -89,8 +87,8 @@ final class NodeConfigurations {
     NodeConfig initial = NodeProfiles.configure(pool.spec(), NodeReleases.INITIAL, pool.now);
     NodeConfig running = new NodeConfig(pool.lastReconciled.nodeProfile(), pool.now, initial.summary());
     NodeReleasePublished release = NodeProfiles.release(pool.spec(), NodeReleases.INITIAL);
-    return new NodeConfigState(running, null, List.of(new Revision(running, false)), source,
-        release == null ? null : release.releaseTrain() + "=" + release.version(), null, List.of());
+    return NodeConfigState.first(running, source,
+        release == null ? null : release.releaseTrain() + "=" + release.version());
   }
 
   /** A waiting upgrade or rollback completes once no node is booting any more. */
@@ -112,8 +110,7 @@ final class NodeConfigurations {
     if (handled.size() > MAX_HANDLED) {
       handled = handled.subList(handled.size() - MAX_HANDLED, handled.size());
     }
-    pool.configs = new NodeConfigState(state.active(), state.pending(), state.revisions(), state.specSource(),
-        state.releaseSeen(), state.waiting(), handled);
+    pool.configs = state.withHandled(handled);
     String cause = pool.uid() + "/request-" + request.id();
     switch (request.action()) {
       case Upgrade -> upgrade(pool, request, cause);
@@ -181,9 +178,7 @@ final class NodeConfigurations {
       apply(pool, change);
       return;
     }
-    NodeConfigState state = pool.configs;
-    pool.configs = new NodeConfigState(state.active(), state.pending(), state.revisions(), state.specSource(),
-        state.releaseSeen(), change, state.handled());
+    pool.configs = pool.configs.withWaiting(change);
     pool.poolEvent(CwEvent.CWNodePoolNodeConfigUpdatePending, "The update to node configuration "
         + change.target().nodeProfile() + " waits for " + booting + " node(s) mid-delivery; it completes once they "
         + "have booted into the cluster.", cause);
@@ -191,8 +186,7 @@ final class NodeConfigurations {
 
   private static void apply(PoolChanges pool, Change change) {
     NodeConfigState state = pool.configs;
-    pool.configs = new NodeConfigState(state.active(), state.pending(), state.revisions(), state.specSource(),
-        state.releaseSeen(), null, state.handled());
+    pool.configs = state.withWaiting(null);
     String cause = pool.uid() + "/request-" + change.requestId();
     if (change.action() == Action.Upgrade && state.pending() != null
         && state.pending().nodeProfile().equals(change.target().nodeProfile())) {
@@ -220,8 +214,7 @@ final class NodeConfigurations {
       revisions.remove(revisions.stream().filter(r -> !r.config().nodeProfile().equals(config.nodeProfile()))
           .findFirst().orElseThrow());
     }
-    pool.configs = new NodeConfigState(config, state.pending(), revisions, state.specSource(), state.releaseSeen(),
-        state.waiting(), state.handled());
+    pool.configs = state.withActive(config, revisions);
     pool.bootFailureStreak = 0;
     pool.disabledMessage = null;
     if (manual) {
@@ -231,12 +224,10 @@ final class NodeConfigurations {
   }
 
   private static void setPending(PoolChanges pool, NodeConfig pending, String message, String cause) {
-    NodeConfigState state = pool.configs;
-    if (Objects.equals(state.pending(), pending)) {
+    if (Objects.equals(pool.configs.pending(), pending)) {
       return;
     }
-    pool.configs = new NodeConfigState(state.active(), pending, state.revisions(), state.specSource(),
-        state.releaseSeen(), state.waiting(), state.handled());
+    pool.configs = pool.configs.withPending(pending);
     if (pending != null) {
       pool.poolEvent(CwEvent.CWPendingNodeConfig, message, cause);
     }
@@ -257,11 +248,8 @@ final class NodeConfigurations {
 
   /** Marks the configuration a pool was disabled with, so that no rollback returns to it. */
   static void disable(PoolChanges pool, String profile) {
-    NodeConfigState state = pool.configs;
-    List<Revision> revisions = state.revisions().stream()
-        .map(r -> r.config().nodeProfile().equals(profile) ? new Revision(r.config(), true) : r).toList();
-    pool.configs = new NodeConfigState(state.active(), state.pending(), revisions, state.specSource(),
-        state.releaseSeen(), state.waiting(), state.handled());
+    pool.configs = pool.configs.withRevisions(pool.configs.revisions().stream()
+        .map(r -> r.config().nodeProfile().equals(profile) ? new Revision(r.config(), true) : r).toList());
   }
 
   static PendingNodeConfiguration pendingView(NodeConfigState state) {
