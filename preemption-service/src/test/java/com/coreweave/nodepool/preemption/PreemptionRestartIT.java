@@ -33,7 +33,8 @@ import org.junit.jupiter.api.Test;
  */
 class PreemptionRestartIT {
 
-  static final int PORT = 18184;
+  /** A port of its own, beside the @QuarkusTest port (NODEPOOL_TEST_PORT_PREFIX + "85"). */
+  static final int PORT = Integer.parseInt(System.getenv().getOrDefault("NODEPOOL_TEST_PORT_PREFIX", "181") + "85");
   static final Duration WAIT = Duration.ofSeconds(60);
   /** How late the removal may fire after its time: a 100 ms tick, a 100 ms commit interval, a busy machine. */
   static final Duration SLACK = Duration.ofSeconds(2);
