@@ -4,19 +4,23 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Where the CPU went during a phase: CPU time of each child process of this JVM (the broker and the five services
- * the harness started), of this JVM itself, and of the whole machine (Linux {@code /proc/stat}), so that what other
- * processes on the machine used shows too. Figures are seconds of CPU.
+ * Where the CPU went during a phase: CPU time of each child process of this JVM (the broker, the five services
+ * and the baseline chain), of this JVM itself, and of the whole machine (Linux {@code /proc/stat}), so that what
+ * other processes on the machine used shows too. Figures are seconds of CPU.
  */
 final class CpuMeter {
 
-  static final List<String> COMPONENTS = List.of("kafka", "nodepool-api-service", "quota-service",
-      "capacity-service", "provisioner-service", "preemption-service", "benchmark");
+  static final String BENCHMARK = "benchmark";
+  static final List<String> COMPONENTS = components();
+  /** The product: what "CPU per pool" adds up. */
+  static final List<String> STACK = stack();
   private static final double JIFFIES_PER_SECOND = 100.0;
 
   /** CPU seconds used so far: per component, and by the whole machine (NaN where unknown). */
@@ -28,22 +32,24 @@ final class CpuMeter {
                double load1) {
 
     double ours() {
-      return seconds.values().stream().mapToDouble(Double::doubleValue).sum();
+      return of(COMPONENTS);
     }
+
+    /** CPU seconds of these components together. */
+    double of(Collection<String> components) {
+      return components.stream().mapToDouble(c -> seconds.getOrDefault(c, 0.0)).sum();
+    }
+  }
+
+  private CpuMeter() {
   }
 
   static Snapshot snapshot() {
     Map<String, Double> seconds = new LinkedHashMap<>();
     COMPONENTS.forEach(c -> seconds.put(c, 0.0));
-    ProcessHandle.current().children().forEach(child -> {
-      String command = commandLine(child);
-      String name = component(command);
-      if (name != null) {
-        double cpu = child.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
-        seconds.merge(name, cpu, Double::sum);
-      }
-    });
-    seconds.put("benchmark", ManagementFactory.getPlatformMXBean(com.sun.management.OperatingSystemMXBean.class)
+    StackProcesses.byComponent().forEach((name, process) -> seconds.put(name,
+        process.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0)));
+    seconds.put(BENCHMARK, ManagementFactory.getPlatformMXBean(com.sun.management.OperatingSystemMXBean.class)
         .getProcessCpuTime() / 1e9);
     double[] machine = machine();
     return new Snapshot(System.nanoTime(), seconds, machine[0], machine[1]);
@@ -54,28 +60,6 @@ final class CpuMeter {
     to.seconds().forEach((name, cpu) -> used.put(name, cpu - from.seconds().getOrDefault(name, 0.0)));
     return new Usage(phase, (to.atNanos() - from.atNanos()) / 1e9, used, to.machineBusy() - from.machineBusy(),
         to.machineTotal() - from.machineTotal(), loadAverage()[0]);
-  }
-
-  /** The full command line (ProcessHandle.Info cuts long ones, and the broker's classpath is long). */
-  private static String commandLine(ProcessHandle process) {
-    try {
-      byte[] raw = Files.readAllBytes(Path.of("/proc", String.valueOf(process.pid()), "cmdline"));
-      return new String(raw, java.nio.charset.StandardCharsets.UTF_8).replace('\0', ' ');
-    } catch (IOException | RuntimeException e) {
-      return process.info().commandLine().orElse("");
-    }
-  }
-
-  private static String component(String command) {
-    if (command.contains("LocalKafkaMain")) {
-      return "kafka";
-    }
-    for (String name : COMPONENTS) {
-      if (command.contains(name + "/target/quarkus-app")) {
-        return name;
-      }
-    }
-    return null;
   }
 
   /** {busy, total} CPU seconds of all cores since boot, from /proc/stat; NaN elsewhere. */
@@ -102,5 +86,17 @@ final class CpuMeter {
       double one = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
       return new double[] {one, Double.NaN, Double.NaN};
     }
+  }
+
+  private static List<String> stack() {
+    List<String> stack = new ArrayList<>(List.of(StackProcesses.KAFKA));
+    stack.addAll(StackProcesses.SERVICES);
+    return List.copyOf(stack);
+  }
+
+  private static List<String> components() {
+    List<String> all = new ArrayList<>(stack());
+    all.addAll(List.of(StackProcesses.BASELINE, BENCHMARK));
+    return List.copyOf(all);
   }
 }

@@ -2,6 +2,8 @@ package com.coreweave.nodepool.systemtest.bench;
 
 import com.coreweave.nodepool.systemtest.bench.BenchClient.Answer;
 import com.coreweave.nodepool.systemtest.bench.PoolTracker.Trace;
+import com.coreweave.nodepool.systemtest.bench.ReportTables.Row;
+import com.coreweave.nodepool.systemtest.harness.Crc32Partitioner;
 import com.coreweave.nodepool.systemtest.harness.Service;
 import com.coreweave.nodepool.systemtest.harness.Stack;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -16,27 +18,26 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToLongFunction;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import com.coreweave.nodepool.systemtest.harness.Crc32Partitioner;
 import org.apache.kafka.common.utils.Utils;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * The pipeline benchmark: starts the whole stack with the system-test harness (its own KRaft broker and the five
  * services' packaged jars on free ports), loads quotas and a fleet through the admin APIs, warms up, and measures
  * REST write and read latency, end-to-end convergence (with where the time goes, stage by stage), pipeline
  * throughput straight from {@code nodepool-requested}, idempotent replays, deletes, and one capacity ledger loaded on
- * its own. Prints a Markdown report (with the machine, its load, CPU per process and the biggest topics) and writes
- * it to {@code target/benchmark-<time>.md}.
+ * its own; then runs the baseline chain ({@link Baseline}) on the same broker. Prints a Markdown report (issue 12's
+ * targets beside the baseline first, then every figure, the machine, its load, CPU per process and what was
+ * written to the broker per pool) and writes it to {@code target/benchmark-<time>.md}.
  *
  * <p>Run it with {@code ./stack bench [-Dbench.<size>=<n> ...]} (see docs/benchmarks.md for every size and what each
  * figure means). Not a test: no JUnit, never part of {@code ./stack test}.
@@ -50,33 +51,37 @@ public final class PipelineBenchmark {
   static final String REQUESTED = "nodepool-requested";
   /** The stack's partition count (nodepool.kafka.partitions as shipped). */
   static final int PARTITIONS = 3;
+  /** The pipeline benchmark's id: its figures are issue 12's throughput, CPU and writes per pool. */
+  static final String PIPELINE = "4";
+  /** The processes whose CPU the baseline's cost counts. */
+  static final List<String> BASELINE_PROCESSES = List.of(StackProcesses.KAFKA, StackProcesses.BASELINE);
 
   // ------------------------------------------------------------------------------------------------ configuration
 
-  private final int warmupRest = intProp("bench.warmup-rest", 40);
-  private final int warmupTopic = intProp("bench.warmup-topic", 100);
-  private final int seqCreates = intProp("bench.seq-creates", 200);
-  private final int concurrentCreates = intProp("bench.concurrent-creates", 200);
-  private final List<Integer> writeClients = intsProp("bench.write-clients", "4,16");
-  private final int reads = intProp("bench.reads", 1000);
-  private final List<Integer> readClients = intsProp("bench.read-clients", "1,4,16");
-  private final int lists = intProp("bench.lists", 20);
-  private final int converge1 = intProp("bench.converge-small", 20);
-  private final int converge8 = intProp("bench.converge-large", 10);
-  private final int largeNodes = intProp("bench.converge-large-nodes", 8);
-  private final int replays = intProp("bench.replays", 30);
-  private final int deletes = intProp("bench.deletes", 20);
-  private final int pipelinePools = intProp("bench.pipeline-pools", 2000);
-  private final int pipelineOrgs = intProp("bench.pipeline-orgs", 8);
-  private final int pipelineNodes = intProp("bench.pipeline-nodes", 1);
+  private final int warmupRest = Settings.integer("warmup-rest", 40);
+  private final int warmupTopic = Settings.integer("warmup-topic", 100);
+  private final int seqCreates = Settings.integer("seq-creates", 200);
+  private final int concurrentCreates = Settings.integer("concurrent-creates", 200);
+  private final List<Integer> writeClients = Settings.integers("write-clients", "4,16");
+  private final int reads = Settings.integer("reads", 1000);
+  private final List<Integer> readClients = Settings.integers("read-clients", "1,4,16");
+  private final int lists = Settings.integer("lists", 20);
+  private final int converge1 = Settings.integer("converge-small", 20);
+  private final int converge8 = Settings.integer("converge-large", 10);
+  private final int largeNodes = Settings.integer("converge-large-nodes", 8);
+  private final int replays = Settings.integer("replays", 30);
+  private final int deletes = Settings.integer("deletes", 20);
+  private final int pipelinePools = Settings.integer("pipeline-pools", 2000);
+  private final int pipelineOrgs = Settings.integer("pipeline-orgs", 8);
+  private final int pipelineNodes = Settings.integer("pipeline-nodes", 1);
   /** 4k: pools published on the partitions kcat's default partitioner picks (CRC32), not Java's (murmur2). */
-  private final int kcatPools = intProp("bench.kcat-pools", 1000);
+  private final int kcatPools = Settings.integer("kcat-pools", 1000);
   /** Ledgers (zone/instance type) of the catalogue, split between the benchmarks so they do not share one. */
-  private final List<String> restLedgers = listProp("bench.rest-ledgers", "US-EAST-04A/gd-8xa100-i128,"
+  private final List<String> restLedgers = Settings.list("rest-ledgers", "US-EAST-04A/gd-8xa100-i128,"
       + "US-EAST-04A/gd-8xh100ib-i128,US-EAST-04A/gd-8xl40s-i128,US-EAST-04A/gd-8xl40-i128,"
       + "US-EAST-04A/cd-gp-a192-genoa,US-EAST-04A/cd-gp-i64-erapids");
-  private final String convergeLedger = System.getProperty("bench.converge-ledger", "US-WEST-04A/gd-8xa100-i128");
-  private final List<String> pipelineLedgers = listProp("bench.pipeline-ledgers", "US-CENTRAL-07A/gd-8xa100-i128,"
+  private final String convergeLedger = Settings.text("converge-ledger", "US-WEST-04A/gd-8xa100-i128");
+  private final List<String> pipelineLedgers = Settings.list("pipeline-ledgers", "US-CENTRAL-07A/gd-8xa100-i128,"
       + "US-EAST-06A/gd-8xh100ib-i128,US-WEST-04A/gd-8xh100ib-i128,US-EAST-06A/gd-8xh200ib-i128,"
       + "US-EAST-08A/gd-8xh200ib-i128,EU-SOUTH-04A/gd-8xh200ib-i128,US-EAST-08A/gd-8xb200ib-i128,"
       + "US-CENTRAL-07A/gd-8xb200ib-i128,US-CENTRAL-07A/gd-8xl40s-i128,EU-SOUTH-04A/gd-8xl40s-i128,"
@@ -85,15 +90,19 @@ public final class PipelineBenchmark {
       + "EU-SOUTH-04A/cd-gp-a192-genoa,US-EAST-08A/cd-gp-i64-erapids,US-CENTRAL-07A/cd-gp-i64-erapids,"
       + "US-EAST-06A/cd-hp-a96-genoa,US-EAST-08A/cd-hp-a96-genoa,EU-SOUTH-04A/cd-hp-a96-genoa");
   /** One ledger loaded on its own, with a production-size fleet: how a ledger's cost grows with what it holds. */
-  private final String hotLedger = System.getProperty("bench.hot-ledger", "US-EAST-08A/gb300-4x");
-  private final int hotPools = intProp("bench.hot-pools", 200);
-  private final int hotMachines = intProp("bench.hot-machines", 1000);
-  private final int maxMachines = intProp("bench.max-machines", 1000);
-  private final int headroom = intProp("bench.fleet-headroom", 10);
-  private final String bootTime = System.getProperty("bench.boot-time", "0s");
-  private final String timerInterval = System.getProperty("bench.timer-interval", "100ms");
-  private final Duration timeout = Duration.ofSeconds(intProp("bench.timeout-seconds", 300));
-  private final Path outDir = Path.of(System.getProperty("bench.output-dir", "target")).toAbsolutePath();
+  private final String hotLedger = Settings.text("hot-ledger", "US-EAST-08A/gb300-4x");
+  private final int hotPools = Settings.integer("hot-pools", 200);
+  private final int hotMachines = Settings.integer("hot-machines", 1000);
+  private final int maxMachines = Settings.integer("max-machines", 1000);
+  private final int headroom = Settings.integer("fleet-headroom", 10);
+  private final String bootTime = Settings.text("boot-time", "0s");
+  private final String timerInterval = Settings.text("timer-interval", "100ms");
+  private final Duration timeout = Duration.ofSeconds(Settings.integer("timeout-seconds", 300));
+  /** The baseline chain: records at once (as many as the pipeline's pools), and records one at a time. */
+  private final int baselineRecords = Settings.integer("baseline-records", pipelinePools);
+  private final int baselineOneAtATime = Settings.integer("baseline-one-at-a-time", converge1);
+  private final String serviceHeap = Settings.text("service-heap", Stack.DEFAULT_SERVICE_HEAP);
+  private final Path outDir = Path.of(Settings.text("output-dir", "target")).toAbsolutePath();
 
   // ---------------------------------------------------------------------------------------------------- state
 
@@ -109,14 +118,20 @@ public final class PipelineBenchmark {
   private final List<String> notes = new ArrayList<>();
   private final Map<String, String> serviceProperties = new LinkedHashMap<>();
   private Stack stack;
+  private Admin admin;
+  private BrokerWrites broker;
   private PoolTracker tracker;
+  /** The figures issue 12 sets targets for, kept as measured. */
+  private Samples postAnswered;
+  private Samples postToTargetMet;
+  private double pipelineRate = Double.NaN;
+  private final Map<String, PhaseCost> costs = new LinkedHashMap<>();
+  private CreatePath.Checked createPath = CreatePath.unchecked();
+  private Baseline chain;
+  private Baseline.Result baseline;
   private URI api;
   private double stackStartSeconds;
   private final AtomicInteger restPoolCounter = new AtomicInteger();
-
-  /** One line of the results table; samples may be null for a pure throughput figure. */
-  record Row(String id, String figure, int n, Samples samples, String throughput, String note) {
-  }
 
   public static void main(String[] args) {
     int status = 0;
@@ -132,13 +147,15 @@ public final class PipelineBenchmark {
 
   void run() throws Exception {
     checkPlan();
-    log("run " + runId + "; load average " + fmt(loadAtStart[0]) + " " + fmt(loadAtStart[1]) + " "
-        + fmt(loadAtStart[2]) + " on " + Runtime.getRuntime().availableProcessors() + " cores");
+    log("run " + runId + "; load average " + MachineInfo.load(loadAtStart) + " on "
+        + Runtime.getRuntime().availableProcessors() + " cores");
     boolean failed = false;
     try {
       startStack();
+      admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers()));
+      broker = new BrokerWrites(admin);
       loadFleetAndQuotas();
-      tracker = new PoolTracker(stack.bootstrapServers());
+      tracker = new PoolTracker(stack.bootstrapServers(), PoolTracker.STAGES);
       failed = !phase("warm-up", this::warmUp)
           || !phase("1 REST writes, sequential", this::sequentialWrites);
       for (int i = 0; i < writeClients.size() && !failed; i++) {
@@ -149,13 +166,17 @@ public final class PipelineBenchmark {
           || !phase("2 REST reads", this::readsPhase)
           || !phase("3 convergence", this::convergence)
           || !phase("5 replays and deletes", this::replaysAndDeletes)
-          || !phase("4 pipeline throughput", () -> throughput("4", "p", pipelinePools, pipelineLedgers, false))
+          || !phase("4 pipeline throughput", () -> throughput(PIPELINE, "p", pipelinePools, pipelineLedgers, false))
+          || !phase("B baseline chain", this::baselinePhase);
+      stopBaseline();
+      failed = failed
           || !phase("4k pipeline throughput, kcat's partitions",
               () -> throughput("4k", "k", kcatPools, pipelineLedgers, true))
           || !phase("6 one ledger, " + fleet.getOrDefault(hotLedger, 0) + " machines", this::hotLedger);
     } finally {
-      if (stack != null) {
-        topicSizes();
+      stopBaseline();
+      if (admin != null) {
+        admin.close();
       }
       if (tracker != null) {
         tracker.close();
@@ -227,7 +248,7 @@ public final class PipelineBenchmark {
   }
 
   private void startStack() {
-    Stack.Builder builder = Stack.builder().withServices(Service.values())
+    Stack.Builder builder = Stack.builder().withServices(Service.values()).withServiceHeap(serviceHeap)
         .withProperty(Service.PROVISIONER, "provisioner.boot-time", bootTime)
         .withProperty(Service.PROVISIONER, "provisioner.boot-failure-rate", "0")
         .withProperty(Service.PROVISIONER, "provisioner.timer-interval", timerInterval)
@@ -244,13 +265,14 @@ public final class PipelineBenchmark {
         }
       }
     });
-    log("starting the stack (broker + 5 services; boot-time " + bootTime + ", timer-interval " + timerInterval
-        + (serviceProperties.isEmpty() ? "" : ", " + serviceProperties) + ")");
+    log("starting the stack (broker + 5 services, heap " + serviceHeap + " each; boot-time " + bootTime
+        + ", timer-interval " + timerInterval + (serviceProperties.isEmpty() ? "" : ", " + serviceProperties) + ")");
     long start = System.nanoTime();
     stack = builder.build().start();
     stackStartSeconds = (System.nanoTime() - start) / 1e9;
     api = stack.url(Service.API);
-    log("stack ready in " + fmt(stackStartSeconds) + " s; broker " + stack.bootstrapServers() + ", api " + api
+    log("stack ready in " + MachineInfo.fmt(stackStartSeconds) + " s; broker " + stack.bootstrapServers() + ", api "
+        + api
         + ", logs " + stack.logs());
   }
 
@@ -311,6 +333,7 @@ public final class PipelineBenchmark {
     }
     double wall = (System.nanoTime() - start) / 1e9;
     double settled = settle(keys, "sequential writes");
+    postAnswered = samples;
     rows.add(new Row("1a", "POST create (201 once the pool processor decided), 1 client", samples.count(), samples,
         Samples.rate(samples.count() / wall, "req/s"), errors(samples) + "; all " + keys.size()
         + " TargetMet " + Samples.seconds(settled) + " after the last 201"));
@@ -431,7 +454,7 @@ public final class PipelineBenchmark {
       long sentMs = System.currentTimeMillis();
       trace.sent = sent;
       Answer answer = client.post(api, BenchClient.POOLS, DEMO_TOKEN,
-          manifest(name, convergeLedger, nodes), null);
+          Requests.manifest(name, convergeLedger, nodes), null);
       long answeredMs = System.currentTimeMillis();
       if (answer.code() != 201) {
         total.error();
@@ -463,6 +486,9 @@ public final class PipelineBenchmark {
           stages.get(stage.getKey()).add(at - sent);
         }
       }
+    }
+    if (nodes == 1) {
+      postToTargetMet = total;
     }
     rows.add(new Row(id, "POST → status TargetMet, " + what + " (one at a time)", total.count(), total, "–",
         errors(total) + "; the POST itself p50 " + Samples.ms(http.percentileMillis(50)) + " ms"));
@@ -544,6 +570,7 @@ public final class PipelineBenchmark {
     if (count == 0) {
       return;
     }
+    PhaseCost.Meter meter = PhaseCost.start(id, broker);
     long start = System.nanoTime();
     List<String> keys = publish(prefix, count, ledgers, crc32);
     long published = System.nanoTime();
@@ -566,6 +593,12 @@ public final class PipelineBenchmark {
             (System.nanoTime() - start) / 1e9, progress, keys.size()));
       }
       Thread.sleep(50);
+    }
+    boolean complete = tracker.count(keys, t -> t.targetMet) == keys.size();
+    PhaseCost cost = meter.stop(count);
+    costs.put(id, cost);
+    if (id.equals(PIPELINE) && complete) {
+      createPath = CreatePath.check(cost.written(), count);
     }
     double publishSeconds = (published - start) / 1e9;
     String where = ledgers.size() == 1 ? "1 ledger (" + ledgers.get(0) + ", " + fleet.get(ledgers.get(0))
@@ -597,6 +630,9 @@ public final class PipelineBenchmark {
           Samples.seconds(n > 0 ? times.get(0) / 1e9 : Double.NaN), Samples.seconds(p50), Samples.seconds(p90),
           Samples.seconds(all), Samples.rate(k / all, "pools/s"),
           k >= 50 && p90 - p10 >= 0.5 ? Samples.rate(k * 0.8 / (p90 - p10), "pools/s") : "–"});
+      if (id.equals(PIPELINE) && stage == stages.get(stages.size() - 1)) {
+        pipelineRate = k / all;
+      }
       if (stage == stages.get(0) || stage == stages.get(stages.size() - 1)) {
         String what = stage == stages.get(0) ? "pool processor alone: all " + k + " decided"
             : "through all five services: all " + k + " TargetMet";
@@ -604,6 +640,41 @@ public final class PipelineBenchmark {
             n == k ? "last after " + Samples.seconds(all) + " from the first publish"
                 : "**INCOMPLETE: " + n + " of " + k + " within " + timeout.toSeconds() + " s**"));
       }
+    }
+  }
+
+  /**
+   * B: the chain of k exactly-once pass-through hops (k as the pipeline benchmark checked it), with the records of
+   * benchmark 4 all at once and then one at a time: what the services' figures are divided by in the targets table.
+   */
+  private void baselinePhase() throws Exception {
+    if (baselineRecords == 0) {
+      return;
+    }
+    List<String> keys = new ArrayList<>();
+    List<String> values = new ArrayList<>();
+    for (int i = 0; i < baselineRecords; i++) {
+      keys.add(pipelineKey("p", i));
+      values.add(pipelineRequest(keys.get(i), i, pipelineLedgers));
+    }
+    Map<String, String> settings = Baseline.servicesStreamsSettings(MachineInfo.PROJECT_ROOT, serviceProperties);
+    chain = new Baseline(stack.bootstrapServers(), admin, broker, stack.logs().resolve("baseline.log"));
+    baseline = chain.run(createPath.hops(), settings, baselineRecords, baselineOneAtATime, keys, values);
+    int k = baseline.hops().size();
+    rows.add(new Row("Ba", baselineRecords + " records at once through the chain of " + k + " hops", baselineRecords,
+        null, Samples.rate(baseline.rate(), "records/s"), "the last after " + Samples.seconds(baseline.seconds())
+        + " from the first publish; " + k + " hops in " + baseline.apps() + " apps (one per service on the path)"));
+    rows.add(new Row("Bb", "one record through all " + k + " hops, one at a time", baseline.endToEnd().count(),
+        baseline.endToEnd(), "–", errors(baseline.endToEnd()) + "; compare 3a"));
+    rows.add(new Row("Bc", "… its first hop", baseline.firstHop().count(), baseline.firstHop(), "–",
+        "compare 1a (a POST waits for one hop)"));
+  }
+
+  /** Stops the baseline chain; after its phase's CPU was measured, since a process that ended shows none. */
+  private void stopBaseline() throws InterruptedException {
+    if (chain != null) {
+      chain.close();
+      chain = null;
     }
   }
 
@@ -625,25 +696,13 @@ public final class PipelineBenchmark {
   private List<String> publish(String prefix, int count, List<String> ledgers, boolean crc32) throws Exception {
     moved = 0;
     List<String> keys = new ArrayList<>();
-    try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers(),
-        ProducerConfig.ACKS_CONFIG, "all",
-        ProducerConfig.LINGER_MS_CONFIG, 5,
-        ProducerConfig.BATCH_SIZE_CONFIG, 65_536),
-        new StringSerializer(), new StringSerializer())) {
+    try (KafkaProducer<String, String> producer = Requests.producer(stack.bootstrapServers())) {
       List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
       for (int i = 0; i < count; i++) {
-        String org = org(i);
-        String name = String.format(Locale.ROOT, "%s-%05d", prefix, i);
-        String key = org + "/" + name;
+        String key = pipelineKey(prefix, i);
         tracker.expect(key, pipelineNodes);
         keys.add(key);
-        String event = """
-            {"specversion":"1.0","id":"bench-%s-%s","source":"benchmark","type":"NodePoolRequested",\
-            "subject":"%s","time":"%s","datacontenttype":"application/json",\
-            "data":{"operation":"APPLY","nodePool":%s}}"""
-            .formatted(runId, key, key, Instant.now(), manifest(name, ledgers.get(i % ledgers.size()),
-                pipelineNodes));
+        String event = pipelineRequest(key, i, ledgers);
         Integer partition = null;
         if (crc32) {
           partition = Crc32Partitioner.partition(key, PARTITIONS);
@@ -660,10 +719,15 @@ public final class PipelineBenchmark {
     return keys;
   }
 
-  /** A pool manifest for a {@code <zone>/<type>} ledger (no region when it is the default zone). */
-  private static String manifest(String name, String ledger, int nodes) {
-    String[] parts = ledger.split("/");
-    return BenchClient.pool(name, parts[0].equals(DEFAULT_ZONE) ? null : parts[0], parts[1], nodes);
+  /** The key of topic pool {@code i}: {@code <org>/<prefix>-<i>}, round-robin over the pipeline orgs. */
+  private String pipelineKey(String prefix, int i) {
+    return org(i) + "/" + String.format(Locale.ROOT, "%s-%05d", prefix, i);
+  }
+
+  /** The request for topic pool {@code i}, in the ledgers round-robin. */
+  private String pipelineRequest(String key, int i, List<String> ledgers) {
+    return Requests.apply(runId, key, Requests.manifest(key.substring(key.indexOf('/') + 1),
+        ledgers.get(i % ledgers.size()), pipelineNodes));
   }
 
   private String restLedger(int i) {
@@ -672,7 +736,7 @@ public final class PipelineBenchmark {
 
   /** The manifest of REST pool {@code bw-<i>}: one node, in the REST ledgers round-robin. */
   private String restPool(String name) {
-    return manifest(name, restLedger(Integer.parseInt(name.substring(3))), 1);
+    return Requests.manifest(name, restLedger(Integer.parseInt(name.substring(3))), 1);
   }
 
   /** Waits until every pool is TargetMet; returns the seconds waited. Fails after the timeout, saying where pools are. */
@@ -755,36 +819,6 @@ public final class PipelineBenchmark {
     void run() throws Exception;
   }
 
-  /** The biggest topics at the end of the run, from the broker's log dirs: where the bytes went. */
-  private final List<String[]> topics = new ArrayList<>();
-
-  private void topicSizes() {
-    try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(Map.of(
-        "bootstrap.servers", stack.bootstrapServers()))) {
-      List<Integer> brokers = admin.describeCluster().nodes().get().stream()
-          .map(org.apache.kafka.common.Node::id).toList();
-      Map<String, long[]> byTopic = new java.util.TreeMap<>();
-      Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest =
-          new LinkedHashMap<>();
-      admin.describeLogDirs(brokers).allDescriptions().get().values().forEach(dirs -> dirs.values().forEach(
-          dir -> dir.replicaInfos().forEach((partition, info) -> {
-            byTopic.computeIfAbsent(partition.topic(), t -> new long[2])[0] += info.size();
-            latest.put(partition, org.apache.kafka.clients.admin.OffsetSpec.latest());
-          })));
-      admin.listOffsets(latest).all().get().forEach((partition, offsets) ->
-          byTopic.get(partition.topic())[1] += offsets.offset());
-      byTopic.entrySet().stream()
-          .sorted((a, b) -> Long.compare(b.getValue()[0], a.getValue()[0]))
-          .limit(12)
-          .forEach(e -> topics.add(new String[] {"`" + e.getKey() + "`",
-              String.format(Locale.ROOT, "%.1f", e.getValue()[0] / 1024.0 / 1024.0),
-              String.format(Locale.ROOT, "%,d", e.getValue()[1]),
-              e.getValue()[1] == 0 ? "–" : String.format(Locale.ROOT, "%,d", e.getValue()[0] / e.getValue()[1])}));
-    } catch (Exception e) {
-      notes.add("could not read the topic sizes: " + e);
-    }
-  }
-
   /** Runs one phase and measures its CPU; a failure is noted in the report and ends the run (returns false). */
   private boolean phase(String name, Phase body) {
     log("phase " + name);
@@ -802,7 +836,7 @@ public final class PipelineBenchmark {
       cpu.add(usage);
     }
     log(String.format(Locale.ROOT, "phase %s done in %.1f s (load average %s)", name, usage.wall(),
-        fmt(usage.load1())));
+        MachineInfo.fmt(usage.load1())));
     return ok;
   }
 
@@ -859,66 +893,38 @@ public final class PipelineBenchmark {
     }
   }
 
-  private static String fmt(double value) {
-    return Double.isNaN(value) ? "?" : String.format(Locale.ROOT, "%.2f", value);
-  }
-
-  private static int intProp(String name, int fallback) {
-    return Integer.parseInt(System.getProperty(name, String.valueOf(fallback)).trim());
-  }
-
-  private static List<String> listProp(String name, String fallback) {
-    return Arrays.stream(System.getProperty(name, fallback).split(",")).map(String::trim)
-        .filter(s -> !s.isEmpty()).toList();
-  }
-
-  private static List<Integer> intsProp(String name, String fallback) {
-    return Arrays.stream(System.getProperty(name, fallback).split(",")).map(String::trim).filter(s -> !s.isEmpty())
-        .map(Integer::valueOf).toList();
-  }
-
   // ---------------------------------------------------------------------------------------------------- report
 
   private String report() {
-    double[] loadAtEnd = CpuMeter.loadAverage();
+    List<String> overrides = Settings.overrides();
     StringBuilder md = new StringBuilder();
     md.append("# Node Pool pipeline benchmark, run ").append(runId).append("\n\n");
     md.append("| machine and stack | |\n| --- | --- |\n");
-    md.append("| started | ").append(startedAt).append(" |\n");
-    md.append("| cores | ").append(Runtime.getRuntime().availableProcessors()).append(" (").append(cpuModel())
-        .append(") |\n");
-    md.append("| memory | ").append(memory()).append(" |\n");
-    md.append("| JDK | ").append(System.getProperty("java.vm.vendor")).append(' ').append(Runtime.version())
-        .append(" (").append(System.getProperty("java.home")).append(") |\n");
-    md.append("| OS | ").append(System.getProperty("os.name")).append(' ').append(System.getProperty("os.version"))
-        .append(' ').append(System.getProperty("os.arch")).append(" |\n");
-    md.append("| stack commit | ").append(commit()).append(" |\n");
-    md.append("| service jars | ").append(jarsBuilt()).append(" |\n");
-    md.append("| load average (1/5/15 min) | start ").append(fmt(loadAtStart[0])).append(" / ")
-        .append(fmt(loadAtStart[1])).append(" / ").append(fmt(loadAtStart[2])).append(", end ")
-        .append(fmt(loadAtEnd[0])).append(" / ").append(fmt(loadAtEnd[1])).append(" / ").append(fmt(loadAtEnd[2]))
-        .append(" |\n");
-    md.append("| other JVMs on the machine at the end | ").append(otherJvms()).append(" |\n");
-    md.append("| stack | 1 KRaft broker + 5 services as child processes (system-test harness), 3 partitions, "
-        + "exactly_once_v2, commit.interval.ms 100, poll.ms 100 (Streams default); provisioner boot-time ").append(bootTime)
-        .append(", timer-interval ").append(timerInterval).append(", boot-failure-rate 0")
+    md.append(MachineInfo.rows(startedAt, loadAtStart));
+    md.append("| stack | 1 KRaft broker + 5 services as child processes (system-test harness), heap ")
+        .append(serviceHeap).append(" each, 3 partitions, exactly_once_v2, commit.interval.ms 100, poll.ms 100 "
+            + "(Streams default); provisioner boot-time ").append(bootTime).append(", timer-interval ")
+        .append(timerInterval).append(", boot-failure-rate 0")
         .append(serviceProperties.isEmpty() ? "" : "; extra " + serviceProperties).append(" |\n");
     md.append("| fleet (machines per ledger, sized to the plan + ").append(headroom).append(") | ")
         .append(fleetSummary()).append(" |\n");
-    md.append("| stack start | ").append(Samples.seconds(stackStartSeconds)).append(" until all five ready |\n\n");
+    md.append("| stack start | ").append(Samples.seconds(stackStartSeconds)).append(" until all five ready |\n");
+    md.append("| settings | ").append(overrides.isEmpty() ? "the defaults" : String.join(", ", overrides))
+        .append(" |\n\n");
 
-    md.append("## Results\n\n");
-    md.append("| # | figure | n | p50 ms | p90 ms | p99 ms | max ms | throughput | notes |\n");
-    md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
-    for (Row row : rows) {
-      Samples s = row.samples();
-      md.append("| ").append(row.id()).append(" | ").append(row.figure()).append(" | ").append(row.n())
-          .append(" | ").append(s == null ? "" : Samples.ms(s.percentileMillis(50)))
-          .append(" | ").append(s == null ? "" : Samples.ms(s.percentileMillis(90)))
-          .append(" | ").append(s == null ? "" : Samples.ms(s.percentileMillis(99)))
-          .append(" | ").append(s == null ? "" : Samples.ms(s.maxMillis()))
-          .append(" | ").append(row.throughput()).append(" | ").append(row.note()).append(" |\n");
+    md.append("## Issue 12's targets\n\n");
+    if (!overrides.isEmpty()) {
+      md.append("*This run was given settings: the targets are for a run with the defaults.*\n\n");
     }
+    md.append(Targets.table(targetLines(), "chain of " + createPath.k() + " hops")).append('\n');
+    md.append("The create path, ").append(createPath.summary()).append(": ")
+        .append(String.join(" → ", createPath.hops().stream().map(h -> h.service() + " `" + h.writes() + "`")
+            .toList())).append(".");
+    if (baseline != null) {
+      md.append(" The baseline chain ran them as ").append(baseline.apps()).append(" Streams apps in one JVM with ")
+          .append(baseline.settings()).append('.');
+    }
+    md.append("\n\n## Results\n\n").append(ReportTables.results(rows));
     if (!hops.isEmpty()) {
       md.append("\n## Where a pool's time goes (3): time since the POST was sent when each stage became visible "
           + "(read_committed)\n\n");
@@ -932,24 +938,31 @@ public final class PipelineBenchmark {
       md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
       table.forEach(s -> md.append("| ").append(String.join(" | ", s)).append(" |\n"));
     });
-    md.append("\n## CPU seconds used per phase (2 cores = 2 CPU-s per wall second)\n\n");
-    md.append("| phase | wall s | kafka | api | quota | capacity | provisioner | preemption | benchmark | "
-        + "machine busy | of which not ours | load 1m at end |\n");
-    md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-    for (CpuMeter.Usage u : cpu) {
-      md.append("| ").append(u.phase()).append(" | ").append(fmt1(u.wall()));
-      CpuMeter.COMPONENTS.forEach(c -> md.append(" | ").append(fmt1(u.seconds().get(c))));
-      md.append(" | ").append(fmt1(u.machineBusy())).append(" (").append(pct(u.machineBusy(), u.machineCapacity()))
-          .append(")");
-      md.append(" | ").append(fmt1(Math.max(0, u.machineBusy() - u.ours())));
-      md.append(" | ").append(fmt(u.load1())).append(" |\n");
+    if (!costs.isEmpty() || baseline != null) {
+      Map<String, PhaseCost> perItem = new LinkedHashMap<>();
+      Map<String, List<String>> whose = new LinkedHashMap<>();
+      costs.forEach((id, cost) -> {
+        perItem.put(id + ": pools", cost);
+        whose.put(id + ": pools", CpuMeter.STACK);
+      });
+      if (baseline != null) {
+        perItem.put("B: baseline records", baseline.cost());
+        whose.put("B: baseline records", BASELINE_PROCESSES);
+      }
+      md.append("\n## Cost per pool (per record for the baseline), from the first publish until the broker is "
+          + "quiet\n\n").append(ReportTables.costPerItem(perItem, whose));
     }
-    if (!topics.isEmpty()) {
-      md.append("\n## Biggest topics at the end of the run (broker log size, all partitions)\n\n");
-      md.append("| topic | MiB on disk | offsets written (records + transaction markers) | bytes per offset |\n");
-      md.append("| --- | ---: | ---: | ---: |\n");
-      topics.forEach(t -> md.append("| ").append(String.join(" | ", t)).append(" |\n"));
+    PhaseCost pipeline = costs.get(PIPELINE);
+    if (pipeline != null) {
+      md.append("\n## What benchmark 4 wrote to the broker, per pool\n\n")
+          .append(ReportTables.writtenPerTopic(pipeline, 16));
     }
+    if (baseline != null) {
+      md.append("\n## What the baseline chain wrote to the broker, per record\n\n")
+          .append(ReportTables.writtenPerTopic(baseline.cost(), 8));
+    }
+    md.append("\n## CPU seconds used per phase (2 cores = 2 CPU-s per wall second)\n\n")
+        .append(ReportTables.cpuPerPhase(cpu));
     md.append("\nREST figures are measured by one client JVM on the same machine (java.net.http, HTTP/1.1 "
         + "keep-alive), from sending the request to reading the whole answer. Stage times come from a read_committed "
         + "consumer of the benchmark (the moment a fact became visible to the next reader). Other engineers' tests "
@@ -960,6 +973,51 @@ public final class PipelineBenchmark {
     }
     md.append("\nService logs of this run: `").append(stack == null ? "?" : stack.logs()).append("`\n");
     return md.toString();
+  }
+
+  /** Issue 12's figures from this run, each with the baseline's comparable figure. */
+  private List<Targets.Line> targetLines() {
+    PhaseCost cost = costs.get(PIPELINE);
+    PhaseCost chain = baseline == null ? null : baseline.cost();
+    double none = Double.NaN;
+    return List.of(
+        new Targets.Line("pipeline: " + pipelinePools + " pools of " + pipelineNodes + " node, all five services "
+            + "(pools/s)", pipelineRate, Targets.PIPELINE_POOLS_PER_SECOND, true,
+            baseline == null ? none : baseline.rate(), Targets.Unit.PER_SECOND,
+            "4c: pools / seconds from the first publish to `nodepool-requested` until the last is TargetMet; "
+                + "baseline: records / seconds until the last left hop k (Ba)"),
+        new Targets.Line("POST → TargetMet p99 (1-node pool, boot 0, one at a time)", p99(postToTargetMet),
+            Targets.TARGET_MET_P99_MS, false, baseline == null ? none : p99(baseline.endToEnd()),
+            Targets.Unit.MILLIS, "3a, " + count(postToTargetMet) + " pools (nearest rank: under 100 samples, the "
+                + "slowest); baseline: one record through all k hops (Bb)"),
+        new Targets.Line("POST answered p99", p99(postAnswered), Targets.POST_P99_MS, false,
+            baseline == null ? none : p99(baseline.firstHop()), Targets.Unit.MILLIS,
+            "1a, " + count(postAnswered) + " sequential creates, one client; baseline: one record through its "
+                + "first hop (Bc)"),
+        new Targets.Line("CPU per pool, all processes (ms)", cost == null ? none
+            : cost.cpuMillisPerItem(CpuMeter.STACK), Targets.CPU_MS_PER_POOL, false,
+            chain == null ? none : chain.cpuMillisPerItem(BASELINE_PROCESSES), Targets.Unit.MILLIS,
+            "4: CPU time of the broker and the five services (Linux, per process) from the first publish until the "
+                + "broker is quiet after the last TargetMet, / pools" + (cost == null ? ""
+                : "; the whole machine's busy time / pools: " + ReportTables.two(cost.machineMillisPerItem()) + " ms")
+                + "; baseline: broker + chain JVM / records"),
+        new Targets.Line("records written to the broker per pool", cost == null ? none : cost.offsetsPerItem(),
+            Targets.BEFORE_OFFSETS_PER_POOL / 3, false, chain == null ? none : chain.offsetsPerItem(),
+            Targets.Unit.COUNT, "4, same span: growth of every topic's log end offset (changelogs, repartitions, "
+                + "`__consumer_offsets`, `__transaction_state`; transaction markers count) / pools; target a third "
+                + "of " + Targets.Unit.COUNT.format(Targets.BEFORE_OFFSETS_PER_POOL) + " (the before run)"),
+        new Targets.Line("bytes written to the broker per pool", cost == null ? none : cost.bytesPerItem(),
+            Targets.BEFORE_BYTES_PER_POOL / 3, false, chain == null ? none : chain.bytesPerItem(),
+            Targets.Unit.BYTES, "4, same span: growth of every topic's log on disk / pools; target a third of "
+                + Targets.Unit.BYTES.format(Targets.BEFORE_BYTES_PER_POOL) + " (the before run)"));
+  }
+
+  private static double p99(Samples samples) {
+    return samples == null ? Double.NaN : samples.percentileMillis(99);
+  }
+
+  private static int count(Samples samples) {
+    return samples == null ? 0 : samples.count();
   }
 
   private String fleetSummary() {
@@ -981,86 +1039,5 @@ public final class PipelineBenchmark {
     }
     parts.add(what + ": " + (ledgers.size() == 1 ? ledgers.get(0) : ledgers.size() + " ledgers") + " × "
         + (sizes.getMin() == sizes.getMax() ? sizes.getMin() : sizes.getMin() + "–" + sizes.getMax()));
-  }
-
-  private static String fmt1(Double value) {
-    return value == null || value.isNaN() ? "?" : String.format(Locale.ROOT, "%.1f", value);
-  }
-
-  private static String pct(double part, double whole) {
-    return Double.isNaN(part) || whole <= 0 ? "?" : String.format(Locale.ROOT, "%.0f%%", 100 * part / whole);
-  }
-
-  private static String cpuModel() {
-    try {
-      return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
-          .findFirst().map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse("?");
-    } catch (IOException e) {
-      return "?";
-    }
-  }
-
-  private static String memory() {
-    try {
-      return Files.readAllLines(Path.of("/proc/meminfo")).stream().filter(l -> l.startsWith("MemTotal"))
-          .findFirst().map(l -> String.format(Locale.ROOT, "%.1f GiB",
-              Long.parseLong(l.replaceAll("\\D", "")) / 1024.0 / 1024.0)).orElse("?");
-    } catch (IOException e) {
-      return "?";
-    }
-  }
-
-  private static String commit() {
-    Path root = Path.of(System.getProperty("stack.project-root", "..")).toAbsolutePath().normalize();
-    String head = git(root, "rev-parse", "--short", "HEAD");
-    String tracked = git(root, "status", "--porcelain", "--untracked-files=no");
-    String untracked = git(root, "status", "--porcelain");
-    long changed = tracked.lines().filter(l -> !l.isBlank()).count();
-    long all = untracked.lines().filter(l -> !l.isBlank()).count();
-    return (head.isBlank() ? "?" : head) + (changed > 0 ? " + " + changed + " modified tracked file(s)" : "")
-        + (all > changed ? " (+ " + (all - changed) + " untracked path(s))" : "");
-  }
-
-  private static String git(Path root, String... args) {
-    try {
-      List<String> command = new ArrayList<>(List.of("git", "-C", root.toString()));
-      command.addAll(List.of(args));
-      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-      return process.waitFor() == 0 ? out : "";
-    } catch (IOException e) {
-      return "";
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return "";
-    }
-  }
-
-  /** When the benchmarked service jars were built (the harness runs them from the modules' target/ folders). */
-  private static String jarsBuilt() {
-    Path root = Path.of(System.getProperty("stack.project-root", "..")).toAbsolutePath().normalize();
-    List<java.nio.file.attribute.FileTime> times = new ArrayList<>();
-    for (Service service : Service.values()) {
-      try {
-        times.add(Files.getLastModifiedTime(root.resolve(service.module()).resolve(
-            "target/quarkus-app/quarkus-run.jar")));
-      } catch (IOException e) {
-        return "?";
-      }
-    }
-    times.sort(null);
-    return "built " + times.get(0).toInstant().truncatedTo(ChronoUnit.SECONDS) + " … "
-        + times.get(times.size() - 1).toInstant().truncatedTo(ChronoUnit.SECONDS) + " (UTC)";
-  }
-
-  /** JVMs on the machine that are neither this one nor its children: other people's work. */
-  private static long otherJvms() {
-    long self = ProcessHandle.current().pid();
-    java.util.Set<Long> ours = new java.util.HashSet<>();
-    ours.add(self);
-    ProcessHandle.current().descendants().forEach(p -> ours.add(p.pid()));
-    ProcessHandle.current().parent().ifPresent(p -> ours.add(p.pid()));
-    return ProcessHandle.allProcesses().filter(p -> !ours.contains(p.pid()))
-        .filter(p -> p.info().command().map(c -> c.endsWith("/java")).orElse(false)).count();
   }
 }

@@ -31,7 +31,9 @@ final class PoolTracker implements AutoCloseable {
   static final String CAPACITY = "capacity-checked";
   static final String NODES = "nodepool-nodes-changed";
   static final String STATUS = "nodepool-status";
-  private static final List<String> TOPICS = List.of(REQUESTED, DECIDED, QUOTA, CAPACITY, NODES, STATUS);
+  /** Every stage of a create; {@link #STATUS_ONLY}: only when pools are TargetMet (and deleted). */
+  static final List<String> STAGES = List.of(REQUESTED, DECIDED, QUOTA, CAPACITY, NODES, STATUS);
+  static final List<String> STATUS_ONLY = List.of(STATUS);
 
   /** When a pool was first seen at each stage (nanoTime; 0 = not yet). Written by the tracker thread only. */
   static final class Trace {
@@ -62,7 +64,7 @@ final class PoolTracker implements AutoCloseable {
   private final Thread thread;
   private volatile RuntimeException failure;
 
-  PoolTracker(String bootstrapServers) {
+  PoolTracker(String bootstrapServers, List<String> topics) {
     consumer = new KafkaConsumer<>(Map.of(
         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
         ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
@@ -71,7 +73,7 @@ final class PoolTracker implements AutoCloseable {
         ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024),
         new StringDeserializer(), new StringDeserializer());
     List<TopicPartition> partitions = new ArrayList<>();
-    for (String topic : TOPICS) {
+    for (String topic : topics) {
       var infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
       if (infos == null || infos.isEmpty()) {
         throw new IllegalStateException("topic " + topic + " does not exist; are the services up?");

@@ -31,6 +31,8 @@ import com.coreweave.nodepool.localkafka.LocalKafkaMain;
  */
 public final class Stack implements AutoCloseable {
 
+    /** What ./stack up gives each service too. */
+    public static final String DEFAULT_SERVICE_HEAP = "256m";
     private static final Duration BROKER_START = Duration.ofSeconds(60);
     private static final Duration SERVICE_START = Duration.ofSeconds(180);
     private static final Duration GRACEFUL_STOP = Duration.ofSeconds(20);
@@ -39,6 +41,7 @@ public final class Stack implements AutoCloseable {
 
     private final Set<Service> services;
     private final Map<Service, Map<String, String>> properties;
+    private final String serviceHeap;
     private final Path projectRoot;
     private final Path logs;
     private final Path workDir;
@@ -56,6 +59,7 @@ public final class Stack implements AutoCloseable {
         properties = new EnumMap<>(Service.class);
         builder.properties.forEach((service, values) -> properties.put(service, Map.copyOf(values)));
         properties.keySet().forEach(this::requireChosen);
+        serviceHeap = builder.serviceHeap;
         projectRoot = Path.of(System.getProperty("stack.project-root", "..")).toAbsolutePath().normalize();
         String runId = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
                 + "-" + UUID.randomUUID().toString().substring(0, 6);
@@ -199,7 +203,8 @@ public final class Stack implements AutoCloseable {
     }
 
     private ChildProcess launch(Service service, int port, String instanceId) {
-        List<String> command = new ArrayList<>(List.of(java(), "-Xmx256m", "--enable-native-access=ALL-UNNAMED",
+        List<String> command = new ArrayList<>(List.of(java(), "-Xmx" + serviceHeap,
+                "--enable-native-access=ALL-UNNAMED",
                 // The "local" profile carries the demo-only tokens the tests call with.
                 "-Dquarkus.profile=local",
                 "-Dquarkus.http.port=" + port,
@@ -302,6 +307,7 @@ public final class Stack implements AutoCloseable {
 
         private final Set<Service> services = EnumSet.noneOf(Service.class);
         private final Map<Service, Map<String, String>> properties = new EnumMap<>(Service.class);
+        private String serviceHeap = DEFAULT_SERVICE_HEAP;
 
         private Builder() {
         }
@@ -314,6 +320,16 @@ public final class Stack implements AutoCloseable {
         /** A {@code -Dkey=value} for one service, e.g. a duration shortened for the test. */
         public Builder withProperty(Service service, String key, String value) {
             properties.computeIfAbsent(service, s -> new LinkedHashMap<>()).put(key, value);
+            return this;
+        }
+
+        /** Each service's maximum heap ({@code -Xmx}), e.g. {@code 1g}; {@value #DEFAULT_SERVICE_HEAP} unless set. */
+        public Builder withServiceHeap(String maxHeap) {
+            if (!maxHeap.matches("\\d+[kKmMgG]?")) {
+                throw new IllegalArgumentException("a heap size is a number with an optional k, m or g, not '"
+                        + maxHeap + "'");
+            }
+            serviceHeap = maxHeap;
             return this;
         }
 
