@@ -9,6 +9,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Where the CPU went during a phase: CPU time of each child process of this JVM (the broker, the five services
@@ -23,8 +24,12 @@ final class CpuMeter {
   static final List<String> STACK = stack();
   private static final double JIFFIES_PER_SECOND = 100.0;
 
-  /** CPU seconds used so far: per component, and by the whole machine (NaN where unknown). */
-  record Snapshot(long atNanos, Map<String, Double> seconds, double machineBusy, double machineTotal) {
+  /**
+   * CPU seconds used so far: per component (and which process it was), and by the whole machine (NaN where
+   * unknown).
+   */
+  record Snapshot(long atNanos, Map<String, Double> seconds, Map<String, Long> pids, double machineBusy,
+                  double machineTotal) {
   }
 
   /** What a phase used: wall seconds, CPU seconds per component, the machine's busy CPU seconds. */
@@ -46,18 +51,26 @@ final class CpuMeter {
 
   static Snapshot snapshot() {
     Map<String, Double> seconds = new LinkedHashMap<>();
+    Map<String, Long> pids = new LinkedHashMap<>();
     COMPONENTS.forEach(c -> seconds.put(c, 0.0));
-    StackProcesses.byComponent().forEach((name, process) -> seconds.put(name,
-        process.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0)));
+    StackProcesses.byComponent().forEach((name, process) -> {
+      seconds.put(name, process.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0));
+      pids.put(name, process.pid());
+    });
     seconds.put(BENCHMARK, ManagementFactory.getPlatformMXBean(com.sun.management.OperatingSystemMXBean.class)
         .getProcessCpuTime() / 1e9);
     double[] machine = machine();
-    return new Snapshot(System.nanoTime(), seconds, machine[0], machine[1]);
+    return new Snapshot(System.nanoTime(), seconds, pids, machine[0], machine[1]);
   }
 
+  /**
+   * What was used between two snapshots. A component restarted in between counts its new process only: what the
+   * old one used after {@code from} is gone with it.
+   */
   static Usage between(String phase, Snapshot from, Snapshot to) {
     Map<String, Double> used = new LinkedHashMap<>();
-    to.seconds().forEach((name, cpu) -> used.put(name, cpu - from.seconds().getOrDefault(name, 0.0)));
+    to.seconds().forEach((name, cpu) -> used.put(name, Objects.equals(from.pids().get(name),
+        to.pids().get(name)) ? cpu - from.seconds().getOrDefault(name, 0.0) : cpu));
     return new Usage(phase, (to.atNanos() - from.atNanos()) / 1e9, used, to.machineBusy() - from.machineBusy(),
         to.machineTotal() - from.machineTotal(), loadAverage()[0]);
   }

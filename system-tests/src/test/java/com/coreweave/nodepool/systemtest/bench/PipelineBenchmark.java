@@ -1,5 +1,7 @@
 package com.coreweave.nodepool.systemtest.bench;
 
+import static com.coreweave.nodepool.systemtest.bench.Phases.log;
+
 import com.coreweave.nodepool.systemtest.bench.BenchClient.Answer;
 import com.coreweave.nodepool.systemtest.bench.PoolTracker.Trace;
 import com.coreweave.nodepool.systemtest.bench.ReportTables.Row;
@@ -10,7 +12,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -114,8 +115,8 @@ public final class PipelineBenchmark {
   private final List<Row> rows = new ArrayList<>();
   private final List<String[]> hops = new ArrayList<>();
   private final Map<String, List<String[]>> stageTables = new LinkedHashMap<>();
-  private final List<CpuMeter.Usage> cpu = new ArrayList<>();
   private final List<String> notes = new ArrayList<>();
+  private final Phases phases = new Phases(notes);
   private final Map<String, String> serviceProperties = new LinkedHashMap<>();
   private Stack stack;
   private Admin admin;
@@ -149,30 +150,26 @@ public final class PipelineBenchmark {
     checkPlan();
     log("run " + runId + "; load average " + MachineInfo.load(loadAtStart) + " on "
         + Runtime.getRuntime().availableProcessors() + " cores");
-    boolean failed = false;
     try {
       startStack();
       admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers()));
       broker = new BrokerWrites(admin);
       loadFleetAndQuotas();
       tracker = new PoolTracker(stack.bootstrapServers(), PoolTracker.STAGES);
-      failed = !phase("warm-up", this::warmUp)
-          || !phase("1 REST writes, sequential", this::sequentialWrites);
-      for (int i = 0; i < writeClients.size() && !failed; i++) {
-        int clients = writeClients.get(i);
-        failed = !phase("1 REST writes, " + clients + " clients", () -> concurrentWrites(clients));
+      phases.run("warm-up", this::warmUp);
+      phases.run("1 REST writes, sequential", this::sequentialWrites);
+      for (int clients : writeClients) {
+        phases.run("1 REST writes, " + clients + " clients", () -> concurrentWrites(clients));
       }
-      failed = failed
-          || !phase("2 REST reads", this::readsPhase)
-          || !phase("3 convergence", this::convergence)
-          || !phase("5 replays and deletes", this::replaysAndDeletes)
-          || !phase("4 pipeline throughput", () -> throughput(PIPELINE, "p", pipelinePools, pipelineLedgers, false))
-          || !phase("B baseline chain", this::baselinePhase);
+      phases.run("2 REST reads", this::readsPhase);
+      phases.run("3 convergence", this::convergence);
+      phases.run("5 replays and deletes", this::replaysAndDeletes);
+      phases.run("4 pipeline throughput", () -> throughput(PIPELINE, "p", pipelinePools, pipelineLedgers, false));
+      phases.run("B baseline chain", this::baselinePhase);
       stopBaseline();
-      failed = failed
-          || !phase("4k pipeline throughput, kcat's partitions",
-              () -> throughput("4k", "k", kcatPools, pipelineLedgers, true))
-          || !phase("6 one ledger, " + fleet.getOrDefault(hotLedger, 0) + " machines", this::hotLedger);
+      phases.run("4k pipeline throughput, kcat's partitions",
+          () -> throughput("4k", "k", kcatPools, pipelineLedgers, true));
+      phases.run("6 one ledger, " + fleet.getOrDefault(hotLedger, 0) + " machines", this::hotLedger);
     } finally {
       stopBaseline();
       if (admin != null) {
@@ -185,15 +182,9 @@ public final class PipelineBenchmark {
         log("stopping the stack; its logs stay in " + stack.logs());
         stack.close();
       }
-      String report = report();
-      System.out.println();
-      System.out.println(report);
-      Files.createDirectories(outDir);
-      Path file = outDir.resolve("benchmark-" + runId + ".md");
-      Files.writeString(file, report, StandardCharsets.UTF_8);
-      log("report written to " + file);
+      Phases.publish(report(), outDir, "benchmark-" + runId);
     }
-    if (failed) {
+    if (phases.failed()) {
       throw new IllegalStateException("a phase failed; see the notes of the report");
     }
   }
@@ -815,31 +806,6 @@ public final class PipelineBenchmark {
     return (System.nanoTime() - start) / 1e9;
   }
 
-  private interface Phase {
-    void run() throws Exception;
-  }
-
-  /** Runs one phase and measures its CPU; a failure is noted in the report and ends the run (returns false). */
-  private boolean phase(String name, Phase body) {
-    log("phase " + name);
-    CpuMeter.Snapshot before = CpuMeter.snapshot();
-    boolean ok = true;
-    try {
-      body.run();
-    } catch (Exception | AssertionError e) {
-      ok = false;
-      notes.add("**phase '" + name + "' failed, later phases did not run:** " + e.getMessage());
-      log("phase " + name + " FAILED: " + e);
-    }
-    CpuMeter.Usage usage = CpuMeter.between(name, before, CpuMeter.snapshot());
-    if (usage.wall() > 0.05) {
-      cpu.add(usage);
-    }
-    log(String.format(Locale.ROOT, "phase %s done in %.1f s (load average %s)", name, usage.wall(),
-        MachineInfo.fmt(usage.load1())));
-    return ok;
-  }
-
   private String nextRestPool() {
     return restPoolName(restPoolCounter.incrementAndGet());
   }
@@ -877,11 +843,6 @@ public final class PipelineBenchmark {
     if (!ok) {
       throw new IllegalStateException(what + " answered " + answer.code() + ": " + answer.body());
     }
-  }
-
-  private static void log(String message) {
-    System.out.println("[bench " + LocalDateTime.now().format(DateTimeFormatter.ofPattern("HH:mm:ss")) + "] "
-        + message);
   }
 
   private static void sleep(long millis) {
@@ -962,7 +923,7 @@ public final class PipelineBenchmark {
           .append(ReportTables.writtenPerTopic(baseline.cost(), 8));
     }
     md.append("\n## CPU seconds used per phase (2 cores = 2 CPU-s per wall second)\n\n")
-        .append(ReportTables.cpuPerPhase(cpu));
+        .append(ReportTables.cpuPerPhase(phases.usage()));
     md.append("\nREST figures are measured by one client JVM on the same machine (java.net.http, HTTP/1.1 "
         + "keep-alive), from sending the request to reading the whole answer. Stage times come from a read_committed "
         + "consumer of the benchmark (the moment a fact became visible to the next reader). Other engineers' tests "
