@@ -47,6 +47,8 @@ final class Baseline {
     }
   }
 
+  /** The processes whose CPU the baseline's cost counts. */
+  static final List<String> PROCESSES = List.of(StackProcesses.KAFKA, StackProcesses.BASELINE);
   private static final Duration START = Duration.ofSeconds(120);
 
   private final String bootstrap;

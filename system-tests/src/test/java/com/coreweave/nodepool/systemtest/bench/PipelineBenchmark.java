@@ -54,8 +54,6 @@ public final class PipelineBenchmark {
   static final int PARTITIONS = 3;
   /** The pipeline benchmark's id: its figures are issue 12's throughput, CPU and writes per pool. */
   static final String PIPELINE = "4";
-  /** The processes whose CPU the baseline's cost counts. */
-  static final List<String> BASELINE_PROCESSES = List.of(StackProcesses.KAFKA, StackProcesses.BASELINE);
 
   // ------------------------------------------------------------------------------------------------ configuration
 
@@ -877,7 +875,9 @@ public final class PipelineBenchmark {
     if (!overrides.isEmpty()) {
       md.append("*This run was given settings: the targets are for a run with the defaults.*\n\n");
     }
-    md.append(Targets.table(targetLines(), "chain of " + createPath.k() + " hops")).append('\n');
+    Targets.Measured measured = new Targets.Measured(pipelinePools, pipelineNodes, pipelineRate, postToTargetMet,
+        postAnswered, costs.get(PIPELINE), baseline);
+    md.append(Targets.table(Targets.lines(measured), "chain of " + createPath.k() + " hops")).append('\n');
     md.append("The create path, ").append(createPath.summary()).append(": ")
         .append(String.join(" → ", createPath.hops().stream().map(h -> h.service() + " `" + h.writes() + "`")
             .toList())).append(".");
@@ -908,7 +908,7 @@ public final class PipelineBenchmark {
       });
       if (baseline != null) {
         perItem.put("B: baseline records", baseline.cost());
-        whose.put("B: baseline records", BASELINE_PROCESSES);
+        whose.put("B: baseline records", Baseline.PROCESSES);
       }
       md.append("\n## Cost per pool (per record for the baseline), from the first publish until the broker is "
           + "quiet\n\n").append(ReportTables.costPerItem(perItem, whose));
@@ -934,51 +934,6 @@ public final class PipelineBenchmark {
     }
     md.append("\nService logs of this run: `").append(stack == null ? "?" : stack.logs()).append("`\n");
     return md.toString();
-  }
-
-  /** Issue 12's figures from this run, each with the baseline's comparable figure. */
-  private List<Targets.Line> targetLines() {
-    PhaseCost cost = costs.get(PIPELINE);
-    PhaseCost chain = baseline == null ? null : baseline.cost();
-    double none = Double.NaN;
-    return List.of(
-        new Targets.Line("pipeline: " + pipelinePools + " pools of " + pipelineNodes + " node, all five services "
-            + "(pools/s)", pipelineRate, Targets.PIPELINE_POOLS_PER_SECOND, true,
-            baseline == null ? none : baseline.rate(), Targets.Unit.PER_SECOND,
-            "4c: pools / seconds from the first publish to `nodepool-requested` until the last is TargetMet; "
-                + "baseline: records / seconds until the last left hop k (Ba)"),
-        new Targets.Line("POST → TargetMet p99 (1-node pool, boot 0, one at a time)", p99(postToTargetMet),
-            Targets.TARGET_MET_P99_MS, false, baseline == null ? none : p99(baseline.endToEnd()),
-            Targets.Unit.MILLIS, "3a, " + count(postToTargetMet) + " pools (nearest rank: under 100 samples, the "
-                + "slowest); baseline: one record through all k hops (Bb)"),
-        new Targets.Line("POST answered p99", p99(postAnswered), Targets.POST_P99_MS, false,
-            baseline == null ? none : p99(baseline.firstHop()), Targets.Unit.MILLIS,
-            "1a, " + count(postAnswered) + " sequential creates, one client; baseline: one record through its "
-                + "first hop (Bc)"),
-        new Targets.Line("CPU per pool, all processes (ms)", cost == null ? none
-            : cost.cpuMillisPerItem(CpuMeter.STACK), Targets.CPU_MS_PER_POOL, false,
-            chain == null ? none : chain.cpuMillisPerItem(BASELINE_PROCESSES), Targets.Unit.MILLIS,
-            "4: CPU time of the broker and the five services (Linux, per process) from the first publish until the "
-                + "broker is quiet after the last TargetMet, / pools" + (cost == null ? ""
-                : "; the whole machine's busy time / pools: " + ReportTables.two(cost.machineMillisPerItem()) + " ms")
-                + "; baseline: broker + chain JVM / records"),
-        new Targets.Line("records written to the broker per pool", cost == null ? none : cost.offsetsPerItem(),
-            Targets.BEFORE_OFFSETS_PER_POOL / 3, false, chain == null ? none : chain.offsetsPerItem(),
-            Targets.Unit.COUNT, "4, same span: growth of every topic's log end offset (changelogs, repartitions, "
-                + "`__consumer_offsets`, `__transaction_state`; transaction markers count) / pools; target a third "
-                + "of " + Targets.Unit.COUNT.format(Targets.BEFORE_OFFSETS_PER_POOL) + " (the before run)"),
-        new Targets.Line("bytes written to the broker per pool", cost == null ? none : cost.bytesPerItem(),
-            Targets.BEFORE_BYTES_PER_POOL / 3, false, chain == null ? none : chain.bytesPerItem(),
-            Targets.Unit.BYTES, "4, same span: growth of every topic's log on disk / pools; target a third of "
-                + Targets.Unit.BYTES.format(Targets.BEFORE_BYTES_PER_POOL) + " (the before run)"));
-  }
-
-  private static double p99(Samples samples) {
-    return samples == null ? Double.NaN : samples.percentileMillis(99);
-  }
-
-  private static int count(Samples samples) {
-    return samples == null ? 0 : samples.count();
   }
 
   private String fleetSummary() {

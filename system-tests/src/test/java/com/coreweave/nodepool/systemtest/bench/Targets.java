@@ -60,7 +60,57 @@ final class Targets {
     }
   }
 
+  /** What a run measured for the targets; any may be missing (null, NaN) when its phase did not run. */
+  record Measured(int pools, int nodes, double pipelineRate, Samples postToTargetMet, Samples postAnswered,
+                  PhaseCost pipeline, Baseline.Result baseline) {
+  }
+
   private Targets() {
+  }
+
+  /** Issue 12's figures from a run, each with the baseline's comparable figure. */
+  static List<Line> lines(Measured run) {
+    PhaseCost cost = run.pipeline();
+    Baseline.Result baseline = run.baseline();
+    PhaseCost chain = baseline == null ? null : baseline.cost();
+    double none = Double.NaN;
+    return List.of(
+        new Line("pipeline: " + run.pools() + " pools of " + run.nodes() + " node(s), all five services (pools/s)",
+            run.pipelineRate(), PIPELINE_POOLS_PER_SECOND, true, baseline == null ? none : baseline.rate(),
+            Unit.PER_SECOND,
+            "4c: pools / seconds from the first publish to `nodepool-requested` until the last is TargetMet; "
+                + "baseline: records / seconds until the last left hop k (Ba)"),
+        new Line("POST → TargetMet p99 (1-node pool, boot 0, one at a time)", p99(run.postToTargetMet()),
+            TARGET_MET_P99_MS, false, baseline == null ? none : p99(baseline.endToEnd()), Unit.MILLIS,
+            "3a, " + count(run.postToTargetMet()) + " pools (nearest rank: under 100 samples, the slowest); "
+                + "baseline: one record through all k hops (Bb)"),
+        new Line("POST answered p99", p99(run.postAnswered()), POST_P99_MS, false,
+            baseline == null ? none : p99(baseline.firstHop()), Unit.MILLIS,
+            "1a, " + count(run.postAnswered()) + " sequential creates, one client; baseline: one record through its "
+                + "first hop (Bc)"),
+        new Line("CPU per pool, all processes (ms)", cost == null ? none : cost.cpuMillisPerItem(CpuMeter.STACK),
+            CPU_MS_PER_POOL, false, chain == null ? none : chain.cpuMillisPerItem(Baseline.PROCESSES), Unit.MILLIS,
+            "4: CPU time of the broker and the five services (Linux, per process) from the first publish until the "
+                + "broker is quiet after the last TargetMet, / pools" + (cost == null ? ""
+                : "; the whole machine's busy time / pools: " + ReportTables.two(cost.machineMillisPerItem()) + " ms")
+                + "; baseline: broker + chain JVM / records"),
+        new Line("records written to the broker per pool", cost == null ? none : cost.offsetsPerItem(),
+            BEFORE_OFFSETS_PER_POOL / 3, false, chain == null ? none : chain.offsetsPerItem(), Unit.COUNT,
+            "4, same span: growth of every topic's log end offset (changelogs, repartitions, `__consumer_offsets`, "
+                + "`__transaction_state`; transaction markers count) / pools; target a third of "
+                + Unit.COUNT.format(BEFORE_OFFSETS_PER_POOL) + " (the before run)"),
+        new Line("bytes written to the broker per pool", cost == null ? none : cost.bytesPerItem(),
+            BEFORE_BYTES_PER_POOL / 3, false, chain == null ? none : chain.bytesPerItem(), Unit.BYTES,
+            "4, same span: growth of every topic's log on disk / pools; target a third of "
+                + Unit.BYTES.format(BEFORE_BYTES_PER_POOL) + " (the before run)"));
+  }
+
+  private static double p99(Samples samples) {
+    return samples == null ? Double.NaN : samples.percentileMillis(99);
+  }
+
+  private static int count(Samples samples) {
+    return samples == null ? 0 : samples.count();
   }
 
   static String table(List<Line> lines, String baselineWhat) {
