@@ -6,6 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -22,13 +25,22 @@ final class MachineInfo {
   static final Path PROJECT_ROOT = Path.of(System.getProperty("stack.project-root", "..")).toAbsolutePath()
       .normalize();
 
+  /** When and under what load a run started; its id is the local time, {@code yyyyMMdd-HHmmss}. */
+  record Start(String runId, String startedAt, double[] load) {
+
+    static Start now() {
+      return new Start(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")),
+          Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), CpuMeter.loadAverage());
+    }
+  }
+
   private MachineInfo() {
   }
 
   /** The first rows of a report's "machine and stack" table (Markdown, two columns). */
-  static String rows(String startedAt, double[] loadAtStart) {
+  static String rows(Start start) {
     double[] loadAtEnd = CpuMeter.loadAverage();
-    return "| started | " + startedAt + " |\n"
+    return "| started | " + start.startedAt() + " |\n"
         + "| cores | " + Runtime.getRuntime().availableProcessors() + " (" + cpuModel() + ") |\n"
         + "| memory | " + memory() + " |\n"
         + "| JDK | " + System.getProperty("java.vm.vendor") + ' ' + Runtime.version() + " ("
@@ -37,7 +49,7 @@ final class MachineInfo {
         + System.getProperty("os.arch") + " |\n"
         + "| stack commit | " + commit() + " |\n"
         + "| service jars | " + jarsBuilt() + " |\n"
-        + "| load average (1/5/15 min) | start " + load(loadAtStart) + ", end " + load(loadAtEnd) + " |\n"
+        + "| load average (1/5/15 min) | start " + load(start.load()) + ", end " + load(loadAtEnd) + " |\n"
         + "| other JVMs on the machine at the end | " + otherJvms() + " |\n";
   }
 

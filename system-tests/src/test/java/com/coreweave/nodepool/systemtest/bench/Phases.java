@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.systemtest.bench;
 
+import com.coreweave.nodepool.systemtest.harness.Stack;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -53,17 +54,46 @@ final class Phases {
     return !failed;
   }
 
-  boolean failed() {
-    return failed;
+  /** Fails the run if a phase failed (after the report came out). */
+  void requireNoFailure() {
+    if (failed) {
+      throw new IllegalStateException("a phase failed; see the notes of the report");
+    }
   }
 
   List<CpuMeter.Usage> usage() {
     return usage;
   }
 
+  /** A benchmark's {@code main}: runs it and ends the JVM, with status 1 if it failed. */
+  static void runAndExit(Body benchmark) {
+    int status = 0;
+    try {
+      benchmark.run();
+    } catch (Exception | AssertionError e) {
+      System.err.println("[bench] FAILED: " + e);
+      e.printStackTrace();
+      status = 1;
+    }
+    System.exit(status);
+  }
+
   static void log(String message) {
     System.out.println("[bench " + LocalDateTime.now().format(DateTimeFormatter.ofPattern("HH:mm:ss")) + "] "
         + message);
+  }
+
+  /** Closes the run's clients (null: not started), then stops the stack (null: not started); its logs stay. */
+  static void stop(Stack stack, AutoCloseable... clients) throws Exception {
+    for (AutoCloseable client : clients) {
+      if (client != null) {
+        client.close();
+      }
+    }
+    if (stack != null) {
+      log("stopping the stack; its logs stay in " + stack.logs());
+      stack.close();
+    }
   }
 
   /** Prints the report and writes it to {@code <outDir>/<name>.md}. */

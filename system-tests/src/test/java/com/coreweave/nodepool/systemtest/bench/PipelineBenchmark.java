@@ -14,10 +14,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -105,9 +101,8 @@ public final class PipelineBenchmark {
 
   // ---------------------------------------------------------------------------------------------------- state
 
-  private final String runId = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-  private final String startedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
-  private final double[] loadAtStart = CpuMeter.loadAverage();
+  private final MachineInfo.Start start = MachineInfo.Start.now();
+  private final String runId = start.runId();
   private final BenchClient client = new BenchClient();
   private final ObjectMapper json = new ObjectMapper();
   private final List<Row> rows = new ArrayList<>();
@@ -133,20 +128,12 @@ public final class PipelineBenchmark {
   private final AtomicInteger restPoolCounter = new AtomicInteger();
 
   public static void main(String[] args) {
-    int status = 0;
-    try {
-      new PipelineBenchmark().run();
-    } catch (Exception | AssertionError e) {
-      System.err.println("[bench] FAILED: " + e);
-      e.printStackTrace();
-      status = 1;
-    }
-    System.exit(status);
+    Phases.runAndExit(() -> new PipelineBenchmark().run());
   }
 
   void run() throws Exception {
     checkPlan();
-    log("run " + runId + "; load average " + MachineInfo.load(loadAtStart) + " on "
+    log("run " + runId + "; load average " + MachineInfo.load(start.load()) + " on "
         + Runtime.getRuntime().availableProcessors() + " cores");
     try {
       startStack();
@@ -170,21 +157,10 @@ public final class PipelineBenchmark {
       phases.run("6 one ledger, " + fleet.getOrDefault(hotLedger, 0) + " machines", this::hotLedger);
     } finally {
       stopBaseline();
-      if (admin != null) {
-        admin.close();
-      }
-      if (tracker != null) {
-        tracker.close();
-      }
-      if (stack != null) {
-        log("stopping the stack; its logs stay in " + stack.logs());
-        stack.close();
-      }
+      Phases.stop(stack, admin, tracker);
       Phases.publish(report(), outDir, "benchmark-" + runId);
     }
-    if (phases.failed()) {
-      throw new IllegalStateException("a phase failed; see the notes of the report");
-    }
+    phases.requireNoFailure();
   }
 
   // ---------------------------------------------------------------------------------------------------- setup
@@ -859,7 +835,7 @@ public final class PipelineBenchmark {
     StringBuilder md = new StringBuilder();
     md.append("# Node Pool pipeline benchmark, run ").append(runId).append("\n\n");
     md.append("| machine and stack | |\n| --- | --- |\n");
-    md.append(MachineInfo.rows(startedAt, loadAtStart));
+    md.append(MachineInfo.rows(start));
     md.append("| stack | 1 KRaft broker + 5 services as child processes (system-test harness), heap ")
         .append(serviceHeap).append(" each, 3 partitions, exactly_once_v2, commit.interval.ms 100, poll.ms 100 "
             + "(Streams default); provisioner boot-time ").append(bootTime).append(", timer-interval ")
@@ -928,11 +904,7 @@ public final class PipelineBenchmark {
         + "keep-alive), from sending the request to reading the whole answer. Stage times come from a read_committed "
         + "consumer of the benchmark (the moment a fact became visible to the next reader). Other engineers' tests "
         + "share this machine: see the load average and the 'not ours' CPU column before trusting a figure.\n");
-    if (!notes.isEmpty()) {
-      md.append("\n## Notes\n\n");
-      notes.forEach(n -> md.append("- ").append(n.replace('\n', ' ').replace("|", "\\|")).append('\n'));
-    }
-    md.append("\nService logs of this run: `").append(stack == null ? "?" : stack.logs()).append("`\n");
+    md.append(ReportTables.footer(notes, stack));
     return md.toString();
   }
 

@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.systemtest.bench;
 
+import com.coreweave.nodepool.systemtest.harness.Stack;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -91,6 +92,17 @@ final class ReportTables {
     md.append("| **all** | **").append(one(cost.offsetsPerItem())).append("** | **")
         .append(String.format(Locale.ROOT, "%,.0f", cost.bytesPerItem())).append("** | | 100% |\n");
     return md.toString();
+  }
+
+  /** The report's notes, if any, and where the services' logs of the run are. */
+  static String footer(List<String> notes, Stack stack) {
+    StringBuilder md = new StringBuilder();
+    if (!notes.isEmpty()) {
+      md.append("\n## Notes\n\n");
+      notes.forEach(n -> md.append("- ").append(n.replace('\n', ' ').replace("|", "\\|")).append('\n'));
+    }
+    return md.append("\nService logs of this run: `").append(stack == null ? "?" : stack.logs()).append("`\n")
+        .toString();
   }
 
   static String one(Double value) {

@@ -13,10 +13,6 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -49,9 +45,8 @@ public final class ScaleBenchmark {
   private final Duration timeout = Duration.ofSeconds(Settings.integer("scale-timeout-seconds", 6 * 3600));
   private final Path outDir = Path.of(Settings.text("output-dir", "target")).toAbsolutePath();
 
-  private final String runId = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-  private final String startedAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
-  private final double[] loadAtStart = CpuMeter.loadAverage();
+  private final MachineInfo.Start start = MachineInfo.Start.now();
+  private final String runId = start.runId();
   private final BenchClient client = new BenchClient();
   private final ObjectMapper json = new ObjectMapper();
   private final List<String> notes = new ArrayList<>();
@@ -65,20 +60,12 @@ public final class ScaleBenchmark {
   private URI api;
 
   public static void main(String[] args) {
-    int status = 0;
-    try {
-      new ScaleBenchmark().run();
-    } catch (Exception | AssertionError e) {
-      System.err.println("[bench] FAILED: " + e);
-      e.printStackTrace();
-      status = 1;
-    }
-    System.exit(status);
+    Phases.runAndExit(() -> new ScaleBenchmark().run());
   }
 
   void run() throws Exception {
     ScalePlan.Sizes sizes = ScalePlan.Sizes.fromSettings();
-    log("scale run " + runId + ": " + sizes + "; load average " + MachineInfo.load(loadAtStart));
+    log("scale run " + runId + ": " + sizes + "; load average " + MachineInfo.load(start.load()));
     try {
       startStack(sizes);
       phases.run("plan, fleet and quotas", () -> fleetAndQuotas(sizes));
@@ -88,18 +75,10 @@ public final class ScaleBenchmark {
       phases.run("resident memory", this::residentMemory);
       phases.run("kill -9 and restart each service", this::restarts);
     } finally {
-      if (tracker != null) {
-        tracker.close();
-      }
-      if (stack != null) {
-        log("stopping the stack; its logs stay in " + stack.logs());
-        stack.close();
-      }
+      Phases.stop(stack, tracker);
       Phases.publish(report(), outDir, "benchmark-scale-" + runId);
     }
-    if (phases.failed()) {
-      throw new IllegalStateException("a phase failed; see the notes of the report");
-    }
+    phases.requireNoFailure();
   }
 
   private void startStack(ScalePlan.Sizes sizes) {
@@ -349,7 +328,7 @@ public final class ScaleBenchmark {
   private String report() {
     StringBuilder md = new StringBuilder();
     md.append("# Node Pool scale run ").append(runId).append("\n\n| machine and stack | |\n| --- | --- |\n");
-    md.append(MachineInfo.rows(startedAt, loadAtStart));
+    md.append(MachineInfo.rows(start));
     md.append("| stack | 1 KRaft broker (heap 512m) + 5 services (heap ").append(serviceHeap)
         .append(" each) as child processes, 3 partitions, exactly_once_v2; provisioner boot-time 0s |\n");
     md.append("| plan | ").append(plan == null ? "–" : plan.summary()).append(" |\n");
@@ -361,11 +340,7 @@ public final class ScaleBenchmark {
       md.append("\n## Latencies\n\n").append(ReportTables.results(rows));
     }
     md.append("\n## CPU seconds used per phase\n\n").append(ReportTables.cpuPerPhase(phases.usage()));
-    if (!notes.isEmpty()) {
-      md.append("\n## Notes\n\n");
-      notes.forEach(n -> md.append("- ").append(n.replace('\n', ' ').replace("|", "\\|")).append('\n'));
-    }
-    md.append("\nService logs of this run: `").append(stack == null ? "?" : stack.logs()).append("`\n");
+    md.append(ReportTables.footer(notes, stack));
     return md.toString();
   }
 
