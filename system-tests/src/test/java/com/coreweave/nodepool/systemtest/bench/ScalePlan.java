@@ -33,12 +33,14 @@ final class ScalePlan {
   }
 
   private final Sizes sizes;
+  private final List<String> orgs;
   private final List<String> ledgers;
   private final int[] machines;
   private final List<String> notes = new ArrayList<>();
 
   private ScalePlan(Sizes sizes, List<String> ledgers, int[] machines) {
     this.sizes = sizes;
+    this.orgs = sizes.orgs();
     this.ledgers = ledgers;
     this.machines = machines;
   }
@@ -96,7 +98,7 @@ final class ScalePlan {
   }
 
   String org(int pool) {
-    return sizes.orgs().get((pool / ledgers.size()) % sizes.orgCount());
+    return orgs.get((pool / ledgers.size()) % orgs.size());
   }
 
   String ledgerOf(int pool) {
