@@ -237,8 +237,7 @@ public final class PipelineBenchmark {
     stackStartSeconds = (System.nanoTime() - start) / 1e9;
     api = stack.url(Service.API);
     log("stack ready in " + MachineInfo.fmt(stackStartSeconds) + " s; broker " + stack.bootstrapServers() + ", api "
-        + api
-        + ", logs " + stack.logs());
+        + api + ", logs " + stack.logs());
   }
 
   private void loadFleetAndQuotas() {
