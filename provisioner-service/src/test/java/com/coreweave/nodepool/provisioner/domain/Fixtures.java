@@ -6,9 +6,11 @@ import com.coreweave.nodepool.schema.events.NodeActivityReported;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.Validation;
+import com.coreweave.nodepool.schema.resource.Condition;
 import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.Image;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
+import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
@@ -98,6 +100,10 @@ final class Fixtures {
   static CapacityChecked capacity(PoolRef ref, Grant... grants) {
     return new CapacityChecked(ref, Conditions.Capacity.SUFFICIENT, grants.length, Arrays.asList(grants), 0, null,
         null, "", T0);
+  }
+
+  static Condition condition(Node node, String type) {
+    return node.status().conditions().stream().filter(c -> c.type().equals(type)).findFirst().orElseThrow();
   }
 
   static NodeActivityReported activity(int machine, boolean active, Integer graceSeconds) {

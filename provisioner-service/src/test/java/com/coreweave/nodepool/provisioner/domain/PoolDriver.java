@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.CloudEvent;
+import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.NodeFact;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Plays one pool through the reconciler the way the processor does: inputs are handled, timers reconcile at their
@@ -26,7 +28,8 @@ import java.util.List;
  */
 final class PoolDriver {
 
-  private final ProvisioningPolicy policy;
+  private final PoolReconciler reconciler;
+  private final Duration bootTime;
   private final JsonSerde<PoolState> serde = JsonSerde.of(PoolState.class);
   Instant now = Fixtures.T0;
   NodeReleases releases = NodeReleases.INITIAL;
@@ -37,11 +40,19 @@ final class PoolDriver {
   final List<CloudEvent<NodePoolRequested>> requests = new ArrayList<>();
 
   PoolDriver(ProvisioningPolicy policy) {
-    this.policy = policy;
+    this.reconciler = new PoolReconciler(policy);
+    this.bootTime = policy.bootTime();
   }
 
   PoolDriver apply(PoolInput input) {
-    return record(PoolReconciler.handle(state, input, now, policy, releases));
+    return record(reconciler.handle(state, input, now, releases));
+  }
+
+  /** A pool of {@code target} nodes with that scale-down strategy, all granted, booted and registered. */
+  PoolDriver registered(String strategy, int target) {
+    spec(Fixtures.accepted(Fixtures.withStrategy(Fixtures.spec(target), strategy), 1));
+    grants(Fixtures.capacity(1, IntStream.rangeClosed(1, target).mapToObj(Fixtures::grant).toArray(Grant[]::new)));
+    return tick(bootTime);
   }
 
   PoolDriver spec(NodePoolAccepted accepted) {
@@ -59,7 +70,7 @@ final class PoolDriver {
   /** An upstream release reaches the pool's task, which reconciles the pool with it. */
   PoolDriver release(NodeReleasePublished release) {
     releases = releases.with(release);
-    return record(PoolReconciler.reconcile(state, now, policy, releases));
+    return record(reconciler.reconcile(state, now, releases));
   }
 
   PoolDriver configuration(NodeConfigurationRequested request) {
@@ -69,7 +80,7 @@ final class PoolDriver {
   /** Time passes; the punctuator reconciles the pool. */
   PoolDriver tick(Duration elapsed) {
     now = now.plus(elapsed);
-    return record(PoolReconciler.reconcile(state, now, policy, releases));
+    return record(reconciler.reconcile(state, now, releases));
   }
 
   private PoolDriver record(Outcome outcome) {

@@ -28,7 +28,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** Node configurations of reference 000: staging by strategy, pending, upgrade, rollback, reconfigure reboots. */
-class NodeConfigurationTest {
+class ConfigurationControllerTest {
 
   static final Duration BOOT = Duration.ofSeconds(10);
   static final NodeReleasePublished STABLE_NEXT = new NodeReleasePublished(Image.STABLE, "2026.12.0",

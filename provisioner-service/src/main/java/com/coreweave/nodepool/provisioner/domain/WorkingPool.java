@@ -15,35 +15,37 @@ import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
  * The working copy of one pool while an input or a timer is applied: the state being changed, and every fact and
- * event that change produces, in order. Each change to a node goes through here so that the node's fact is never
- * forgotten; {@link #outcome()} freezes the result.
+ * event that change produces, in order. The controllers change it only through its methods, so that a node's change
+ * never goes without its fact; {@link #outcome()} freezes the result.
  */
-final class PoolChanges {
+final class WorkingPool {
 
-  final Instant now;
-  NodePoolAccepted accepted;
-  CapacityChecked capacity;
-  final TreeMap<String, PoolNode> nodes;
-  final TreeSet<Long> released;
-  int bootFailureStreak;
-  String disabledMessage;
-  Scaling scaling;
-  long episode;
-  NodePoolReconciled lastReconciled;
-  NodeConfigState configs;
-  String autoscaledVersion;
-  Instant autoscaleAt;
+  private final Instant now;
+  private final NodePoolAccepted accepted;
+  private final CapacityChecked capacity;
+  private final TreeMap<String, PoolNode> nodes;
+  private final TreeSet<Long> released;
+  private int bootFailureStreak;
+  private String disabledMessage;
+  private Scaling scaling;
+  private long episode;
+  private NodePoolReconciled lastReconciled;
+  private NodeConfigState configs;
+  private String autoscaledVersion;
+  private Instant autoscaleAt;
   private final List<NodeFact> facts = new ArrayList<>();
   private final List<RecordedEvent> events = new ArrayList<>();
   private final List<CloudEvent<NodePoolRequested>> requests = new ArrayList<>();
 
-  PoolChanges(PoolState state, Instant now) {
+  WorkingPool(PoolState state, Instant now) {
     this.now = now;
     this.accepted = state.accepted();
     this.capacity = state.capacity();
@@ -65,13 +67,20 @@ final class PoolChanges {
         List.copyOf(facts), List.copyOf(events), List.copyOf(requests));
   }
 
-  PoolRef ref() {
-    return PoolRef.of(accepted);
+  Instant now() {
+    return now;
   }
 
-  /** The active node configuration's id: what new and reconfigured nodes boot. */
-  String activeProfile() {
-    return configs.active().nodeProfile();
+  NodePoolAccepted accepted() {
+    return accepted;
+  }
+
+  CapacityChecked capacity() {
+    return capacity;
+  }
+
+  PoolRef ref() {
+    return PoolRef.of(accepted);
   }
 
   NodePoolSpec spec() {
@@ -86,8 +95,9 @@ final class PoolChanges {
     return accepted.deleting();
   }
 
-  boolean disabled() {
-    return disabledMessage != null;
+  /** Whether the platform validation accepted the pool: an invalid pool boots no nodes. */
+  boolean valid() {
+    return accepted.validation() != null && accepted.validation().valid();
   }
 
   /** The grants the ledger lists for this incarnation of the pool. */
@@ -98,12 +108,32 @@ final class PoolChanges {
     return capacity.grants();
   }
 
+  boolean released(long grantId) {
+    return released.contains(grantId);
+  }
+
+  // ---- nodes
+
+  Collection<PoolNode> nodes() {
+    return Collections.unmodifiableCollection(nodes.values());
+  }
+
+  PoolNode node(String name) {
+    return nodes.get(name);
+  }
+
+  /** The nodes as they are now, to iterate while changing them. */
   List<PoolNode> snapshot() {
     return List.copyOf(nodes.values());
   }
 
   List<PoolNode> staying() {
     return nodes.values().stream().filter(n -> !n.leaving()).toList();
+  }
+
+  /** Keeps a change of the provisioner's own bookkeeping of a node, which the published node does not show. */
+  void keep(PoolNode node) {
+    nodes.put(node.name(), node);
   }
 
   void assigned(PoolNode node) {
@@ -140,14 +170,54 @@ final class PoolChanges {
         RemovalCause.Declined.name(), now));
   }
 
-  /** A change of the pool's spec the autoscaler asks the api-service for, as any client would. */
-  void request(CloudEvent<NodePoolRequested> request) {
-    requests.add(request);
+  // ---- boot failures and the disabled pool
+
+  /** Counts one more failed boot in a row; returns the streak. */
+  int countBootFailure() {
+    return ++bootFailureStreak;
   }
 
-  void summary(NodePoolReconciled reconciled) {
-    facts.add(reconciled);
-    lastReconciled = reconciled;
+  void resetBootFailures() {
+    bootFailureStreak = 0;
+  }
+
+  boolean disabled() {
+    return disabledMessage != null;
+  }
+
+  String disabledMessage() {
+    return disabledMessage;
+  }
+
+  void disable(String message) {
+    disabledMessage = message;
+  }
+
+  /** A new configuration is a new chance: the failure streak and a disabled pool start over. */
+  void enable() {
+    bootFailureStreak = 0;
+    disabledMessage = null;
+  }
+
+  // ---- node configurations
+
+  NodeConfigState configs() {
+    return configs;
+  }
+
+  void changeConfigs(NodeConfigState next) {
+    configs = next;
+  }
+
+  /** The active node configuration's id: what new and reconfigured nodes boot. */
+  String activeProfile() {
+    return configs.active().nodeProfile();
+  }
+
+  // ---- scaling episodes
+
+  Scaling scaling() {
+    return scaling;
   }
 
   /** Starts a scaling episode unless it is the one running; true when a new one started. */
@@ -160,8 +230,40 @@ final class PoolChanges {
     return true;
   }
 
+  void endEpisode() {
+    scaling = null;
+  }
+
   String episodeCause() {
     return uid() + "/episode-" + episode;
+  }
+
+  // ---- the autoscaler
+
+  String autoscaledVersion() {
+    return autoscaledVersion;
+  }
+
+  /** A change of the pool's spec the autoscaler asks the api-service for, as any client would, once per version. */
+  void request(CloudEvent<NodePoolRequested> request, String version) {
+    requests.add(request);
+    autoscaledVersion = version;
+  }
+
+  /** When the autoscaler looks at the pool again; null when nothing it waits for is due. */
+  void autoscaleAt(Instant next) {
+    autoscaleAt = next;
+  }
+
+  // ---- summary and events
+
+  NodePoolReconciled lastReconciled() {
+    return lastReconciled;
+  }
+
+  void summary(NodePoolReconciled reconciled) {
+    facts.add(reconciled);
+    lastReconciled = reconciled;
   }
 
   /** An event about the pool; {@code cause} must name the fact that caused it, so a replay gives the same id. */
