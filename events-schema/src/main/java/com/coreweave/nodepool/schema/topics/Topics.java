@@ -5,6 +5,7 @@ import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
+import com.coreweave.nodepool.schema.events.NodeDeletionRequested;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
@@ -90,6 +91,18 @@ public final class Topics {
   public static final Topic<byte[]> NODE_ACTIVITY_REPORTED_DLQ = new Topic<>("node-activity-reported-dlq",
       byte[].class, false, FORTNIGHT, PROVISIONER, POOL_KEY, "Activity reports that could not be used, with reason.");
 
+  public static final Topic<JsonNode> NODE_ALERT_RAISED = new Topic<>("node-alert-raised", JsonNode.class, false, WEEK,
+      "monitoring, " + PROVISIONER + " (admin REST)", POOL_KEY,
+      "Inbound: NodeAlertRaised / NodeAlertResolved CloudEvents naming a node and an alert of the catalogue.");
+  public static final Topic<byte[]> NODE_ALERT_RAISED_DLQ = new Topic<>("node-alert-raised-dlq", byte[].class, false,
+      FORTNIGHT, PROVISIONER, POOL_KEY, "Node alerts that could not be used, with reason.");
+  public static final Topic<NodeDeletionRequested> NODE_DELETION_REQUESTED = new Topic<>("node-deletion-requested",
+      NodeDeletionRequested.class, false, WEEK, "platform teams, " + API + " (REST)", POOL_KEY,
+      "Inbound: a node to drain, remove and replace.");
+  public static final Topic<byte[]> NODE_DELETION_REQUESTED_DLQ = new Topic<>("node-deletion-requested-dlq",
+      byte[].class, false, FORTNIGHT, PROVISIONER, POOL_KEY,
+      "Node deletion requests that could not be used, with reason.");
+
   /** Records a service could not read from an internal topic (see {@link DeadLetters}). */
   public static Topic<byte[]> serviceDeadLetters(String service) {
     return new Topic<>(DeadLetters.serviceTopic(service), byte[].class, false, FORTNIGHT, service, "as received",
@@ -101,6 +114,7 @@ public final class Topics {
         QUOTA_LIMIT_SET, QUOTA_CHECKED, INSTANCE_TYPE_CATALOGUED, FLEET_CHANGE_REQUESTED, CAPACITY_CHECKED,
         SPOT_RECLAIM_REQUESTED, NODE_ACTIVITY_REPORTED, NODE_ACTIVITY_REPORTED_DLQ, NODEPOOL_NODES_CHANGED,
         SPOT_PREEMPTION_PROGRESSED, NODEPOOL_EVENT_RECORDED, NODEPOOL_EVENTS, NODEPOOL_STATUS,
-        NODEPOOL_CONFIGURATION_REQUESTED, NODEPOOL_CONFIGURATION_REQUESTED_DLQ, NODE_RELEASE_PUBLISHED);
+        NODEPOOL_CONFIGURATION_REQUESTED, NODEPOOL_CONFIGURATION_REQUESTED_DLQ, NODE_RELEASE_PUBLISHED,
+        NODE_ALERT_RAISED, NODE_ALERT_RAISED_DLQ, NODE_DELETION_REQUESTED, NODE_DELETION_REQUESTED_DLQ);
   }
 }

@@ -9,8 +9,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * Reads a {@code node-activity-reported} record, which platform teams publish: keyed {@code <org>/<pool>}, a
- * {@code NodeActivityReported} for the same org and pool naming the node and whether it runs work. Anything else is
- * rejected with a code and a reason for the dead-letter headers.
+ * {@code NodeActivityReported} for the same org and pool naming the node and whether it runs work (optionally its
+ * grace period and the disruptions its budget allows). Anything else is rejected with a code and a reason for the
+ * dead-letter headers.
  */
 public final class ActivityReportReader implements RecordReader<NodeActivityReported> {
 
@@ -39,10 +40,12 @@ public final class ActivityReportReader implements RecordReader<NodeActivityRepo
     if (!report.path("active").isBoolean()) {
       throw new Rejection(INVALID_REPORT, "active is required and must be true or false");
     }
-    JsonNode grace = report.get("terminationGracePeriodSeconds");
-    if (grace != null && !grace.isNull() && !(grace.canConvertToInt() && grace.isIntegralNumber()
-        && grace.asInt() >= 0)) {
+    if (!wholeOrAbsent(report.get("terminationGracePeriodSeconds"))) {
       throw new Rejection(INVALID_REPORT, "terminationGracePeriodSeconds must be a whole number of seconds >= 0");
+    }
+    if (!wholeOrAbsent(report.get("disruptionsAllowed"))) {
+      throw new Rejection(INVALID_REPORT, "disruptionsAllowed must be a whole number >= 0 (the workload's "
+          + "PodDisruptionBudget status)");
     }
     if (!poolKey.org().equals(org) || !poolKey.pool().equals(pool)) {
       throw new Rejection(KEY_MISMATCH, "the report is about " + org + "/" + pool + " but its key is \"" + key
@@ -53,6 +56,11 @@ public final class ActivityReportReader implements RecordReader<NodeActivityRepo
     } catch (Exception e) {
       throw new Rejection(INVALID_REPORT, "value is not a NodeActivityReported: " + e.getMessage());
     }
+  }
+
+  private static boolean wholeOrAbsent(JsonNode number) {
+    return number == null || number.isNull()
+        || number.canConvertToInt() && number.isIntegralNumber() && number.asInt() >= 0;
   }
 
   private static String requiredText(JsonNode report, String field) {

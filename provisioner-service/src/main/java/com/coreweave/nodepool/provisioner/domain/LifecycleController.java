@@ -13,9 +13,11 @@ import com.coreweave.nodepool.schema.resource.Node;
 final class LifecycleController {
 
   private final ProvisioningPolicy policy;
+  private final NodeRemovals removals;
 
-  LifecycleController(ProvisioningPolicy policy) {
+  LifecycleController(ProvisioningPolicy policy, NodeRemovals removals) {
     this.policy = policy;
+    this.removals = removals;
   }
 
   /** Boots whose time is up register, or fail and boot again, or, once the pool is disabled, leave. */
@@ -28,7 +30,7 @@ final class LifecycleController {
       }
       int attempt = node.node().status().bootAttempt();
       String cause = pool.uid() + "/" + node.grant().grantId() + "/" + attempt;
-      String failure = SimulatedBoot.failure(policy, pool.spec(), node.name(), attempt);
+      String failure = SimulatedFleet.bootFailure(policy, pool.spec(), node.name(), attempt);
       if (failure == null) {
         registered(pool, node, cause);
         continue;
@@ -45,6 +47,7 @@ final class LifecycleController {
             pool.uid() + "/generation-" + pool.accepted().generation());
       }
       if (pool.disabled()) {
+        // A node that never joined the cluster leaves at once: there is nothing of it to remove.
         pool.remove(node.withNode(failed), RemovalCause.BootFailed, "Removed after repeated boot failures.");
         pool.poolEvent(CwEvent.CWNodeDeleted, "Node " + node.name() + " deleted: the NodePool is disabled after "
             + "repeated boot failures.", pool.uid() + "/" + node.grant().grantId());
@@ -69,21 +72,22 @@ final class LifecycleController {
         cause);
   }
 
-  /** A drained node leaves once its workload is idle, or when its grace period is over, whichever comes first. */
+  /**
+   * A node drained for a scale-down or a deletion leaves once its workload is idle, or when its grace period is over,
+   * whichever comes first; a failed removal is tried again when its retry is due.
+   */
   void finishDrains(WorkingPool pool) {
+    removals.retryDue(pool);
     for (PoolNode node : pool.snapshot()) {
       boolean drainedHere = node.removal() == RemovalCause.ScaleDown || node.removal() == RemovalCause.PoolDeleted;
-      if (!drainedHere || node.phase() != Node.Phase.Draining) {
-        continue;
-      }
-      boolean overdue = node.drainDeadline() != null && !node.drainDeadline().isAfter(pool.now());
-      if (node.active() && !overdue) {
+      if (!drainedHere || node.phase() != Node.Phase.Draining || NodeRemovals.retrying(node)
+          || !Drains.over(node, pool.now())) {
         continue;
       }
       String why = node.active() ? "its grace period ended" : "its workload finished";
-      pool.remove(node, node.removal(), "Drained: " + why + ".");
-      pool.poolEvent(CwEvent.CWNodeDeleted, "Node " + node.name() + " deleted after draining: " + why + ".",
-          pool.uid() + "/" + node.grant().grantId());
+      Drains.reportEnd(pool, node, pool.uid() + "/" + node.grant().grantId());
+      removals.remove(pool, node, node.removal(), "Drained: " + why + ".", "Node " + node.name()
+          + " deleted after draining: " + why + ".");
     }
   }
 
@@ -103,18 +107,25 @@ final class LifecycleController {
     }
   }
 
-  /** A node reported busy or idle: {@code CWActive} changes once, and the workload's grace period is kept. */
+  /**
+   * A node reported busy or idle: {@code CWActive} changes once, and the workload's grace period and disruption
+   * budget are kept. A budget that now blocks the node's drain says so.
+   */
   static void onActivity(WorkingPool pool, NodeActivityReported report) {
     PoolNode node = pool.node(report.node());
     if (node == null) {
       return;
     }
-    PoolNode reported = node.withGraceSeconds(report.terminationGracePeriodSeconds());
+    PoolNode reported = node.withWorkload(report.terminationGracePeriodSeconds(), report.disruptionsAllowed());
     if (node.active() == report.active()) {
       pool.keep(reported);
     } else {
-      pool.updated(reported.withNode(NodeTemplate.withActivity(node.node(), report.active(), pool.now())),
-          report.active() ? NodeTemplate.ACTIVE : NodeTemplate.IDLE);
+      reported = reported.withNode(NodeTemplate.withActivity(node.node(), report.active(), pool.now()));
+      pool.updated(reported, report.active() ? NodeTemplate.ACTIVE : NodeTemplate.IDLE);
+    }
+    if (reported.phase() == Node.Phase.Draining && reported.drainBlocked() && !node.drainBlocked()) {
+      Drains.reportBlocked(pool, reported, pool.uid() + "/" + node.grant().grantId() + "/drain-"
+          + (node.drainDeadline() == null ? 0 : node.drainDeadline().toEpochMilli()));
     }
   }
 }

@@ -19,7 +19,8 @@ final class PoolInputs {
   private PoolInputs() {
   }
 
-  static Outcome apply(PoolState state, PoolInput input, Instant now, NodeReleases releases) {
+  static Outcome apply(PoolState state, PoolInput input, Instant now, NodeReleases releases,
+                       HealthController health) {
     return switch (input) {
       case PoolInput.ConfigurationRequested request -> onPool(state, now, pool -> {
         if (request.request().uid() == null || request.request().uid().equals(pool.uid())) {
@@ -35,6 +36,9 @@ final class PoolInputs {
           pool -> LifecycleController.onActivity(pool, activity.report()));
       case PoolInput.PreemptionProgressed preemption -> onPool(state, now,
           pool -> PreemptionController.onPreemption(pool, preemption.fact()));
+      case PoolInput.AlertReported alert -> onPool(state, now, pool -> health.onAlert(pool, alert.alert()));
+      case PoolInput.DeletionRequested deletion -> onPool(state, now,
+          pool -> HealthController.onDeletion(pool, deletion.request()));
     };
   }
 

@@ -7,9 +7,10 @@ import java.util.stream.Stream;
 /**
  * Level-triggered reconciliation of one pool, {@code (state, now) -> (state, facts, events)}, wired from one
  * controller per concern in the order they depend on each other: the pool's node configurations first (new nodes and
- * retries boot the active one), then the nodes' lifecycle (boots, drains, metadata), reconfigure reboots, scaling
- * towards the desired count, the autoscaler, and the summary. It reads only the state, never the history of inputs,
- * so any number of quick spec changes ends at the last one, and running it twice changes nothing.
+ * retries boot the active one), then the nodes' lifecycle (boots, drains, metadata), reconfigure reboots, node
+ * health remediation, scaling towards the desired count (which also replaces the nodes remediation removed), the
+ * autoscaler, and the summary. It reads only the state, never the history of inputs, so any number of quick spec
+ * changes ends at the last one, and running it twice changes nothing.
  */
 public final class PoolReconciler {
 
@@ -18,19 +19,24 @@ public final class PoolReconciler {
 
   private final LifecycleController lifecycle;
   private final ReconfigureReboots reboots;
+  private final HealthController health;
+  private final Remediations remediations;
   private final ScalingController scaling;
   private final ProvisioningPolicy policy;
 
-  public PoolReconciler(ProvisioningPolicy policy) {
+  public PoolReconciler(ProvisioningPolicy policy, AlertCatalogue catalogue) {
+    NodeRemovals removals = new NodeRemovals(policy);
     this.policy = policy;
-    this.lifecycle = new LifecycleController(policy);
+    this.lifecycle = new LifecycleController(policy, removals);
     this.reboots = new ReconfigureReboots(policy);
-    this.scaling = new ScalingController(policy);
+    this.health = new HealthController(policy.repair(), catalogue);
+    this.remediations = new Remediations(policy, removals);
+    this.scaling = new ScalingController(policy, removals);
   }
 
   /** Applies an input to the pool, then reconciles it. */
   public Outcome handle(PoolState state, PoolInput input, Instant now, NodeReleases releases) {
-    Outcome applied = PoolInputs.apply(state, input, now, releases);
+    Outcome applied = PoolInputs.apply(state, input, now, releases, health);
     Outcome reconciled = reconcile(applied.state(), now, releases);
     return new Outcome(reconciled.state(), concat(applied.facts(), reconciled.facts()),
         concat(applied.events(), reconciled.events()), concat(applied.requests(), reconciled.requests()));
@@ -45,6 +51,7 @@ public final class PoolReconciler {
     lifecycle.finishBoots(pool);
     ConfigurationController.completeWaiting(pool);
     reboots.reconcile(pool);
+    remediations.reconcile(pool);
     lifecycle.finishDrains(pool);
     lifecycle.applyPoolMetadata(pool);
     scaling.reconcile(pool);

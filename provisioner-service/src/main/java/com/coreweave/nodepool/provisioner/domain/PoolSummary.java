@@ -6,10 +6,12 @@ import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
 import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The pool's {@code NodePoolReconciled} after a reconcile: the counts, the node configurations as the status shows
- * them, and whether a deleting pool has no node left. It is sent only when it differs from the last one sent.
+ * them, whether a deleting pool has no node left, and the fleet failures being retried. It is sent only when it
+ * differs from the last one sent.
  */
 final class PoolSummary {
 
@@ -34,14 +36,17 @@ final class PoolSummary {
     NodePoolReconciled next = new NodePoolReconciled(pool.ref(), ScalingController.desired(pool), current,
         inProgress, removing, pool.activeProfile(), pendingView(configs), revisionsView(configs, pool.nodes()),
         pool.deleting(), pool.deleting() && pool.nodes().isEmpty(), pool.disabled(), pool.disabledMessage(),
-        pool.now());
+        pool.now(), error(pool.nodes(), NodeRemovals::retrying), pool.deliveryError(),
+        error(pool.nodes(), ReconfigureReboots::retrying));
     NodePoolReconciled last = pool.lastReconciled();
-    if (last == null || !next.equals(new NodePoolReconciled(last.pool(), last.targetNodes(), last.currentNodes(),
-        last.inProgress(), last.removing(), last.nodeProfile(), last.pendingNodeConfiguration(),
-        last.nodeConfigurationRevisions(), last.deleting(), last.nodesRemoved(), last.disabled(),
-        last.disabledMessage(), pool.now()))) {
+    if (last == null || !next.equals(last.at(pool.now()))) {
       pool.summary(next);
     }
+  }
+
+  /** The error of the first node whose failed step waits for its retry, or null. */
+  private static String error(Collection<PoolNode> nodes, Predicate<PoolNode> retrying) {
+    return nodes.stream().filter(retrying).map(n -> n.retry().error()).findFirst().orElse(null);
   }
 
   private static PendingNodeConfiguration pendingView(NodeConfigState state) {

@@ -18,9 +18,11 @@ import java.util.Set;
 final class ScalingController {
 
   private final ProvisioningPolicy policy;
+  private final NodeRemovals removals;
 
-  ScalingController(ProvisioningPolicy policy) {
+  ScalingController(ProvisioningPolicy policy, NodeRemovals removals) {
     this.policy = policy;
+    this.removals = removals;
   }
 
   void reconcile(WorkingPool pool) {
@@ -70,6 +72,8 @@ final class ScalingController {
   /**
    * Each grant not yet a node and never released fills a free place: a new booting node, or, while the pool may not
    * boot nodes (invalid or disabled), a grant held for later. Grants beyond the desired count are released at once.
+   * A machine the fleet cannot deliver ({@code CWNodeDeliverFail}) is released to maintenance; the ledger grants
+   * another.
    */
   private void useGrants(WorkingPool pool, int desired) {
     Set<Long> used = new HashSet<>();
@@ -90,20 +94,34 @@ final class ScalingController {
         pool.decline(grant);
         continue;
       }
+      if (mayBoot && undeliverable(pool, grant)) {
+        continue;
+      }
       free--;
       if (!mayBoot) {
         continue;
       }
+      pool.delivered();
       pool.startEpisode(Scaling.UP);
       machines.add(grant.machine());
-      PoolNode node = new PoolNode(NodeTemplate.assigned(pool.ref(), pool.spec(), grant.machine(), profile,
-          pool.now()), grant, pool.now().plus(policy.bootTime()), null, null, null, null);
+      PoolNode node = PoolNode.assigned(NodeTemplate.assigned(pool.ref(), pool.spec(), grant.machine(), profile,
+          pool.now()), grant, pool.now().plus(policy.bootTime()));
       pool.assigned(node);
       String cause = pool.uid() + "/" + grant.grantId();
       pool.poolEvent(CwEvent.CWNodeAssigned, "Node " + grant.machine() + " assigned to the NodePool.", cause);
       pool.nodeEvent(grant.machine(), CwEvent.CWConfigStaged, "Node configuration " + profile
           + " staged for the node's boot.", cause);
     }
+  }
+
+  private boolean undeliverable(WorkingPool pool, Grant grant) {
+    String failure = SimulatedFleet.deliveryFailure(policy, grant);
+    if (failure == null) {
+      return false;
+    }
+    pool.undeliverable(grant, failure);
+    pool.poolEvent(CwEvent.CWNodeDeliverFail, failure, pool.uid() + "/" + grant.grantId());
+    return true;
   }
 
   /** Extra nodes leave: booting and idle ones at once, active ones drained when the strategy (or a deletion) allows. */
@@ -124,20 +142,20 @@ final class ScalingController {
     RemovalCause cause = pool.deleting() ? RemovalCause.PoolDeleted : RemovalCause.ScaleDown;
     String why = pool.deleting() ? "the NodePool is being deleted" : "the NodePool scales down to " + desired;
     for (PoolNode node : selection.removeNow()) {
-      pool.remove(node, cause, "Removed: " + why + ".");
-      pool.poolEvent(CwEvent.CWNodeDeleted, "Node " + node.name() + " deleted: " + why + ".",
-          pool.uid() + "/" + node.grant().grantId());
+      removals.remove(pool, node, cause, "Removed: " + why + ".", "Node " + node.name() + " deleted: " + why + ".");
     }
     for (PoolNode node : selection.drain()) {
-      Duration grace = node.graceSeconds() == null ? policy.drainGrace() : Duration.ofSeconds(node.graceSeconds());
+      Duration grace = Drains.grace(policy, node);
       Node draining = NodeTemplate.leaving(node.node(), cause, "Draining: " + why + ".", true, pool.now());
-      pool.updated(node.leaving(draining, cause, pool.now().plus(grace)), "Draining");
+      PoolNode leaving = node.leaving(draining, cause, pool.now().plus(grace));
+      pool.updated(leaving, "Draining");
       String eventCause = pool.episodeCause() + "/" + node.grant().grantId();
       pool.nodeEvent(node.name(), CwEvent.CWNodeCordoned, "Node " + node.name() + " cordoned: " + why + ".",
           eventCause);
       pool.nodeEvent(node.name(), CwEvent.CWNodeDraining, "Node " + node.name() + " draining; it is removed when "
           + "its workload is idle or after " + grace.toSeconds() + "s.", eventCause);
       pool.poolEvent(CwEvent.CWDrainNode, "Draining node " + node.name() + ".", eventCause);
+      Drains.reportBlocked(pool, leaving, eventCause);
     }
   }
 

@@ -28,6 +28,9 @@ import java.util.TreeSet;
  */
 final class WorkingPool {
 
+  /** Node alert and deletion request ids remembered per pool. */
+  static final int MAX_HANDLED = 64;
+
   private final Instant now;
   private final NodePoolAccepted accepted;
   private final CapacityChecked capacity;
@@ -41,6 +44,8 @@ final class WorkingPool {
   private NodeConfigState configs;
   private String autoscaledVersion;
   private Instant autoscaleAt;
+  private final List<String> handledRequests;
+  private String deliveryError;
   private final List<NodeFact> facts = new ArrayList<>();
   private final List<RecordedEvent> events = new ArrayList<>();
   private final List<CloudEvent<NodePoolRequested>> requests = new ArrayList<>();
@@ -59,11 +64,14 @@ final class WorkingPool {
     this.configs = state.configs();
     this.autoscaledVersion = state.autoscaledVersion();
     this.autoscaleAt = state.autoscaleAt();
+    this.handledRequests = new ArrayList<>(state.handledRequests());
+    this.deliveryError = state.deliveryError();
   }
 
   Outcome outcome() {
     return new Outcome(new PoolState(accepted, capacity, nodes, List.copyOf(released), bootFailureStreak,
-        disabledMessage, scaling, episode, lastReconciled, configs, autoscaledVersion, autoscaleAt),
+        disabledMessage, scaling, episode, lastReconciled, configs, autoscaledVersion, autoscaleAt,
+        handledRequests, deliveryError),
         List.copyOf(facts), List.copyOf(events), List.copyOf(requests));
   }
 
@@ -166,8 +174,40 @@ final class WorkingPool {
   /** A grant the pool does not need is released before it became a node. */
   void decline(Grant grant) {
     released.add(grant.grantId());
-    facts.add(new NodeFact.NodeRemoved(ref(), NodeTemplate.declined(ref(), spec(), grant.machine(), now), grant,
-        RemovalCause.Declined.name(), now));
+    facts.add(new NodeFact.NodeRemoved(ref(), NodeTemplate.declined(ref(), spec(), grant.machine(),
+        RemovalCause.Declined, "The pool did not need this machine.", now), grant, RemovalCause.Declined.name(), now));
+  }
+
+  /** A grant the ledger made could not be delivered: released so that its machine goes to maintenance. */
+  void undeliverable(Grant grant, String error) {
+    released.add(grant.grantId());
+    facts.add(new NodeFact.NodeRemoved(ref(), NodeTemplate.declined(ref(), spec(), grant.machine(),
+        RemovalCause.DeliverFailed, error, now), grant, RemovalCause.DeliverFailed.name(), now));
+    deliveryError = error;
+  }
+
+  /** The last delivery failure, until a node was delivered after it. */
+  String deliveryError() {
+    return deliveryError;
+  }
+
+  void delivered() {
+    deliveryError = null;
+  }
+
+  /**
+   * Remembers the id of a node alert or deletion request (the latest {@link #MAX_HANDLED}); false when it was
+   * handled before, so a redelivered record changes nothing.
+   */
+  boolean firstHandling(String id) {
+    if (handledRequests.contains(id)) {
+      return false;
+    }
+    handledRequests.add(id);
+    if (handledRequests.size() > MAX_HANDLED) {
+      handledRequests.remove(0);
+    }
+    return true;
   }
 
   // ---- boot failures and the disabled pool

@@ -2,6 +2,7 @@ package com.coreweave.nodepool.provisioner.streams;
 
 import com.coreweave.nodepool.kit.streams.DueIndex;
 import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.provisioner.domain.AlertCatalogue;
 import com.coreweave.nodepool.provisioner.domain.NodeReleases;
 import com.coreweave.nodepool.provisioner.domain.Outcome;
 import com.coreweave.nodepool.provisioner.domain.PoolInput;
@@ -43,7 +44,7 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
   private NodeReleases known;
 
   ProvisionerProcessor(ProvisioningPolicy policy, Duration timerInterval, Clock clock) {
-    this.reconciler = new PoolReconciler(policy);
+    this.reconciler = new PoolReconciler(policy, AlertCatalogue.standard());
     this.timerInterval = timerInterval;
     this.clock = clock;
   }

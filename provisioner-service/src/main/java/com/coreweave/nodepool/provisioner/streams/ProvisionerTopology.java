@@ -6,7 +6,9 @@ import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.kit.streams.RecordReader;
 import com.coreweave.nodepool.provisioner.config.ProvisionerSettings;
 import com.coreweave.nodepool.provisioner.domain.ActivityReportReader;
+import com.coreweave.nodepool.provisioner.domain.AlertReader;
 import com.coreweave.nodepool.provisioner.domain.ConfigurationRequestReader;
+import com.coreweave.nodepool.provisioner.domain.DeletionRequestReader;
 import com.coreweave.nodepool.provisioner.domain.PoolInput;
 import com.coreweave.nodepool.provisioner.domain.PoolReconciler;
 import com.coreweave.nodepool.provisioner.domain.PoolState;
@@ -30,8 +32,9 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The provisioner's topology: the accepted spec, the ledger's grants, activity reports, spot preemption steps and
- * configuration requests of a pool (all keyed {@code <org>/<pool>}, so co-partitioned) meet in one
+ * The provisioner's topology: the accepted spec, the ledger's grants, activity reports, spot preemption steps,
+ * configuration requests, node alerts and node deletion requests of a pool (all keyed {@code <org>/<pool>}, so
+ * co-partitioned) meet in one
  * {@link ProvisionerProcessor} per partition, which owns the pool's nodes and writes {@code nodepool-nodes-changed}
  * and {@code nodepool-event-recorded}. Upstream releases (written to every partition) reach every task.
  */
@@ -72,6 +75,12 @@ public class ProvisionerTopology {
             Topics.NODEPOOL_CONFIGURATION_REQUESTED.name(), new ConfigurationRequestReader(),
             Topics.NODEPOOL_CONFIGURATION_REQUESTED_DLQ.name(), SERVICE, clock)
         .mapValues(PoolInput.ConfigurationRequested::new, Named.as("as-configuration"));
+    KStream<String, PoolInput> alerts = DeadLetterRouting.parse(builder, Topics.NODE_ALERT_RAISED.name(),
+            new AlertReader(), Topics.NODE_ALERT_RAISED_DLQ.name(), SERVICE, clock)
+        .mapValues(PoolInput.AlertReported::new, Named.as("as-alert"));
+    KStream<String, PoolInput> deletions = DeadLetterRouting.parse(builder, Topics.NODE_DELETION_REQUESTED.name(),
+            new DeletionRequestReader(), Topics.NODE_DELETION_REQUESTED_DLQ.name(), SERVICE, clock)
+        .mapValues(PoolInput.DeletionRequested::new, Named.as("as-deletion"));
     KStream<String, PoolInput> releases = DeadLetterRouting.parse(builder, Topics.NODE_RELEASE_PUBLISHED.name(),
             new ReleaseReader(), dlq, SERVICE, clock)
         .mapValues(PoolInput.ReleasePublished::new, Named.as("as-release"));
@@ -80,6 +89,8 @@ public class ProvisionerTopology {
         .merge(activity, Named.as("merge-activity"))
         .merge(preemptions, Named.as("merge-preemptions"))
         .merge(configurations, Named.as("merge-configurations"))
+        .merge(alerts, Named.as("merge-alerts"))
+        .merge(deletions, Named.as("merge-deletions"))
         .merge(releases, Named.as("merge-releases"))
         .process(() -> new ProvisionerProcessor(policy, timerInterval, clock), Named.as("provisioner"),
             StoreNames.POOLS, StoreNames.TIMERS, StoreNames.RELEASES);

@@ -32,6 +32,16 @@ class ActivityReportReaderTest {
     assertThat(report.node()).isEqualTo("n-1");
     assertThat(report.active()).isTrue();
     assertThat(report.terminationGracePeriodSeconds()).isEqualTo(90);
+    assertThat(report.drainBlocked()).isFalse();
+  }
+
+  @Test
+  void aDisruptionBudgetThatAllowsNoEvictionBlocksADrain() {
+    var report = reader.read("demo/train", json("""
+        {"org":"demo","pool":"train","node":"n-1","active":true,"disruptionsAllowed":0}"""));
+
+    assertThat(report.disruptionsAllowed()).isZero();
+    assertThat(report.drainBlocked()).isTrue();
   }
 
   @Test
@@ -47,6 +57,8 @@ class ActivityReportReaderTest {
         ActivityReportReader.INVALID_REPORT, "active is required");
     rejected("demo/train", "{\"org\":\"demo\",\"pool\":\"train\",\"node\":\"n-1\",\"active\":false,"
         + "\"terminationGracePeriodSeconds\":-1}", ActivityReportReader.INVALID_REPORT, "whole number");
+    rejected("demo/train", "{\"org\":\"demo\",\"pool\":\"train\",\"node\":\"n-1\",\"active\":true,"
+        + "\"disruptionsAllowed\":\"none\"}", ActivityReportReader.INVALID_REPORT, "disruptionsAllowed");
     rejected("demo/other", "{\"org\":\"demo\",\"pool\":\"train\",\"node\":\"n-1\",\"active\":false}",
         ActivityReportReader.KEY_MISMATCH, "demo/train");
     rejected("no-slash", "{\"org\":\"demo\",\"pool\":\"train\",\"node\":\"n-1\",\"active\":false}",

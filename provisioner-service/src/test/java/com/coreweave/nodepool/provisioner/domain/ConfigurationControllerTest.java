@@ -291,7 +291,7 @@ class ConfigurationControllerTest {
     pool.state = new PoolState(s.accepted(), s.capacity(), s.nodes(), s.releasedGrants(), s.bootFailureStreak(),
         s.disabledMessage(), s.scaling(), s.episode(), new NodePoolReconciled(old.pool(), old.targetNodes(),
         old.currentNodes(), old.inProgress(), old.removing(), "np-0ld0ld0", null, null, old.deleting(),
-        old.nodesRemoved(), old.disabled(), old.disabledMessage(), old.at()), null, null, null);
+        old.nodesRemoved(), old.disabled(), old.disabledMessage(), old.at()), null, null, null, List.of(), null);
 
     pool.release(STABLE_NEXT);
 

@@ -1,8 +1,10 @@
 package com.coreweave.nodepool.provisioner.domain;
 
 import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
+import com.coreweave.nodepool.schema.events.NodeAlert;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.Validation;
@@ -104,6 +106,17 @@ final class Fixtures {
 
   static Condition condition(Node node, String type) {
     return node.status().conditions().stream().filter(c -> c.type().equals(type)).findFirst().orElseThrow();
+  }
+
+  static CloudEvent<NodeAlert> alert(String type, int machine, String alert, Instant time, int id) {
+    return CloudEvent.of("alert-" + id, "monitoring", type, ORG + "/" + POOL, time,
+        new NodeAlert(machine(machine), alert, "seen on GPU 3"));
+  }
+
+  static NodePoolSpec withEvictionDisabled(NodePoolSpec spec) {
+    return new NodePoolSpec(spec.computeClass(), spec.instanceType(), spec.targetNodes(), null, null,
+        spec.nodeLabels(), spec.nodeAnnotations(), spec.nodeTaints(), spec.image(), spec.gpu(), false,
+        new Lifecycle(spec.scaleDownStrategy(), true), null, spec.region());
   }
 
   static NodeActivityReported activity(int machine, boolean active, Integer graceSeconds) {

@@ -132,7 +132,7 @@ class LifecycleControllerTest {
   }
 
   static boolean fails(int machine, int attempt, long seed) {
-    return SimulatedBoot.draw(machine(machine), attempt, seed) < 0.5;
+    return SimulatedFleet.draw(machine(machine), attempt, seed) < 0.5;
   }
 
   @Test

@@ -7,7 +7,9 @@ import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
+import com.coreweave.nodepool.schema.events.NodeAlert;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
+import com.coreweave.nodepool.schema.events.NodeDeletionRequested;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
@@ -32,6 +34,7 @@ final class PoolDriver {
   private final Duration bootTime;
   private final JsonSerde<PoolState> serde = JsonSerde.of(PoolState.class);
   Instant now = Fixtures.T0;
+  private int alerts;
   NodeReleases releases = NodeReleases.INITIAL;
   PoolState state;
   Outcome last;
@@ -40,7 +43,7 @@ final class PoolDriver {
   final List<CloudEvent<NodePoolRequested>> requests = new ArrayList<>();
 
   PoolDriver(ProvisioningPolicy policy) {
-    this.reconciler = new PoolReconciler(policy);
+    this.reconciler = new PoolReconciler(policy, AlertCatalogue.standard());
     this.bootTime = policy.bootTime();
   }
 
@@ -75,6 +78,22 @@ final class PoolDriver {
 
   PoolDriver configuration(NodeConfigurationRequested request) {
     return apply(new PoolInput.ConfigurationRequested(request));
+  }
+
+  /** Monitoring raises an alert on a node, now. */
+  PoolDriver raise(int machine, String alert) {
+    return apply(new PoolInput.AlertReported(Fixtures.alert(NodeAlert.RAISED, machine, alert, now, ++alerts)));
+  }
+
+  /** Monitoring says the alert on the node ended, now. */
+  PoolDriver resolve(int machine, String alert) {
+    return apply(new PoolInput.AlertReported(Fixtures.alert(NodeAlert.RESOLVED, machine, alert, now, ++alerts)));
+  }
+
+  /** A user deletes one node. */
+  PoolDriver deleteNode(int machine) {
+    return apply(new PoolInput.DeletionRequested(new NodeDeletionRequested("delete-" + (++alerts), Fixtures.ORG,
+        Fixtures.POOL, Fixtures.UID, Fixtures.machine(machine), now)));
   }
 
   /** Time passes; the punctuator reconciles the pool. */
