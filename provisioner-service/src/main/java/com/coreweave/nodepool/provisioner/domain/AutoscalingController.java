@@ -33,7 +33,10 @@ final class AutoscalingController {
     pool.autoscaleAt(null);
     NodePoolSpec spec = pool.spec();
     if (!Boolean.TRUE.equals(spec.autoscaling()) || pool.deleting() || pool.disabled()
-        || !pool.valid() || version(pool).equals(pool.autoscaledVersion())) {
+        || !pool.valid()
+        // A later generation that was not applied waits for its author: applying over it would discard the edit.
+        || pool.accepted().lastValid() != null
+        || version(pool).equals(pool.autoscaledVersion())) {
       return;
     }
     int target = spec.target();

@@ -3,12 +3,11 @@ package com.coreweave.nodepool.provisioner.rest;
 import com.coreweave.nodepool.kit.auth.CurrentCaller;
 import com.coreweave.nodepool.kit.kafka.RecordPublisher;
 import com.coreweave.nodepool.kit.rest.ApiException;
-import com.coreweave.nodepool.kit.streams.Rejection;
-import com.coreweave.nodepool.provisioner.domain.AlertReader;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.NodeAlert;
 import com.coreweave.nodepool.schema.resource.KubeStatus;
+import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -70,7 +69,7 @@ public class NodeAlertResource {
     }
     CloudEvent<NodeAlert> alert;
     try {
-      alert = new AlertReader().read(key, Json.bytes(event));
+      alert = Topics.NODE_ALERT_RAISED.read(key, Json.bytes(event));
     } catch (Rejection rejection) {
       throw ApiException.invalid("NodeAlert", event.path("id").asText(null),
           List.of(new KubeStatus.Cause(KubeStatus.Cause.INVALID, rejection.reason(), null)));
