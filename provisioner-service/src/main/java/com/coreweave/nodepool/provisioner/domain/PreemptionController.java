@@ -56,13 +56,8 @@ final class PreemptionController {
    */
   private static PoolNode leaving(PoolNode node, Node marked, boolean draining, WorkingPool pool) {
     RemovalCause cause = node.leaving() ? node.removal() : RemovalCause.Preempted;
-    String message = node.leaving() ? removalMessage(node.node()) : "Spot node is being preempted.";
+    String message = node.leaving() ? NodeRemovals.removalMessage(node.node()) : "Spot node is being preempted.";
     return node.leaving(NodeTemplate.leaving(marked, cause, message, draining, pool.now()), cause,
         node.drainDeadline());
-  }
-
-  private static String removalMessage(Node node) {
-    return node.status().conditions().stream().filter(c -> c.type().equals(Node.CONDITION_REMOVAL))
-        .map(c -> c.message()).findFirst().orElse("");
   }
 }

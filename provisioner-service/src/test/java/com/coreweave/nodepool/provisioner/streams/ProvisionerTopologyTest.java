@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import com.coreweave.nodepool.kit.streams.DueIndex;
 import com.coreweave.nodepool.provisioner.domain.PoolState;
 import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
+import com.coreweave.nodepool.provisioner.domain.RepairPolicy;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.CloudEvent;
@@ -299,5 +300,11 @@ class ProvisionerTopologyTest {
         .containsExactly(tuple("m-1", "AlertRaised"), tuple("m-2", "Draining"), tuple("m-2", "PrepareForTerminate"));
     assertThat(output(Topics.NODEPOOL_EVENT_RECORDED.name()).readValuesToList())
         .anyMatch(e -> e.contains("\"CWNodeDeletionRequestSuccess\""));
+
+    // The node's durable timer removes it once its time to prepare for termination is over.
+    elapse(RepairPolicy.DEFAULTS.prepareForTerminate());
+    assertThat(facts()).filteredOn(NodeFact.NodeRemoved.class::isInstance)
+        .extracting(f -> ((NodeFact.NodeRemoved) f).node().name(), f -> ((NodeFact.NodeRemoved) f).cause())
+        .containsExactly(tuple("m-2", "Deleted"));
   }
 }
