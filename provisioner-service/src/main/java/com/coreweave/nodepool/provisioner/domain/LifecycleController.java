@@ -74,10 +74,9 @@ final class LifecycleController {
 
   /**
    * A node drained for a scale-down or a deletion leaves once its workload is idle, or when its grace period is over,
-   * whichever comes first; a failed removal is tried again when its retry is due.
+   * whichever comes first.
    */
   void finishDrains(WorkingPool pool) {
-    removals.retryDue(pool);
     for (PoolNode node : pool.snapshot()) {
       boolean drainedHere = node.removal() == RemovalCause.ScaleDown || node.removal() == RemovalCause.PoolDeleted;
       if (!drainedHere || node.phase() != Node.Phase.Draining || NodeRemovals.retrying(node)

@@ -8,15 +8,16 @@ import java.util.stream.Stream;
  * Level-triggered reconciliation of one pool, {@code (state, now) -> (state, facts, events)}, wired from one
  * controller per concern in the order they depend on each other: the pool's node configurations first (new nodes and
  * retries boot the active one), then the nodes' lifecycle (boots, drains, metadata), reconfigure reboots, node
- * health remediation, scaling towards the desired count (which also replaces the nodes remediation removed), the
- * autoscaler, and the summary. It reads only the state, never the history of inputs, so any number of quick spec
- * changes ends at the last one, and running it twice changes nothing.
+ * health remediation, failed removals whose retry is due, scaling towards the desired count (which also replaces
+ * the nodes remediation removed), the autoscaler, and the summary. It reads only the state, never the history of
+ * inputs, so any number of quick spec changes ends at the last one, and running it twice changes nothing.
  */
 public final class PoolReconciler {
 
   /** The component named in the events this service records. */
   public static final String COMPONENT = "provisioner-service";
 
+  private final NodeRemovals removals;
   private final LifecycleController lifecycle;
   private final ReconfigureReboots reboots;
   private final HealthController health;
@@ -25,7 +26,7 @@ public final class PoolReconciler {
   private final ProvisioningPolicy policy;
 
   public PoolReconciler(ProvisioningPolicy policy, AlertCatalogue catalogue) {
-    NodeRemovals removals = new NodeRemovals(policy);
+    this.removals = new NodeRemovals(policy);
     this.policy = policy;
     this.lifecycle = new LifecycleController(policy, removals);
     this.reboots = new ReconfigureReboots(policy);
@@ -52,6 +53,7 @@ public final class PoolReconciler {
     ConfigurationController.completeWaiting(pool);
     reboots.reconcile(pool);
     remediations.reconcile(pool);
+    removals.retryDue(pool);
     lifecycle.finishDrains(pool);
     lifecycle.applyPoolMetadata(pool);
     scaling.reconcile(pool);

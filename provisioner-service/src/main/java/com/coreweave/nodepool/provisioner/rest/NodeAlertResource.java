@@ -47,12 +47,7 @@ public class NodeAlertResource {
   @Consumes(MediaType.APPLICATION_JSON)
   public Response report(String body) {
     caller.admin();
-    JsonNode tree;
-    try {
-      tree = Json.mapper().readTree(body == null ? "" : body);
-    } catch (Exception e) {
-      throw ApiException.badRequest("the body is not JSON: " + e.getMessage().lines().findFirst().orElse(""));
-    }
+    JsonNode tree = JsonBody.read(body);
     if (tree == null || !tree.isObject()) {
       throw ApiException.badRequest("the body must be a NodeAlertRaised or NodeAlertResolved CloudEvent object");
     }
