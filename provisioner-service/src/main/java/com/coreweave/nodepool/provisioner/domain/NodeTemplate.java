@@ -202,8 +202,7 @@ public final class NodeTemplate {
     return Condition.of(type, status, reason, message).after(previous, now);
   }
 
-  static Node withCondition(Node node, String type, boolean status, String reason, String message,
-                                    Instant now) {
+  static Node withCondition(Node node, String type, boolean status, String reason, String message, Instant now) {
     List<Condition> conditions = new ArrayList<>(node.status().conditions());
     for (int i = 0; i < conditions.size(); i++) {
       if (conditions.get(i).type().equals(type)) {
