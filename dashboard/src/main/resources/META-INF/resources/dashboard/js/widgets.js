@@ -29,16 +29,15 @@ export function conditionBadges(conditions) {
  * every row as a card of label: value lines.
  */
 export function table({ caption, columns, rows, empty, id }) {
-  return h('div', { class: 'table-wrap' },
-    h('table', { id, class: 'cards' },
-      h('caption', {}, caption),
-      h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col', class: c.numeric ? 'num' : null },
-        c.label)))),
-      h('tbody', {}, rows.length === 0
-        ? h('tr', { class: 'empty' }, h('td', { colspan: columns.length }, empty))
-        : rows.map((row) => h('tr', row.attributes ?? {}, columns.map((c, i) => h('td', {
-          'data-label': c.label, class: c.numeric ? 'num' : c.nowrap ? 'nowrap' : null,
-        }, row.cells[i])))))));
+  return h('table', { id, class: 'cards' },
+    h('caption', {}, caption),
+    h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col', class: c.numeric ? 'num' : null },
+      c.label)))),
+    h('tbody', {}, rows.length === 0
+      ? h('tr', { class: 'empty' }, h('td', { colspan: columns.length }, empty))
+      : rows.map((row) => h('tr', row.attributes ?? {}, columns.map((c, i) => h('td', {
+        'data-label': c.label, class: c.numeric ? 'num' : c.nowrap ? 'nowrap' : null,
+      }, row.cells[i]))))));
 }
 
 /**
