@@ -58,6 +58,8 @@ async function start() {
     identity.admin ? h('span', {}, 'Operator ', h('strong', {}, identity.org)) : h('span', {}, 'Org ',
       h('strong', {}, identity.org)));
   document.getElementById('nav-capacity').textContent = identity.admin ? 'Fleet & quotas' : 'Quotas';
+  // The event stream serves one org: an operator's token has none of its own to follow.
+  document.getElementById('nav-events').hidden = identity.admin;
   nav.hidden = false;
   who.hidden = false;
   route();

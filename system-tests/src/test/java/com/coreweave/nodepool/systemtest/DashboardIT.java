@@ -63,18 +63,20 @@ class DashboardIT {
   static final String TEXT = "h1, h2, h3, th, td, caption, dt, dd, label, a, button, .hint, .badge, .chip, .live, "
       + ".legend li, .countdown, .stage";
 
-  static Api demo;
+  /** An org of its own: its pool table must show only this test's pool. */
+  static final String ORG = "dashboard";
+  static Api org;
 
   @BeforeAll
   static void setUp() {
-    demo = SystemStack.api("demo-token");
-    SystemStack.quota("demo", ZONE, TYPE, 4);
+    org = SystemStack.api("dashboard-token");
+    SystemStack.quota(ORG, ZONE, TYPE, 4);
     SystemStack.fleet(ZONE, TYPE, 3);
   }
 
   @AfterAll
   static void cleanUp() {
-    demo.delete(Api.POOLS + "/" + POOL);
+    org.delete(Api.POOLS + "/" + POOL);
   }
 
   static ConditionFactory eventually(int seconds) {
@@ -92,22 +94,23 @@ class DashboardIT {
       page.get(dashboard.toString());
       signIn(page, "not-a-token");
       eventually(20).until(() -> text(page, "#sign-in-error").contains("not accepted"));
-      signIn(page, "demo-token");
+      signIn(page, "dashboard-token");
       eventually(20).until(() -> text(page, "h1").equals("Node pools") && text(page, ".live").equals("live"));
-      assertThat(text(page, "#who")).contains("demo");
+      assertThat(text(page, "#who")).contains(ORG);
       page.executeScript("window.sameDocument = true;");
 
       // 2. A pool created through the API ...
       String spotPool = Api.pool(POOL, TYPE, 3).replace("\"instanceType\"",
           "\"region\":\"" + ZONE + "\",\"computeClass\":\"spot\",\"nodeLabels\":{\"team\":\"research\"},"
               + "\"instanceType\"");
-      assertThat(demo.post(Api.POOLS, spotPool).code()).isEqualTo(201);
+      assertThat(org.post(Api.POOLS, spotPool).code()).isEqualTo(201);
 
       // 3. ... appears and reaches TargetMet while the page stays as it is.
       String row = "tr[data-pool='" + POOL + "']";
       eventually(30).until(() -> !page.findElements(By.cssSelector(row)).isEmpty());
       eventually(90).until(() -> !page.findElements(By.cssSelector(
           row + " [data-condition='AtTarget'][data-reason='TargetMet']")).isEmpty());
+      assertThat(text(page, "#pools caption")).as("only the org's own pools").isEqualTo("1 pool");
       assertThat(cell(page, row, "Current")).isEqualTo("3");
       // A condition's message shows on hover (and on keyboard focus).
       eventually(10).untilAsserted(() -> {
@@ -134,7 +137,7 @@ class DashboardIT {
 
       // 5. Spot capacity is taken back: each reclaimed node counts down to its removal, second by second. Its
       // workload is busy with a long grace period, so it stays until the window's end.
-      nodes.stream().map(n -> n.getAttribute("data-node")).forEach(node -> assertThat(demo.put(
+      nodes.stream().map(n -> n.getAttribute("data-node")).forEach(node -> assertThat(org.put(
           Api.POOLS + "/" + POOL + "/nodes/" + node + "/activity",
           "{\"active\": true, \"terminationGracePeriodSeconds\": 600}").code()).isEqualTo(202));
       var reclaim = SystemStack.admin(Service.CAPACITY).post("/admin/fleet/" + ZONE + "/" + TYPE + "/reclaim-spot",
@@ -185,12 +188,14 @@ class DashboardIT {
       page.findElement(By.id("sign-out")).click();
       eventually(10).until(() -> text(page, "h1").equals("Sign in"));
       signIn(page, "admin-token");
-      eventually(20).until(() -> text(page, "#nav").contains("Fleet & quotas"));
+      // Every org's pools, each with its org; then the fleet and the quotas.
+      eventually(20).until(() -> cell(page, "tr[data-pool='" + ORG + "/" + POOL + "']", "Org").equals(ORG));
+      assertThat(text(page, "#nav")).doesNotContain("Live events");
       page.findElement(By.linkText("Fleet & quotas")).click();
       String ledger = "[data-ledger='" + ZONE + "/" + TYPE + "']";
       eventually(20).until(() -> text(page, ledger).contains("2 allocated, spot"));
       assertThat(text(page, ledger)).contains("Machines (3 in service)", "1 in maintenance");
-      String quota = "demo/" + ZONE + "/" + TYPE;
+      String quota = ORG + "/" + ZONE + "/" + TYPE;
       eventually(20).until(() -> text(page, "[data-quota='" + quota + "']")
           .contains(usedOfQuota(quota) + " of 4 used"));
       assertReadable(page);

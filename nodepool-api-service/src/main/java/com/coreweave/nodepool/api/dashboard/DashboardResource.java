@@ -11,6 +11,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /**
  * The dashboard's own reads, same-origin so the browser needs no CORS: who the token belongs to, and the quotas and
@@ -34,11 +36,31 @@ public class DashboardResource {
   @Inject
   Upstream upstream;
 
+  @Inject
+  FleetPools pools;
+
   @GET
   @Path("/whoami")
   public Identity whoami() {
     Caller who = caller.get();
     return new Identity(who.org(), who.admin());
+  }
+
+  /** Every org's pools, for operators (an org reads its own through the NodePool API and its watch). */
+  @GET
+  @Path("/nodepools")
+  public List<FleetPools.OrgPool> allPools(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+    caller.admin();
+    return pools.all(authorization);
+  }
+
+  /** What one instance answers another for {@link #allPools}: only its own share, never forwarded again. */
+  @GET
+  @Path("/nodepools/share")
+  @Operation(hidden = true)
+  public List<FleetPools.OrgPool> poolShare() {
+    caller.admin();
+    return pools.share();
   }
 
   /** Every org's quotas for an operator, the caller's own otherwise; limits, usage and each pool's decision. */
