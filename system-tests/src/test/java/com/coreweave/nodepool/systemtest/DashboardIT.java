@@ -9,14 +9,17 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.interactions.Actions;
@@ -125,9 +128,11 @@ class DashboardIT {
       // 4. Open it from the keyboard: its nodes and its events.
       page.findElement(By.cssSelector(row + " a")).sendKeys(Keys.ENTER);
       eventually(20).until(() -> text(page, "h1").equals(POOL));
-      eventually(30).until(() -> page.findElements(By.cssSelector("#nodes tr[data-node]")).size() == 3);
-      List<WebElement> nodes = page.findElements(By.cssSelector("#nodes tr[data-node]"));
-      assertThat(nodes).allSatisfy(n -> assertThat(n.getText()).contains("Registered", "team=research"));
+      // Read as text inside the wait: the table is redrawn whenever the pool changes.
+      Map<String, String> nodes = eventually(30).until(() -> page.findElements(
+          By.cssSelector("#nodes tr[data-node]")).stream()
+          .collect(Collectors.toMap(n -> n.getAttribute("data-node"), WebElement::getText)), n -> n.size() == 3);
+      assertThat(nodes.values()).allSatisfy(n -> assertThat(n).contains("Registered", "team=research"));
       assertThat(page.findElements(By.cssSelector("#nodes [data-condition='CWRegistered']"))).hasSize(3);
       eventually(20).until(() -> !page.findElements(By.cssSelector("#events tr[data-reason='CWNodeRegistered']"))
           .isEmpty());
@@ -137,14 +142,13 @@ class DashboardIT {
 
       // 5. Spot capacity is taken back: each reclaimed node counts down to its removal, second by second. Its
       // workload is busy with a long grace period, so it stays until the window's end.
-      nodes.stream().map(n -> n.getAttribute("data-node")).forEach(node -> assertThat(org.put(
+      nodes.keySet().forEach(node -> assertThat(org.put(
           Api.POOLS + "/" + POOL + "/nodes/" + node + "/activity",
           "{\"active\": true, \"terminationGracePeriodSeconds\": 600}").code()).isEqualTo(202));
       var reclaim = SystemStack.admin(Service.CAPACITY).post("/admin/fleet/" + ZONE + "/" + TYPE + "/reclaim-spot",
           "{\"nodes\": 1}");
       assertThat(reclaim.code()).isIn(200, 202);
-      eventually(20).until(() -> secondsToRemoval(page) > 0);
-      int first = secondsToRemoval(page);
+      int first = eventually(20).until(() -> secondsToRemoval(page), seconds -> seconds > 0);
       eventually(10).until(() -> {
         int later = secondsToRemoval(page);
         return later >= 0 && later < first;
@@ -211,13 +215,22 @@ class DashboardIT {
     field.sendKeys(token, Keys.ENTER);
   }
 
+  /** The element's text; the live views redraw often, so an element replaced while it was read is read again. */
   static String text(ChromeDriver page, String css) {
-    return page.findElement(By.cssSelector(css)).getText().trim();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return page.findElement(By.cssSelector(css)).getText().trim();
+      } catch (StaleElementReferenceException e) {
+        if (attempt == 5) {
+          throw e;
+        }
+      }
+    }
   }
 
   /** The text of a row's cell under the column of that name. */
   static String cell(ChromeDriver page, String row, String column) {
-    return page.findElement(By.cssSelector(row + " td[data-label='" + column + "']")).getText().trim();
+    return text(page, row + " td[data-label='" + column + "']");
   }
 
   /** How many nodes the quota-service counts as used under a quota ({@code org/zone/type}). */

@@ -45,7 +45,7 @@ function fleetBars(ledgers) {
   if (ledgers.length === 0) {
     return h('p', { class: 'hint' }, 'No machines in the fleet yet.');
   }
-  return ledgers.map((l) => {
+  return h('div', { class: 'ledgers' }, ledgers.map((l) => {
     const spot = l.spotHeld;
     return h('div', { class: 'ledger', 'data-ledger': `${l.zone}/${l.instanceType}` },
       h('h3', {}, `${l.instanceType} in ${l.zone}`),
@@ -75,7 +75,7 @@ function fleetBars(ledgers) {
           { label: 'Waiting nodes', numeric: true }, { label: 'Since' }],
         rows: l.queue.map((w) => ({ cells: [w.position, w.pool, w.computeClass, w.waitingNodes, w.since] })),
       }) : null);
-  });
+  }));
 }
 
 function quotaBars(items) {

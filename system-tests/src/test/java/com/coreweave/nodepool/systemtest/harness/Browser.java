@@ -49,11 +49,17 @@ public final class Browser implements AutoCloseable {
         return driver;
     }
 
-    /** Makes the page's viewport this size (the window's frame, if any, is added). */
+    /** Makes the page's viewport this size: the window is sized, measured, and sized again for its frame. */
     public void viewport(int width, int height) {
-        Number frameWidth = (Number) driver.executeScript("return window.outerWidth - window.innerWidth;");
-        Number frameHeight = (Number) driver.executeScript("return window.outerHeight - window.innerHeight;");
-        driver.manage().window().setSize(new Dimension(width + frameWidth.intValue(), height + frameHeight.intValue()));
+        Dimension window = new Dimension(width, height);
+        for (int attempt = 0; attempt < 2; attempt++) {
+            driver.manage().window().setSize(window);
+            Number innerWidth = (Number) driver.executeScript("return window.innerWidth;");
+            Number innerHeight = (Number) driver.executeScript("return window.innerHeight;");
+            window = new Dimension(window.getWidth() + width - innerWidth.intValue(),
+                    window.getHeight() + height - innerHeight.intValue());
+        }
+        driver.manage().window().setSize(window);
     }
 
     /** A PNG of what the viewport shows, written to {@code file}. */
