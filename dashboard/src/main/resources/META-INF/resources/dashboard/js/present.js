@@ -8,7 +8,8 @@ const HEALTHY_WHEN_TRUE = new Set(['Validated', 'Capacity', 'Quota', 'AtTarget',
 const NEUTRAL = new Set(['CWActive']);
 /** Reasons of a state that is on its way somewhere, not broken. */
 const TRANSITIONAL = new Set(['UnderTarget', 'OverTarget', 'PendingDelete', 'Pending', 'Partial',
-  'QueuedAwaitingCapacity', 'Booting', 'StagedNodeConfig', 'ScaleDown', 'Draining', 'PendingRemoval']);
+  'QueuedAwaitingCapacity', 'Booting']);
+/** Problems the platform is already handling: a reconfigure reboot, a node's removal. */
 const KNOWN_PROBLEMS = new Set(['NodeReconfigurationRequired', 'CWNodeRemoval']);
 
 /** 'good', 'warn', 'bad' or 'neutral': the colour of a condition's badge. */
@@ -122,9 +123,4 @@ export function poolOfEvent(event) {
   const name = event.metadata?.name ?? '';
   const dot = name.lastIndexOf('.');
   return dot > 0 ? name.slice(0, dot) : null;
-}
-
-/** part / whole as a fraction of a bar, 0 when there is no whole. */
-export function shareOf(part, whole) {
-  return whole > 0 ? Math.min(1, part / whole) : 0;
 }

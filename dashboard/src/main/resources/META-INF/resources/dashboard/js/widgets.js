@@ -20,10 +20,6 @@ export function conditionBadge(condition) {
   condition.message ? h('span', { class: 'tip', 'aria-hidden': 'true' }, condition.message) : null);
 }
 
-export function conditionBadges(conditions) {
-  return h('span', { class: 'badges' }, (conditions ?? []).map(conditionBadge));
-}
-
 /**
  * A table with a caption and column headers; each cell carries its column's name so that narrow screens can show
  * every row as a card of label: value lines.
