@@ -9,16 +9,34 @@ import com.coreweave.nodepool.testing.KafkaResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
+import java.net.URI;
 import java.util.List;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The dashboard as the api-service serves it: its page, who a token is, and the reads it makes for the browser. */
+/**
+ * The dashboard as the api-service serves it: its page, who a token is, and the reads it makes for the browser. The
+ * same test resources as the other tests here, so the application is not restarted for this class.
+ */
 @QuarkusTest
 @WithTestResource(KafkaResource.class)
-@WithTestResource(QuotaServiceStub.class)
 class DashboardApiIT {
 
   static final String POOLS = "/apis/compute.coreweave.com/v1alpha1/nodepools";
+  static QuotaServiceStub quotaService;
+
+  @BeforeAll
+  static void quotaService() {
+    quotaService = new QuotaServiceStub(ConfigProvider.getConfig().getValue("nodepool.dashboard.quota-url",
+        URI.class));
+  }
+
+  @AfterAll
+  static void close() {
+    quotaService.close();
+  }
 
   @Test
   void thePageIsServedWithoutATokenAndMayLoadNothingFromElsewhere() {

@@ -1,27 +1,26 @@
 package com.coreweave.nodepool.api;
 
 import com.sun.net.httpserver.HttpServer;
-import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 
 /**
- * Stands in for the quota-service's HTTP API (the real one answers in the system tests): it echoes which path was
- * asked with which token, and refuses one token the way the quota-service does. The capacity-service's address
- * points at a port where nothing listens.
+ * Stands in for the quota-service's HTTP API at the address the test profile gives it (the real one answers in the
+ * system tests): it echoes which path was asked with which token, and refuses one token the way the quota-service
+ * does.
  */
-public class QuotaServiceStub implements QuarkusTestResourceLifecycleManager {
+final class QuotaServiceStub implements AutoCloseable {
 
-  private HttpServer server;
+  private final HttpServer server;
 
-  @Override
-  public Map<String, String> start() {
+  QuotaServiceStub(URI address) {
     try {
-      server = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
+      server = HttpServer.create(new InetSocketAddress(address.getHost(), address.getPort()), 0);
     } catch (IOException e) {
-      throw new IllegalStateException(e);
+      throw new UncheckedIOException(e);
     }
     server.createContext("/", exchange -> {
       String token = exchange.getRequestHeaders().getFirst("Authorization");
@@ -36,13 +35,10 @@ public class QuotaServiceStub implements QuarkusTestResourceLifecycleManager {
       exchange.close();
     });
     server.start();
-    return Map.of(
-        "nodepool.dashboard.quota-url", "http://localhost:" + server.getAddress().getPort(),
-        "nodepool.dashboard.capacity-url", "http://localhost:1");
   }
 
   @Override
-  public void stop() {
+  public void close() {
     server.stop(0);
   }
 }
