@@ -86,7 +86,7 @@ async function readLines(path, onLine, signal) {
 
 /**
  * Keeps a live stream open until `signal` aborts: `connect()` runs before every (re)connection (e.g. to list what
- * exists), then each line goes to `onLine`. After a drop it waits 1 s, doubling up to 15 s while failures repeat.
+ * exists), then `path` (a string, or a function asked after `connect()`) is read and each line goes to `onLine`. After a drop it waits 1 s, doubling up to 15 s while failures repeat.
  * `onState` hears 'live', 'reconnecting' or 'stopped'.
  */
 export function follow(path, { connect = async () => {}, onLine, onState = () => {} }, signal) {
@@ -97,7 +97,7 @@ export function follow(path, { connect = async () => {}, onLine, onState = () =>
         await connect();
         onState('live');
         const started = Date.now();
-        await readLines(path, onLine, signal);
+        await readLines(typeof path === 'function' ? path() : path, onLine, signal);
         // A stream that stayed up a while and then ended (a server restart) is retried at once.
         wait = Date.now() - started > RETRY_MAX_MS ? RETRY_MIN_MS : wait;
       } catch (error) {

@@ -65,7 +65,7 @@ export function poolView(main, context, signal, name) {
     }
   }
 
-  watch(`${poolPath}?watch=true`, (event) => {
+  watch(`${poolPath}?watch=true&allowWatchBookmarks=true`, (event) => {
     if (event.type === 'ADDED' || event.type === 'MODIFIED') {
       replace(parts.notice);
       show(event.object);

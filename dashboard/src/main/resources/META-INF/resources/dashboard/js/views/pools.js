@@ -1,5 +1,6 @@
 // The live table of pools. An org's: listed once, then kept current by the Kubernetes watch. An operator's: every
-// org's pools, read again every few seconds (the NodePool API and its watch serve one org at a time).
+// org's pools, read again every few seconds, until the NodePool API also watches every org for operators (pools then
+// carry their org as a label): `everyOrg` then goes, and operators take the watch below like everyone else.
 import { batched, h, redraw, replace } from '../dom.js';
 import { API, getJson, serverNow, watch } from '../http.js';
 import { applyWatchEvent } from '../lines.js';
@@ -8,34 +9,46 @@ import { conditionBadge, liveMarker, table } from '../widgets.js';
 
 const AGE_REFRESH_MS = 10000;
 const OPERATOR_REFRESH_MS = 2000;
+/** The label the API puts on a pool in reads that span every org. */
+const ORG_LABEL = 'compute.coreweave.com/org';
+
+/** The org of a pool in an operator's table: given with it by /dashboard/api, or as the API's label. */
+function orgOf(pool) {
+  return pool.org ?? pool.metadata.labels?.[ORG_LABEL] ?? '';
+}
 
 export function poolsView(main, context, signal) {
   const { admin, org } = context.identity;
   const pools = new Map();
+  const keyOf = (pool) => (admin ? `${orgOf(pool)}/${pool.metadata.name}` : pool.metadata.name);
   const live = liveMarker();
   const body = h('div', { id: 'pools-body' });
   replace(main, h('section', { 'aria-labelledby': 'view-title' },
     h('div', { class: 'view-head' }, h('h1', { id: 'view-title', tabindex: -1 }, 'Node pools'), live.element),
     h('p', { class: 'hint' }, admin
-      ? 'The pools of every org, read again every 2 seconds. A pool\'s own page is for its org\'s token.'
+      ? 'The pools of every org, kept current. A pool\'s own page is for its org\'s token.'
       : ['Every pool of ', h('strong', {}, org), ', kept current as it changes.'],
     ' Hover over or focus a condition to read its message.'),
     body));
 
   const draw = batched(() => redraw(body, () => replace(body, poolTable([...pools.values()], admin))));
   if (admin) {
-    followEveryOrg(pools, draw, live, signal);
+    everyOrg(pools, keyOf, draw, live, signal);
   } else {
-    watch(`${API}/nodepools?watch=true`, (event) => {
-      if (applyWatchEvent(pools, event, (pool) => pool.metadata.name) === 'changed') {
+    // List, then watch from the list's resourceVersion, as Kubernetes clients do; a server that ignores it starts
+    // the watch with every pool again, which changes nothing here.
+    let listed = null;
+    watch(() => `${API}/nodepools?watch=true&allowWatchBookmarks=true`
+      + (listed ? `&resourceVersion=${encodeURIComponent(listed)}` : ''), (event) => {
+      if (applyWatchEvent(pools, event, keyOf) === 'changed') {
         draw();
       }
     }, {
-      // The watch starts with every pool, but a list first shows them at once and drops those deleted meanwhile.
       connect: async () => {
         const list = await getJson(`${API}/nodepools`, { signal });
+        listed = list.metadata?.resourceVersion ?? null;
         pools.clear();
-        list.items.forEach((pool) => pools.set(pool.metadata.name, pool));
+        list.items.forEach((pool) => pools.set(keyOf(pool), pool));
         draw();
       },
       onState: live.set,
@@ -45,12 +58,12 @@ export function poolsView(main, context, signal) {
   signal.addEventListener('abort', () => clearInterval(ages));
 }
 
-function followEveryOrg(pools, draw, live, signal) {
+function everyOrg(pools, keyOf, draw, live, signal) {
   async function read() {
     try {
       const all = await getJson('/dashboard/api/nodepools', { signal });
       pools.clear();
-      all.forEach(({ org, pool }) => pools.set(`${org}/${pool.metadata.name}`, { ...pool, org }));
+      all.forEach(({ org, pool }) => pools.set(keyOf({ ...pool, org }), { ...pool, org }));
       live.set('live');
       draw();
     } catch {
@@ -66,7 +79,7 @@ function followEveryOrg(pools, draw, live, signal) {
 
 function poolTable(pools, admin) {
   const now = serverNow();
-  pools.sort((a, b) => (a.org ?? '').localeCompare(b.org ?? '') || a.metadata.name.localeCompare(b.metadata.name));
+  pools.sort((a, b) => orgOf(a).localeCompare(orgOf(b)) || a.metadata.name.localeCompare(b.metadata.name));
   return table({
     id: 'pools',
     caption: `${pools.length} ${pools.length === 1 ? 'pool' : 'pools'}`,
@@ -79,13 +92,13 @@ function poolTable(pools, admin) {
     ].filter(Boolean),
     rows: pools.map((pool) => {
       const name = pool.metadata.name;
-      const key = admin ? `${pool.org}/${name}` : name;
+      const key = admin ? `${orgOf(pool)}/${name}` : name;
       const status = pool.status ?? {};
       const place = queuePlace(pool);
       return {
         attributes: { 'data-pool': key },
         cells: [
-          admin ? pool.org : null,
+          admin ? orgOf(pool) : null,
           admin ? name : h('a', { href: `#/pools/${encodeURIComponent(name)}`, 'data-focus': `open:${name}` }, name),
           pool.spec.instanceType, pool.spec.region ?? '', pool.spec.computeClass ?? 'default',
           pool.spec.targetNodes, status.currentNodes ?? 0, status.inProgress ?? 0, status.queuedNodes ?? 0,
