@@ -122,7 +122,7 @@ final class Baseline {
           continue;
         }
         endToEnd.add(end - sent);
-        first.add(firstHop.get(key) - sent);
+        first.add(await(firstHop, key) - sent);
       }
     }
     return new Result(hops, (int) hops.stream().map(CreatePath.Hop::service).distinct().count(), records, seconds,
