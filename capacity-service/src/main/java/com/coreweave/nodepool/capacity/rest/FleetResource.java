@@ -2,7 +2,7 @@ package com.coreweave.nodepool.capacity.rest;
 
 import com.coreweave.nodepool.capacity.domain.Catalogue;
 import com.coreweave.nodepool.capacity.domain.FleetOutcome;
-import com.coreweave.nodepool.capacity.domain.LedgerState;
+import com.coreweave.nodepool.capacity.domain.Ledger;
 import com.coreweave.nodepool.capacity.domain.LedgerSummary;
 import com.coreweave.nodepool.kit.auth.CurrentCaller;
 import com.coreweave.nodepool.kit.rest.ApiException;
@@ -80,8 +80,7 @@ public class FleetResource {
   public List<LedgerSummary> list(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
     caller.admin();
     return reads.ledgers(authorization).stream()
-        .sorted(Comparator.comparing(LedgerState::zone).thenComparing(LedgerState::instanceType))
-        .map(l -> LedgerSummary.of(l, false))
+        .sorted(Comparator.comparing(LedgerSummary::zone).thenComparing(LedgerSummary::instanceType))
         .toList();
   }
 
@@ -91,7 +90,7 @@ public class FleetResource {
                            @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
     caller.admin();
     ZoneTypeKey key = offered(zone, instanceType);
-    return LedgerSummary.of(reads.ledger(key, authorization).orElse(LedgerState.empty(key)), true);
+    return reads.ledger(key, authorization).orElseGet(() -> LedgerSummary.of(Ledger.empty(key), true));
   }
 
   @PUT
@@ -187,7 +186,7 @@ public class FleetResource {
     }
     return Response.ok(new ChangeAnswer(change.requestId(), key.zone(), key.instanceType(), operation, "Applied",
         outcome.message(), outcome.added(), outcome.retired(), outcome.notRetired(), outcome.machines(),
-        LedgerSummary.of(applied.get().ledger(), false))).build();
+        applied.get().ledger())).build();
   }
 
   /** The ledger key of a type in a zone it is offered in; anything else is an invalid fleet (422). */

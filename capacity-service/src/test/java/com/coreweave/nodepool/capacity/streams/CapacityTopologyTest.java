@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.capacity.config.CapacitySettings;
 import com.coreweave.nodepool.capacity.domain.Catalogue;
-import com.coreweave.nodepool.capacity.domain.LedgerState;
+import com.coreweave.nodepool.capacity.domain.LedgerRecord;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
@@ -21,7 +21,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -109,13 +111,22 @@ class CapacityTopologyTest {
     setSize(1);
     quota.pipeInput("demo/train", Json.string(checked(POOL, 1)));
     capacity.readRecordsToList();
-    KeyValueStore<String, LedgerState> ledgers = driver.getKeyValueStore(StoreNames.LEDGERS);
-    LedgerState stored = ledgers.get("US-EAST-04A/gd-8xa100-i128");
+    KeyValueStore<String, LedgerRecord> ledgers = driver.getKeyValueStore(StoreNames.LEDGERS);
+    Map<String, LedgerRecord> stored = records(ledgers);
+    assertThat(stored).containsKeys("US-EAST-04A/gd-8xa100-i128", "US-EAST-04A/gd-8xa100-i128/p/demo/train");
 
     quota.pipeInput("demo/train", Json.string(checked(POOL, 1)));
 
     assertThat(capacity.readRecordsToList()).isEmpty();
-    assertThat(ledgers.get("US-EAST-04A/gd-8xa100-i128")).isEqualTo(stored);
+    assertThat(records(ledgers)).isEqualTo(stored);
+  }
+
+  private static Map<String, LedgerRecord> records(KeyValueStore<String, LedgerRecord> store) {
+    Map<String, LedgerRecord> records = new TreeMap<>();
+    try (var all = store.all()) {
+      all.forEachRemaining(kv -> records.put(kv.key, kv.value));
+    }
+    return records;
   }
 
   @Test

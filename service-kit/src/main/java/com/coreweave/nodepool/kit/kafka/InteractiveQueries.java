@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
@@ -69,6 +70,18 @@ public class InteractiveQueries {
       throw unavailable(store);
     }
     return values;
+  }
+
+  /**
+   * What {@code read} finds in this instance's share of {@code store}: for a value kept under several keys (read
+   * with gets and prefix scans of one store); a store being restored or rebalanced is a 503.
+   */
+  public <V, T> T readLocal(String store, Function<ReadOnlyKeyValueStore<String, V>, T> read) {
+    try {
+      return read.apply(store(store));
+    } catch (InvalidStateStoreException e) {
+      throw unavailable(store);
+    }
   }
 
   /** The other instance that holds {@code key}, or empty when this instance does. */
