@@ -5,7 +5,7 @@ import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.quota.domain.QuotaInput;
-import com.coreweave.nodepool.quota.domain.QuotaLedger;
+import com.coreweave.nodepool.quota.domain.QuotaRecord;
 import com.coreweave.nodepool.schema.topics.Topics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -47,7 +47,7 @@ public class QuotaTopology {
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.POOL_ROUTES),
         Serdes.String(), JsonSerde.of(PoolRoute.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.QUOTA_LEDGERS),
-        Serdes.String(), JsonSerde.of(QuotaLedger.class)));
+        Serdes.String(), JsonSerde.of(QuotaRecord.class)));
     Inputs in = new Inputs(builder, SERVICE, partitions, clock);
 
     KStream<String, QuotaInput> pools = in.read(Topics.NODEPOOL_ACCEPTED)
