@@ -1,11 +1,13 @@
 package com.coreweave.nodepool.quota.streams;
 
 import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.quota.domain.PoolEntry;
 import com.coreweave.nodepool.quota.domain.QuotaDecider;
 import com.coreweave.nodepool.quota.domain.QuotaInput;
 import com.coreweave.nodepool.quota.domain.QuotaLedger;
 import com.coreweave.nodepool.quota.domain.QuotaRecord;
 import com.coreweave.nodepool.quota.domain.QuotaRecords;
+import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.QuotaKey;
 import com.coreweave.nodepool.schema.topics.Topics;
 import java.time.Clock;
@@ -23,8 +25,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * The single writer of one quota's ledger ({@code <org>/<zone>/<instanceType>}): applies each pool or limit change
  * with {@link QuotaDecider} in the same transaction as its outputs, so admitted counts never exceed the quota,
  * also across a crash. A ledger is read from the store once and kept in memory; each input writes only the records
- * it changed. Forwards, keyed by pool, a {@link PoolDecision} for every changed decision (published by
- * {@link DecisionPublisher}) and an {@link Outbound} for every event.
+ * it changed. Forwards, keyed by pool, every changed decision as an {@link Outbound} to {@code quota-checked}, or
+ * as a {@link PoolDecision} for {@link DecisionPublisher} when the pool moved here from another ledger or left it
+ * (its tombstone), and an {@link Outbound} for every event.
  */
 class QuotaProcessor implements Processor<String, QuotaInput, String, Object> {
 
@@ -62,7 +65,12 @@ class QuotaProcessor implements Processor<String, QuotaInput, String, Object> {
     });
     loaded.put(record.key(), result.ledger());
     result.gone().forEach(pool -> emit(pool.key().toString(), new PoolDecision(null, pool.uid()), now));
-    result.changed().forEach(d -> emit(d.pool().key().toString(), new PoolDecision(d, null), now));
+    for (QuotaChecked decision : result.changed()) {
+      String pool = decision.pool().key().toString();
+      PoolEntry entry = result.ledger().pools().get(pool);
+      emit(pool, entry != null && entry.moved() ? new PoolDecision(decision, null)
+          : Outbound.to(Topics.QUOTA_CHECKED, decision), now);
+    }
     result.events().forEach(e -> emit(e.org() + "/" + e.pool(), Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, e),
         now));
   }
