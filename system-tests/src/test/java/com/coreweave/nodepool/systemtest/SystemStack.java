@@ -2,6 +2,7 @@ package com.coreweave.nodepool.systemtest;
 
 import com.coreweave.nodepool.systemtest.harness.Service;
 import com.coreweave.nodepool.systemtest.harness.Stack;
+import java.util.List;
 
 /**
  * The whole system for the system tests: a real broker and the five services as separate processes, started once
@@ -10,6 +11,9 @@ import com.coreweave.nodepool.systemtest.harness.Stack;
  */
 final class SystemStack {
 
+  /** Orgs of the tests beyond the local profile's {@code demo} and {@code other}, each with its own token. */
+  static final List<String> ORGS = List.of("chaos-a", "chaos-b", "chaos-c", "chaos-probe", "poison");
+
   private static Stack stack;
 
   private SystemStack() {
@@ -17,22 +21,36 @@ final class SystemStack {
 
   static synchronized Stack get() {
     if (stack == null) {
-      stack = Stack.builder()
-          .withServices(Service.values())
-          .withProperty(Service.PROVISIONER, "provisioner.boot-time", "2s")
-          .withProperty(Service.PROVISIONER, "provisioner.boot-failure-rate", "0")
-          .withProperty(Service.PROVISIONER, "provisioner.timer-interval", "200ms")
-          .withProperty(Service.PROVISIONER, "provisioner.drain-grace", "3s")
-          .withProperty(Service.PROVISIONER, "provisioner.autoscaler.scale-up-after", "2s")
-          .withProperty(Service.PROVISIONER, "provisioner.autoscaler.scale-down-unneeded-time", "5s")
-          .withProperty(Service.PREEMPTION, "preemption.warning-period", "3s")
-          .withProperty(Service.PREEMPTION, "preemption.removal-deadline", "12s")
-          .withProperty(Service.PREEMPTION, "preemption.default-grace", "2s")
-          .withProperty(Service.PREEMPTION, "preemption.tick", "200ms")
-          .build()
-          .start();
+      stack = configured().build().start();
     }
     return stack;
+  }
+
+  /**
+   * The system tests' stack before it is started, for a runnable that starts its own (./stack chaos): the five
+   * services with the timelines in seconds, and a bearer token {@code <org>-token} for each of {@link #ORGS}.
+   */
+  static Stack.Builder configured() {
+    Stack.Builder builder = Stack.builder()
+        .withServices(Service.values())
+        .withProperty(Service.PROVISIONER, "provisioner.boot-time", "2s")
+        .withProperty(Service.PROVISIONER, "provisioner.boot-failure-rate", "0")
+        .withProperty(Service.PROVISIONER, "provisioner.timer-interval", "200ms")
+        .withProperty(Service.PROVISIONER, "provisioner.drain-grace", "3s")
+        .withProperty(Service.PROVISIONER, "provisioner.autoscaler.scale-up-after", "2s")
+        .withProperty(Service.PROVISIONER, "provisioner.autoscaler.scale-down-unneeded-time", "5s")
+        .withProperty(Service.PREEMPTION, "preemption.warning-period", "3s")
+        .withProperty(Service.PREEMPTION, "preemption.removal-deadline", "12s")
+        .withProperty(Service.PREEMPTION, "preemption.default-grace", "2s")
+        .withProperty(Service.PREEMPTION, "preemption.tick", "200ms");
+    for (String org : ORGS) {
+      builder.withProperty(Service.API, "nodepool.auth.tokens." + token(org), org);
+    }
+    return builder;
+  }
+
+  static String token(String org) {
+    return org + "-token";
   }
 
   static Api api(String token) {

@@ -36,7 +36,16 @@ public final class KafkaProbe implements AutoCloseable {
 
     /** Publishes one record (acks=all) and waits until the broker has it. */
     public RecordMetadata produce(String topic, String key, String value, Map<String, String> headers) {
-        ProducerRecord<String, String> record = new ProducerRecord<>(topic, key, value);
+        return produce(topic, null, key, value, headers);
+    }
+
+    /**
+     * Publishes one record to a chosen partition ({@code null}: the Java client's default partitioner), as clients
+     * with another partitioner or an explicit partition do, and waits until the broker has it.
+     */
+    public RecordMetadata produce(String topic, Integer partition, String key, String value,
+                                  Map<String, String> headers) {
+        ProducerRecord<String, String> record = new ProducerRecord<>(topic, partition, key, value);
         headers.forEach((name, header) -> record.headers().add(name, header.getBytes(StandardCharsets.UTF_8)));
         try {
             return producer().send(record).get();

@@ -131,6 +131,21 @@ public final class Stack implements AutoCloseable {
         process(service).kill9();
     }
 
+    /** SIGSTOP: the service freezes without dying; its broker sessions expire once paused longer than they last. */
+    public void pause(Service service) {
+        process(service).pause();
+    }
+
+    /** SIGCONT: a paused service runs on. */
+    public void resume(Service service) {
+        process(service).resume();
+    }
+
+    /** Whether the service answers its readiness check now. */
+    public boolean ready(Service service) {
+        return ready(url(service));
+    }
+
     /** Starts the service again (stopping it first if it runs) with the same port, state dir and properties. */
     public void restart(Service service) {
         ChildProcess process = process(service);
@@ -219,18 +234,20 @@ public final class Stack implements AutoCloseable {
     }
 
     private void awaitReady(ChildProcess process, URI url, Service service) {
+        process.awaitReady(() -> ready(url), SERVICE_START);
+    }
+
+    private boolean ready(URI url) {
         HttpRequest health = HttpRequest.newBuilder(url.resolve("/q/health/ready"))
                 .timeout(Duration.ofSeconds(2)).build();
-        process.awaitReady(() -> {
-            try {
-                return http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-            } catch (IOException e) {
-                return false;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for " + service.module(), e);
-            }
-        }, SERVICE_START);
+        try {
+            return http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while asking " + url + " whether it is ready", e);
+        }
     }
 
     private ChildProcess process(Service service) {
