@@ -23,6 +23,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.logging.Logger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -55,6 +56,8 @@ class PoisonIT {
   static final String ZONE = "EU-SOUTH-04A";
   static final String TYPE = "gd-8xl40s-i128";
   static final Duration PROGRESS = Duration.ofSeconds(120);
+
+  private static final Logger LOG = Logger.getLogger(PoisonIT.class.getName());
 
   static Stack stack;
   static Api api;
@@ -177,6 +180,9 @@ class PoisonIT {
               .isEmpty();
         }
       }
+      LOG.info(() -> poison.size() + " poison records on " + topics.size() + " topics, checked in the dead-letter "
+          + "topics of " + consumed.values().stream().mapToInt(Set::size).sum() + " (service, topic) pairs: "
+          + consumed);
       for (Service service : Service.values()) {
         soft.assertThat(stack.ready(service)).as("%s is still ready", service.module()).isTrue();
       }

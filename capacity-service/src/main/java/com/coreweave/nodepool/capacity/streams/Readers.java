@@ -35,13 +35,13 @@ final class Readers {
     };
   }
 
-  /** Node facts; a {@code NodeRemoved} must name the grant it releases. */
+  /** Node facts, of the pool their key names; a {@code NodeRemoved} must name the grant it releases. */
   static RecordReader<NodeFact> nodeFacts() {
     RecordReader<NodeFact> json = RecordReader.json(NodeFact.class);
     return (key, value) -> {
       NodeFact fact = json.read(key, value);
+      checkPool(key, fact.pool());
       if (fact instanceof NodeFact.NodeRemoved removed) {
-        checkPool(key, removed.pool());
         if (removed.grant() == null || removed.grant().machine() == null) {
           throw new Rejection("Invalid", "NodeRemoved names no grant to release");
         }

@@ -11,6 +11,7 @@ import com.coreweave.nodepool.kit.streams.RecordReader;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeFact;
+import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
@@ -69,11 +70,16 @@ public class ApiTopology {
             new RequestReader(), Topics.NODEPOOL_REQUESTED_DLQ.name(), SERVICE, clock)
         .mapValues(v -> (Object) v, Named.as("as-request"));
     KStream<String, Object> inputs = requests
-        .merge(fact(builder, Topics.QUOTA_CHECKED.name(), QuotaChecked.class, dlq, clock))
-        .merge(fact(builder, Topics.CAPACITY_CHECKED.name(), CapacityChecked.class, dlq, clock))
-        .merge(fact(builder, Topics.NODEPOOL_NODES_CHANGED.name(), NodeFact.class, dlq, clock))
-        .merge(fact(builder, Topics.SPOT_PREEMPTION_PROGRESSED.name(), PreemptionFact.class, dlq, clock))
-        .merge(fact(builder, Topics.NODEPOOL_EVENT_RECORDED.name(), RecordedEvent.class, dlq, clock));
+        .merge(fact(builder, Topics.QUOTA_CHECKED.name(),
+            RecordReader.poolFact(QuotaChecked.class, QuotaChecked::pool), dlq, clock))
+        .merge(fact(builder, Topics.CAPACITY_CHECKED.name(),
+            RecordReader.poolFact(CapacityChecked.class, CapacityChecked::pool), dlq, clock))
+        .merge(fact(builder, Topics.NODEPOOL_NODES_CHANGED.name(),
+            RecordReader.poolFact(NodeFact.class, NodeFact::pool), dlq, clock))
+        .merge(fact(builder, Topics.SPOT_PREEMPTION_PROGRESSED.name(),
+            RecordReader.poolFact(PreemptionFact.class, PreemptionFact::pool), dlq, clock))
+        .merge(fact(builder, Topics.NODEPOOL_EVENT_RECORDED.name(), RecordReader.poolFact(RecordedEvent.class,
+            e -> new PoolRef(e.org(), e.pool(), e.poolUid(), 0, null, null, null)), dlq, clock));
     KStream<String, Outbound> outputs = inputs.process(() -> new PoolProcessor(settings, clock),
         Named.as("pool-processor"),
         StoreNames.POOL_VIEWS, StoreNames.POOL_EVENTS,
@@ -82,9 +88,9 @@ public class ApiTopology {
     return builder.build();
   }
 
-  private static <T> KStream<String, Object> fact(StreamsBuilder builder, String topic, Class<T> type, String dlq,
-                                                  Clock clock) {
-    return DeadLetterRouting.parse(builder, topic, RecordReader.json(type), dlq, SERVICE, clock)
+  private static <T> KStream<String, Object> fact(StreamsBuilder builder, String topic, RecordReader<T> reader,
+                                                  String dlq, Clock clock) {
+    return DeadLetterRouting.parse(builder, topic, reader, dlq, SERVICE, clock)
         .filter((key, value) -> value != null, Named.as("present-" + topic))
         .mapValues(v -> (Object) v, Named.as("as-fact-" + topic));
   }

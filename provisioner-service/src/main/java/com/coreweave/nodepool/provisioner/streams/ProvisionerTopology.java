@@ -15,6 +15,7 @@ import com.coreweave.nodepool.provisioner.domain.ReleaseReader;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
+import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Topics;
@@ -57,16 +58,17 @@ public class ProvisionerTopology {
 
     String dlq = DeadLetters.serviceTopic(SERVICE);
     KStream<String, PoolInput> specs = DeadLetterRouting.parse(builder, Topics.NODEPOOL_ACCEPTED.name(),
-            RecordReader.jsonOrTombstone(NodePoolAccepted.class), dlq, SERVICE, clock)
+            RecordReader.poolFactOrTombstone(NodePoolAccepted.class, PoolRef::of), dlq, SERVICE, clock)
         .mapValues(PoolInput.SpecAccepted::new, Named.as("as-spec"));
     KStream<String, PoolInput> grants = DeadLetterRouting.parse(builder, Topics.CAPACITY_CHECKED.name(),
-            RecordReader.jsonOrTombstone(CapacityChecked.class), dlq, SERVICE, clock)
+            RecordReader.poolFactOrTombstone(CapacityChecked.class, CapacityChecked::pool), dlq, SERVICE, clock)
         .mapValues(PoolInput.GrantsChecked::new, Named.as("as-grants"));
     KStream<String, PoolInput> activity = DeadLetterRouting.parse(builder, Topics.NODE_ACTIVITY_REPORTED.name(),
             new ActivityReportReader(), Topics.NODE_ACTIVITY_REPORTED_DLQ.name(), SERVICE, clock)
         .mapValues(PoolInput.ActivityReported::new, Named.as("as-activity"));
     KStream<String, PoolInput> preemptions = DeadLetterRouting.parse(builder,
-            Topics.SPOT_PREEMPTION_PROGRESSED.name(), RecordReader.json(PreemptionFact.class), dlq, SERVICE, clock)
+            Topics.SPOT_PREEMPTION_PROGRESSED.name(), RecordReader.poolFact(PreemptionFact.class,
+                PreemptionFact::pool), dlq, SERVICE, clock)
         .mapValues(PoolInput.PreemptionProgressed::new, Named.as("as-preemption"));
     KStream<String, PoolInput> configurations = DeadLetterRouting.parse(builder,
             Topics.NODEPOOL_CONFIGURATION_REQUESTED.name(), new ConfigurationRequestReader(),
