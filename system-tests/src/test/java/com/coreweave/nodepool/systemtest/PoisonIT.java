@@ -30,7 +30,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.Header;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -98,10 +97,10 @@ class PoisonIT {
 
   @BeforeAll
   static void onePoolThroughEveryTopic() {
-    stack = SystemStack.get();
-    api = SystemStack.api(SystemStack.token(ORG));
-    SystemStack.quota(ORG, ZONE, TYPE, 4);
-    SystemStack.fleet(ZONE, TYPE, 4);
+    stack = SystemStack.forFaults();
+    api = new Api(stack.url(Service.API), SystemStack.token(ORG));
+    SystemStack.quota(stack, ORG, ZONE, TYPE, 4);
+    SystemStack.fleet(stack, ZONE, TYPE, 4);
     assertThat(api.post(Api.POOLS, SpotPreemptionIT.spotPool(POOL, TYPE, 2).replace("\"targetNodes\"",
         "\"region\":\"" + ZONE + "\",\"targetNodes\"")).code()).isEqualTo(201);
     await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
@@ -110,10 +109,10 @@ class PoisonIT {
     assertThat(api.put(Api.POOLS + "/" + POOL + "/nodes/" + node + "/activity", "{\"active\": false}").code())
         .isEqualTo(202);
     assertThat(api.post(Api.POOLS + "/" + POOL + "/reconfigure", "{}").code()).isEqualTo(202);
-    assertThat(SystemStack.admin(Service.CAPACITY).post("/admin/fleet/" + ZONE + "/" + TYPE + "/reclaim-spot",
+    assertThat(SystemStack.admin(stack, Service.CAPACITY).post("/admin/fleet/" + ZONE + "/" + TYPE + "/reclaim-spot",
         "{\"nodes\": 1}").code()).isIn(200, 202);
     // The release the fleet starts with, published again: changes nothing, and gives the topic a record.
-    assertThat(SystemStack.admin(Service.PROVISIONER).post("/admin/node-releases",
+    assertThat(SystemStack.admin(stack, Service.PROVISIONER).post("/admin/node-releases",
         "{\"releaseTrain\":\"stable\",\"version\":\"2026.10.2\",\"summary\":[\"ncore image 2026.10.2\","
             + "\"Kubernetes v1.31.6\"]}").code()).isEqualTo(202);
   }
@@ -137,7 +136,8 @@ class PoisonIT {
           if (!kind.appliesTo(registered(topic))) {
             continue;
           }
-          String marker = "poison-" + System.currentTimeMillis() + "-" + n++;
+          // Fixed width, so that no marker is a prefix of another.
+          String marker = String.format("poison-%d-%04d", System.currentTimeMillis(), n++);
           String key = kind.key.apply(sample);
           key = kind == Kind.TOMBSTONE ? key + "-" + n : key;
           kafka.produce(topic, sample.partition(), key, kind.value.apply(sample, marker), Map.of());
@@ -157,8 +157,8 @@ class PoisonIT {
         for (String topic : entry.getValue()) {
           String dlq = ConsumedTopics.deadLetters(topic, service);
           List<ConsumerRecord<String, String>> refused = deadLetters.computeIfAbsent(dlq, kafka::readAll).stream()
-              .filter(r -> service.module().equals(header(r, DeadLetters.SERVICE))
-                  && topic.equals(header(r, DeadLetters.SOURCE_TOPIC)))
+              .filter(r -> service.module().equals(KafkaProbe.header(r, DeadLetters.SERVICE))
+                  && topic.equals(KafkaProbe.header(r, DeadLetters.SOURCE_TOPIC)))
               .toList();
           for (Poison p : poison.stream().filter(p -> p.topic().equals(topic)).toList()) {
             List<ConsumerRecord<String, String>> found = refused.stream().filter(p::matches).toList();
@@ -167,14 +167,14 @@ class PoisonIT {
             found.forEach(r -> {
               for (String h : List.of(DeadLetters.REASON, DeadLetters.ERROR, DeadLetters.SOURCE_PARTITION,
                   DeadLetters.SOURCE_OFFSET, DeadLetters.FAILED_AT)) {
-                soft.assertThat(header(r, h)).as("%s: header %s", row, h).isNotBlank();
+                soft.assertThat(KafkaProbe.header(r, h)).as("%s: header %s", row, h).isNotBlank();
               }
-              soft.assertThat(header(r, DeadLetters.SOURCE_PARTITION)).as("%s: source partition", row)
+              soft.assertThat(KafkaProbe.header(r, DeadLetters.SOURCE_PARTITION)).as("%s: partition", row)
                   .isEqualTo(Integer.toString(p.partition()));
             });
           }
           long offset = good.get(goodAt.get(topic));
-          soft.assertThat(refused.stream().filter(r -> Long.toString(offset).equals(header(r,
+          soft.assertThat(refused.stream().filter(r -> Long.toString(offset).equals(KafkaProbe.header(r,
                   DeadLetters.SOURCE_OFFSET))).toList())
               .as("%s <- %s: the good record after the poison is not dead-lettered", service.module(), topic)
               .isEmpty();
@@ -243,8 +243,4 @@ class PoisonIT {
     return Topics.all().stream().filter(t -> t.name().equals(topic)).findFirst().orElseThrow();
   }
 
-  private static String header(ConsumerRecord<String, String> record, String name) {
-    Header header = record.headers().lastHeader(name);
-    return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
-  }
 }

@@ -15,6 +15,7 @@ final class SystemStack {
   static final List<String> ORGS = List.of("chaos-a", "chaos-b", "chaos-c", "chaos-probe", "poison");
 
   private static Stack stack;
+  private static Stack faultStack;
 
   private SystemStack() {
   }
@@ -24,6 +25,18 @@ final class SystemStack {
       stack = configured().build().start();
     }
     return stack;
+  }
+
+  /**
+   * A second stack of the same make for the tests that kill, pause or poison its processes ({@link ChaosIT},
+   * {@link PoisonIT}), so the shared one never sees their faults and they may use any zone and type. Started on first
+   * use, stopped when the test JVM exits.
+   */
+  static synchronized Stack forFaults() {
+    if (faultStack == null) {
+      faultStack = configured().build().start();
+    }
+    return faultStack;
   }
 
   /**
@@ -58,12 +71,20 @@ final class SystemStack {
   }
 
   static Api admin(Service service) {
-    return new Api(get().url(service), "admin-token");
+    return admin(get(), service);
+  }
+
+  static Api admin(Stack stack, Service service) {
+    return new Api(stack.url(service), "admin-token");
   }
 
   /** Sets an org's quota for one zone and type, through the admin API. */
   static void quota(String org, String zone, String type, int maxNodes) {
-    var answer = admin(Service.QUOTA).put("/admin/quotas/" + org + "/" + zone + "/" + type,
+    quota(get(), org, zone, type, maxNodes);
+  }
+
+  static void quota(Stack stack, String org, String zone, String type, int maxNodes) {
+    var answer = admin(stack, Service.QUOTA).put("/admin/quotas/" + org + "/" + zone + "/" + type,
         "{\"maxNodes\": " + maxNodes + "}");
     if (answer.code() != 200) {
       throw new AssertionError("setting a quota answered " + answer.code() + ": " + answer.body());
@@ -72,7 +93,11 @@ final class SystemStack {
 
   /** Sets how many machines of a type a zone has in service, through the admin API. */
   static void fleet(String zone, String type, int machines) {
-    var answer = admin(Service.CAPACITY).put("/admin/fleet/" + zone + "/" + type,
+    fleet(get(), zone, type, machines);
+  }
+
+  static void fleet(Stack stack, String zone, String type, int machines) {
+    var answer = admin(stack, Service.CAPACITY).put("/admin/fleet/" + zone + "/" + type,
         "{\"machines\": " + machines + "}");
     if (answer.code() != 200 && answer.code() != 202) {
       throw new AssertionError("setting the fleet answered " + answer.code() + ": " + answer.body());
