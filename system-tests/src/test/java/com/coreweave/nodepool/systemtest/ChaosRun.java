@@ -157,24 +157,27 @@ public final class ChaosRun {
     String target = fault.service() == null ? "the broker" : fault.service().module();
     String detail = (fault.pause() ? "SIGSTOP " : "kill -9 ") + target;
     LOG.info(() -> "round " + round + ": " + detail);
-    CompletableFuture<Long> probe = CompletableFuture.supplyAsync(() -> newPoolTargetMet(at, deadline));
+    CompletableFuture<Long> probe = null;
     try {
       if (fault.service() == null) {
         stack.kill9Broker();
+        probe = probe(at, deadline);
         stack.restartBroker();
       } else if (fault.pause()) {
         stack.pause(fault.service());
+        probe = probe(at, deadline);
         sleep(settings.pause());
         stack.resume(fault.service());
       } else {
         stack.kill9(fault.service());
+        probe = probe(at, deadline);
         stack.restart(fault.service());
       }
     } catch (RuntimeException e) {
       evidence.add("round " + round + ", " + detail + ": " + e.getMessage());
     }
     long ready = allReady(deadline);
-    long targetMet = probe.join();
+    long targetMet = probe == null ? -1 : probe.join();
     Duration recovery = ready < 0 || targetMet < 0 ? null : Duration.ofNanos(Math.max(ready, targetMet) - start);
     LOG.info(() -> "round " + round + ": " + detail + ": " + (recovery == null ? "NOT recovered within "
         + settings.recoveryTimeout().toSeconds() + " s" : "recovered in " + recovery.toMillis() + " ms"));
@@ -182,6 +185,12 @@ public final class ChaosRun {
       restartWhatIsDown(round, detail);
     }
     return new FaultTable.Injected(fault.row(), detail, at, recovery);
+  }
+
+  /** A pool created once the fault is in place, on its way to TargetMet (see {@link #newPoolTargetMet}). */
+  private CompletableFuture<Long> probe(Instant faultAt, long deadline) {
+    return CompletableFuture.supplyAsync(() -> newPoolTargetMet(faultAt, deadline),
+        task -> Thread.ofPlatform().name("chaos-probe").start(task));
   }
 
   /** When every service answered ready (nanoTime), or -1 if one did not by the deadline. */
