@@ -72,7 +72,7 @@ class PoisonIT {
     /** Only on topics that are not compacted: there a record without a value means nothing. */
     TOMBSTONE(sample -> sample.key() + "-tombstone", (sample, marker) -> null);
 
-    boolean appliesTo(Topic<?> topic) {
+    boolean appliesTo(Topic<?, ?> topic) {
       return !topic.compacted() || (this != NO_KEY && this != TOMBSTONE);
     }
 
@@ -239,7 +239,7 @@ class PoisonIT {
     }
   }
 
-  private static Topic<?> registered(String topic) {
+  private static Topic<?, ?> registered(String topic) {
     return Topics.all().stream().filter(t -> t.name().equals(topic)).findFirst().orElseThrow();
   }
 
