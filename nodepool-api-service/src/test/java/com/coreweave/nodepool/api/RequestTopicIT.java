@@ -116,6 +116,18 @@ class RequestTopicIT {
   }
 
   @Test
+  void anUnreadableCatalogueRecordIsSkippedAndTheTypeItWouldHaveReplacedStaysKnown() {
+    probe.send(Topics.INSTANCE_TYPE_CATALOGUED.name(), "gd-8xa100-i128", "{not json");
+    probe.send(Topics.INSTANCE_TYPE_CATALOGUED.name(), "gd-8xa100-i128", "[\"wrong shape\"]");
+    probe.send(Topics.NODEPOOL_REQUESTED.name(), "demo/after-bad-catalogue", request("c-1",
+        "demo/after-bad-catalogue", "after-bad-catalogue", 1));
+
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        given().auth().oauth2("demo-token").get(POOLS + "after-bad-catalogue").then().statusCode(200)
+            .body("status.conditions.find { it.type == 'Validated' }.reason", equalTo("Valid")));
+  }
+
+  @Test
   void requestsOnAnyPartitionReachTheirPoolAndADeleteOnAnotherOneIsCarriedOut() {
     // kcat and librdkafka clients hash keys with CRC32, some clients pick a partition: every one must work.
     for (int partition = 0; partition < 3; partition++) {

@@ -38,8 +38,6 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.TimestampedKeyValueStore;
-import org.apache.kafka.streams.state.ValueAndTimestamp;
 
 /**
  * The single writer of each pool's accepted state, status and events. Requests are decided by
@@ -57,7 +55,7 @@ class PoolProcessor implements Processor<String, Object, String, Outbound> {
   private KeyValueStore<String, PoolEvents> events;
   private KeyValueStore<String, RequestDecided> requestIds;
   private KeyValueStore<String, String> unvalidated;
-  private TimestampedKeyValueStore<String, InstanceType> catalogue;
+  private KeyValueStore<String, InstanceType> catalogue;
 
   PoolProcessor(ApiSettings settings, Clock clock) {
     this.settings = settings;
@@ -181,10 +179,7 @@ class PoolProcessor implements Processor<String, Object, String, Outbound> {
   }
 
   private PlatformValidator.Verdict judge(NodePoolSpec spec) {
-    return PlatformValidator.judge(spec, type -> {
-      ValueAndTimestamp<InstanceType> entry = catalogue.get(type);
-      return entry == null ? null : entry.value();
-    }, catalogueLoaded());
+    return PlatformValidator.judge(spec, catalogue::get, catalogueLoaded());
   }
 
   /** Whether the capacity-service has published the catalogue (an estimate of the entries may say 0 too early). */
