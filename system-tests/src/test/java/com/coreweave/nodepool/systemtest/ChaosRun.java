@@ -343,12 +343,14 @@ public final class ChaosRun {
   private void poison(ChaosLoad load, FaultTable table) {
     Map<Service, Set<String>> consumed = ConsumedTopics.of(stack.bootstrapServers());
     Map<String, List<ConsumerRecord<String, String>>> deadLetters = new HashMap<>();
+    int[] checks = new int[1];
     try (KafkaProbe kafka = new KafkaProbe(stack.bootstrapServers())) {
       for (ChaosLoad.Poison p : load.poison) {
         consumed.forEach((service, topics) -> {
           if (!topics.contains(p.topic())) {
             return;
           }
+          checks[0]++;
           String dlq = ConsumedTopics.deadLetters(p.topic(), service);
           long found = deadLetters.computeIfAbsent(dlq, kafka::readAll).stream()
               .filter(r -> p.key().equals(r.key())
@@ -367,6 +369,9 @@ public final class ChaosRun {
         });
       }
     }
+    table.note(load.poison.size() + " poison records (unreadable, or keyed by another pool than their value's) on "
+        + "random partitions of nodepool-requested and node-activity-reported, looked for in the dead-letter topic of "
+        + "each service that reads their topic: " + checks[0] + " look-ups.");
   }
 
   /**
@@ -404,6 +409,12 @@ public final class ChaosRun {
       count("oversold in " + type, oversold, lastTouch, table, (row, n) -> row.oversold += n);
       count("nodes duplicated in " + type, invariants.nodeLifetimes(), lastTouch, table,
           (row, n) -> row.duplicated += n);
+      var held = Invariants.live(capacity.partitions(ours)).values();
+      table.note(String.format(Locale.ROOT, "Ledger %s/%s (%d machines): %d grants over the run, %d ledger states "
+              + "replayed; at the end %d pools hold %d machines and %d nodes are queued.", ZONE, type, fleet,
+          invariants.lives().size(), invariants.replayedStates(), held.size(),
+          held.stream().mapToInt(c -> c.grants() == null ? 0 : c.grants().size()).sum(),
+          held.stream().mapToInt(CapacityChecked::queuedNodes).sum()));
       Map<String, List<String>> others = new LinkedHashMap<>();
       others.put("grant identity", invariants.grantIdentity());
       others.put("ledger order", invariants.ledgerOrder());
