@@ -177,16 +177,13 @@ final class ChaosFindings {
       lastTouch.merge(s.key().substring(0, s.key().indexOf('/')), s.at(), (a, b) -> a.isAfter(b) ? a : b);
     }
     var quotas = SystemStack.admin(stack, Service.QUOTA).get("/admin/quotas").body();
-    Map<String, Map<String, Integer>> ledgers = new LinkedHashMap<>();
-    ledgers.put(ChaosRun.TYPE, ChaosRun.QUOTAS);
-    ledgers.put(ChaosRun.PROBE_TYPE, Map.of(ChaosRun.PROBE_ORG, ChaosRun.PROBE_FLEET));
-    ledgers.forEach((type, orgs) -> {
-      Predicate<String> ours = key -> orgs.keySet().stream().anyMatch(org -> key.startsWith(org + "/"));
-      int fleet = type.equals(ChaosRun.TYPE) ? ChaosRun.FLEET : ChaosRun.PROBE_FLEET;
-      Invariants invariants = new Invariants(new Invariants.Setup(ChaosRun.ZONE, type, fleet, orgs),
-          capacity.partitions(ours), quota.partitions(ours), nodes.partitions(ours), accepted.partitions(ours),
-          status.partitions(ours));
-      var fleetView = SystemStack.admin(stack, Service.CAPACITY).get("/admin/fleet/" + ChaosRun.ZONE + "/" + type).body();
+    for (Invariants.Setup ledger : List.of(ChaosRun.LOAD, ChaosRun.PROBES)) {
+      Predicate<String> ours = key -> ledger.quotas().keySet().stream().anyMatch(org -> key.startsWith(org + "/"));
+      String type = ledger.instanceType();
+      Invariants invariants = new Invariants(ledger, capacity.partitions(ours), quota.partitions(ours),
+          nodes.partitions(ours), accepted.partitions(ours), status.partitions(ours));
+      var fleetView = SystemStack.admin(stack, Service.CAPACITY).get("/admin/fleet/" + ledger.zone() + "/" + type)
+          .body();
       List<String> oversold = new ArrayList<>();
       oversold.addAll(invariants.ledgerReplay());
       oversold.addAll(invariants.machineIntervals());
@@ -198,8 +195,8 @@ final class ChaosFindings {
           (row, n) -> row.duplicated += n);
       var held = Invariants.live(capacity.partitions(ours)).values();
       table.note(String.format(Locale.ROOT, "Ledger %s/%s (%d machines): %d grants over the run, %d ledger states "
-              + "replayed; at the end %d pools hold %d machines and %d nodes are queued.", ChaosRun.ZONE, type, fleet,
-          invariants.lives().size(), invariants.replayedStates(), held.size(),
+              + "replayed; at the end %d pools hold %d machines and %d nodes are queued.", ledger.zone(), type,
+          ledger.fleetSize(), invariants.lives().size(), invariants.replayedStates(), held.size(),
           held.stream().mapToInt(c -> c.grants() == null ? 0 : c.grants().size()).sum(),
           held.stream().mapToInt(CapacityChecked::queuedNodes).sum()));
       Map<String, List<String>> others = new LinkedHashMap<>();
@@ -216,7 +213,7 @@ final class ChaosFindings {
           found.stream().limit(10).forEach(v -> evidence.add(what + " in " + type + ": " + v));
         }
       });
-    });
+    }
     count("status mismatches", StatusRecomputation.mismatches(accepted.partitions(), quota.partitions(),
         capacity.partitions(), nodes.partitions(), status.partitions()), lastTouch, table,
         (row, n) -> row.mismatches += n);

@@ -7,10 +7,11 @@ import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /**
- * The short version of {@code ./stack chaos}, on the stack of the fault tests ({@link SystemStack#forFaults()}): one round of each fault (kill -9 of each service,
- * kill -9 of the broker, a service paused past its session timeout) under the mixed load, then the invariants from
- * the topics. Nothing acknowledged may be lost or duplicated, nothing oversold, no status may differ from its
- * facts, and the stack must recover from every fault. The whole table is in the failure message and the log.
+ * The short version of {@code ./stack chaos}, on the stack of the fault tests ({@link SystemStack#forFaults()}): one
+ * round of each fault (kill -9 of each service, kill -9 of the broker, a service paused past its session timeout)
+ * under the mixed load, then the invariants from the topics. Nothing acknowledged may be lost or duplicated, nothing
+ * oversold, no status may differ from its facts, and the stack must recover from every fault. The whole table is in
+ * the failure message and the log.
  */
 class ChaosIT {
 

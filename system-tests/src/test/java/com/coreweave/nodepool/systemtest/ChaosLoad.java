@@ -227,7 +227,8 @@ final class ChaosLoad implements AutoCloseable {
   }
 
   private void reclaim() {
-    SystemStack.admin(stack, Service.CAPACITY).post("/admin/fleet/" + zone + "/" + type + "/reclaim-spot", "{\"nodes\": 1}");
+    SystemStack.admin(stack, Service.CAPACITY).post("/admin/fleet/" + zone + "/" + type + "/reclaim-spot",
+        "{\"nodes\": 1}");
   }
 
   private String pool(String name, int target, boolean spot) {

@@ -27,18 +27,17 @@ import java.util.logging.Logger;
  * times each recovery: from the fault until every service is ready and a pool created after the fault reaches
  * TargetMet. Then it stops the load and {@link ChaosFindings} fills the {@link FaultTable} from the topics.
  *
- * <p>The load's three orgs share one scarce ledger ({@value #ZONE} / {@value #TYPE}: {@value #FLEET} machines,
- * quotas of 8, 6 and 6), so requests go over quota and queue; the recovery probes use a ledger of their own.
+ * <p>The load's three orgs share one scarce ledger ({@link #LOAD}: 14 machines, quotas of 8, 6 and 6), so requests
+ * go over quota and queue; the recovery probes use a ledger of their own ({@link #PROBES}).
  */
 public final class ChaosRun {
 
   static final String ZONE = "US-CENTRAL-07A";
-  static final String TYPE = "gd-8xl40s-i128";
-  static final int FLEET = 14;
-  static final Map<String, Integer> QUOTAS = orderedQuotas();
   static final String PROBE_ORG = "chaos-probe";
-  static final String PROBE_TYPE = "gd-8xb200ib-i128";
-  static final int PROBE_FLEET = 6;
+  /** The load's ledger: scarce, so requests go over quota and queue. */
+  static final Invariants.Setup LOAD = new Invariants.Setup(ZONE, "gd-8xl40s-i128", 14, orderedQuotas());
+  /** The recovery probes' ledger, so a probe never waits behind the load. */
+  static final Invariants.Setup PROBES = new Invariants.Setup(ZONE, "gd-8xb200ib-i128", 6, Map.of(PROBE_ORG, 6));
   private static final Logger LOG = Logger.getLogger(ChaosRun.class.getName());
 
   /** How long and how hard: {@code -Dchaos.<name>=<value>} (docs/reliability.md). */
@@ -94,12 +93,13 @@ public final class ChaosRun {
 
   /** Sets up the ledgers, runs the load through every round of faults, and checks what the topics say. */
   FaultTable run() {
-    QUOTAS.forEach((org, max) -> SystemStack.quota(stack, org, ZONE, TYPE, max));
-    SystemStack.quota(stack, PROBE_ORG, ZONE, PROBE_TYPE, PROBE_FLEET);
-    SystemStack.fleet(stack, ZONE, TYPE, FLEET);
-    SystemStack.fleet(stack, ZONE, PROBE_TYPE, PROBE_FLEET);
+    for (Invariants.Setup ledger : List.of(LOAD, PROBES)) {
+      ledger.quotas().forEach((org, max) -> SystemStack.quota(stack, org, ZONE, ledger.instanceType(), max));
+      SystemStack.fleet(stack, ZONE, ledger.instanceType(), ledger.fleetSize());
+    }
     List<FaultTable.Injected> injected = new ArrayList<>();
-    ChaosLoad load = new ChaosLoad(stack, ZONE, TYPE, List.copyOf(QUOTAS.keySet()), settings.seed());
+    ChaosLoad load = new ChaosLoad(stack, ZONE, LOAD.instanceType(), List.copyOf(LOAD.quotas().keySet()),
+        settings.seed());
     try (load) {
       load.start();
       sleep(settings.warmup());
@@ -213,7 +213,7 @@ public final class ChaosRun {
     Api api = new Api(stack.url(Service.API), SystemStack.token(PROBE_ORG));
     String body = """
         {"apiVersion":"compute.coreweave.com/v1alpha1","kind":"NodePool","metadata":{"name":"%s"},
-         "spec":{"instanceType":"%s","region":"%s","targetNodes":1}}""".formatted(name, PROBE_TYPE, ZONE);
+         "spec":{"instanceType":"%s","region":"%s","targetNodes":1}}""".formatted(name, PROBES.instanceType(), ZONE);
     String idempotencyKey = UUID.randomUUID().toString();
     boolean created = false;
     while (!created && System.nanoTime() < deadline) {

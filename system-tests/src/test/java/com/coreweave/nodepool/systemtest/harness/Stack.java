@@ -117,7 +117,7 @@ public final class Stack implements AutoCloseable {
         ChildProcess process = launch(service, port, instanceId);
         extraInstances.add(process);
         URI url = URI.create("http://localhost:" + port);
-        awaitReady(process, url, service);
+        awaitReady(process, url);
         return url;
     }
 
@@ -230,10 +230,10 @@ public final class Stack implements AutoCloseable {
     }
 
     private void awaitReady(Service service) {
-        awaitReady(process(service), url(service), service);
+        awaitReady(process(service), url(service));
     }
 
-    private void awaitReady(ChildProcess process, URI url, Service service) {
+    private void awaitReady(ChildProcess process, URI url) {
         process.awaitReady(() -> ready(url), SERVICE_START);
     }
 
