@@ -108,7 +108,7 @@ public final class Stack implements AutoCloseable {
     }
 
     /**
-     * Starts one more instance of a running service (its own port, state dir and static-membership id), as a
+     * Starts one more instance of a running service (its own port, state dir and log), as a
      * deployment with several instances has, and returns its base URL once it is ready.
      */
     public URI startExtraInstance(Service service, String instanceId) {
@@ -219,7 +219,6 @@ public final class Stack implements AutoCloseable {
                 "-Dquarkus.profile=local",
                 "-Dquarkus.http.port=" + port,
                 "-Dkafka.bootstrap.servers=" + bootstrapServers(),
-                "-Dnodepool.instance-id=" + instanceId,
                 // Kafka Streams' own state.dir: Quarkus ignores a quarkus.kafka-streams.state-dir ("unrecognized key").
                 "-Dkafka-streams.state.dir=" + workDir.resolve("state").resolve(instanceId)));
         properties.getOrDefault(service, Map.of()).forEach((key, value) -> command.add("-D" + key + "=" + value));
