@@ -87,7 +87,7 @@ public final class PoolDecider {
     ObjectMeta given = request.manifest().metadata();
     Instant created = ctx.now().truncatedTo(ChronoUnit.SECONDS);
     ObjectMeta meta = new ObjectMeta(request.key().pool(), ctx.newUid(), 1L, ctx.resourceVersion(), created, null,
-        given.labels(), given.annotations());
+        given.labels(), given.annotations(), request.fromRest() ? given.managedFields() : null);
     NodePoolSpec spec = request.manifest().spec().withDefaults(ctx.defaultZone());
     PlatformValidator.Verdict verdict = validator.apply(spec);
     NodePoolAccepted next = new NodePoolAccepted(request.key().org(), NodePool.of(meta, spec, null),
@@ -128,12 +128,15 @@ public final class PoolDecider {
     boolean specChanged = !spec.equals(old);
     boolean metaChanged = !Objects.equals(emptyToNull(given.labels()), emptyToNull(stored.labels()))
         || !Objects.equals(emptyToNull(given.annotations()), emptyToNull(stored.annotations()));
-    if (!specChanged && !metaChanged) {
+    // The REST API keeps metadata.managedFields (who set which field); a topic request leaves them as they are.
+    var managedFields = request.fromRest() ? given.managedFields() : stored.managedFields();
+    boolean managersChanged = !Objects.equals(managedFields, stored.managedFields());
+    if (!specChanged && !metaChanged && !managersChanged) {
       return new Decision(decided(request, Outcome.UNCHANGED, 200, current, ctx), null, List.of());
     }
     long generation = stored.generation() + (specChanged ? 1 : 0);
     ObjectMeta meta = new ObjectMeta(name, stored.uid(), generation, ctx.resourceVersion(),
-        stored.creationTimestamp(), null, given.labels(), given.annotations());
+        stored.creationTimestamp(), null, given.labels(), given.annotations(), managedFields);
     PlatformValidator.Verdict verdict = specChanged ? validator.apply(spec)
         : new PlatformValidator.Verdict(current.validation(), List.of());
     NodePoolAccepted next = new NodePoolAccepted(request.key().org(), NodePool.of(meta, spec, null),

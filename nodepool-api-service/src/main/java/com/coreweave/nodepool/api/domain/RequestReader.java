@@ -103,14 +103,15 @@ public final class RequestReader implements RecordReader<PoolRequest> {
     }
   }
 
-  /** A manifest to create or update: it must pass every structural rule. */
+  /** A manifest to create or update: it must pass every structural rule; its status is ignored. */
   private static NodePool manifest(JsonNode manifest) {
-    List<Cause> causes = ManifestValidator.validate(manifest);
+    ManifestValidator.Checked checked = ManifestValidator.check(manifest, ManifestValidator.FieldValidation.Strict);
+    List<Cause> causes = checked.causes();
     if (!causes.isEmpty()) {
       throw new Rejection(INVALID_SPEC, "data.nodePool is invalid: " + causes.stream()
           .map(c -> c.field() + ": " + c.message()).collect(Collectors.joining("; ")));
     }
-    return bind(manifest);
+    return bind(checked.manifest());
   }
 
   /** A deletion names the pool (and optionally preconditions); its spec is not looked at. */

@@ -45,6 +45,10 @@ public class LiveFeed {
   }
 
   private record Watcher<T>(String org, Consumer<T> sink) {
+
+    boolean sees(PoolKey key) {
+      return org == null || org.equals(key.org());
+    }
   }
 
   @Inject
@@ -64,14 +68,14 @@ public class LiveFeed {
     Thread.ofPlatform().name("live-feed").daemon().start(this::run);
   }
 
-  /** Registers a watcher of one org's pools; the returned runnable unregisters it. */
+  /** Registers a watcher of one org's pools (every org's when null); the returned runnable unregisters it. */
   public Runnable watchPools(String org, Consumer<PoolChange> sink) {
     Watcher<PoolChange> watcher = new Watcher<>(org, sink);
     poolWatchers.add(watcher);
     return () -> poolWatchers.remove(watcher);
   }
 
-  /** Registers a watcher of one org's events; the returned runnable unregisters it. */
+  /** Registers a watcher of one org's events (every org's when null); the returned runnable unregisters it. */
   public Runnable watchEvents(String org, Consumer<EventChange> sink) {
     Watcher<EventChange> watcher = new Watcher<>(org, sink);
     eventWatchers.add(watcher);
@@ -113,10 +117,10 @@ public class LiveFeed {
       if (record.topic().equals(Topics.NODEPOOL_STATUS.name())) {
         PoolChange change = new PoolChange(key, record.value() == null ? null
             : Json.read(record.value(), NodePool.class));
-        poolWatchers.stream().filter(w -> w.org().equals(key.org())).forEach(w -> w.sink().accept(change));
+        poolWatchers.stream().filter(w -> w.sees(key)).forEach(w -> w.sink().accept(change));
       } else if (record.value() != null) {
         EventChange change = new EventChange(key, Json.read(record.value(), KubeEvent.class));
-        eventWatchers.stream().filter(w -> w.org().equals(key.org())).forEach(w -> w.sink().accept(change));
+        eventWatchers.stream().filter(w -> w.sees(key)).forEach(w -> w.sink().accept(change));
       }
     } catch (RuntimeException e) {
       LOG.warnf("unreadable record on %s-%d@%d: %s", record.topic(), record.partition(), record.offset(),

@@ -1,7 +1,10 @@
 package com.coreweave.nodepool.api.rest;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
+import com.coreweave.nodepool.api.domain.PlatformValidator;
+import com.coreweave.nodepool.api.domain.PoolDecider;
 import com.coreweave.nodepool.api.domain.PoolRequest;
+import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.kit.kafka.RecordPublisher;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.CloudEvent;
@@ -14,6 +17,7 @@ import com.coreweave.nodepool.schema.topics.Topics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.UUID;
 
 /**
@@ -35,11 +39,18 @@ public class PoolWrites {
   @Inject
   Clock clock;
 
+  @Inject
+  PoolReads reads;
+
   /**
    * Publishes the request and returns the pool processor's accepted answer; a refusal becomes the matching
    * {@link ApiException}. With an {@code idempotencyKey}, a repeated call gets the first call's answer.
    */
-  public RequestDecided submit(PoolKey key, Operation operation, NodePool manifest, String idempotencyKey) {
+  public RequestDecided submit(PoolKey key, Operation operation, NodePool manifest, String idempotencyKey,
+                               WriteOptions options) {
+    if (options.dryRun()) {
+      return dryRun(key, operation, manifest, options.authorization);
+    }
     if (!waiter.ready()) {
       throw ApiException.unavailable("the API is starting; retry shortly");
     }
@@ -58,5 +69,25 @@ public class PoolWrites {
       throw new ApiException(decided.error());
     }
     return decided;
+  }
+
+  /**
+   * Decides the request here, exactly as the pool processor would against the pool as stored, and stores nothing:
+   * what {@code dryRun=All} (kubectl's --dry-run=server, kubectl diff) asks for.
+   */
+  private RequestDecided dryRun(PoolKey key, Operation operation, NodePool manifest, String authorization) {
+    PoolView view = reads.view(key, authorization).orElse(null);
+    Instant now = clock.instant();
+    PoolRequest request = new PoolRequest("dry-run:" + UUID.randomUUID(), PoolRequest.REST_SOURCE, key, operation,
+        manifest, now, null);
+    String version = view == null ? null : view.published().metadata().resourceVersion();
+    boolean catalogued = !reads.instanceTypes().isEmpty();
+    PoolDecider.Decision decision = PoolDecider.decide(request, view == null ? null : view.accepted(),
+        new PoolDecider.WriteContext(now, version, UUID.randomUUID().toString(), settings.defaultZone()),
+        spec -> PlatformValidator.judge(spec, type -> reads.instanceType(type).orElse(null), catalogued));
+    if (decision.answer().outcome() == RequestDecided.Outcome.REJECTED) {
+      throw new ApiException(decision.answer().error());
+    }
+    return decision.answer();
   }
 }

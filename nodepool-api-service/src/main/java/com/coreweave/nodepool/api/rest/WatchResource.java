@@ -1,79 +1,86 @@
 package com.coreweave.nodepool.api.rest;
 
+import com.coreweave.nodepool.api.domain.FieldSelector;
 import com.coreweave.nodepool.api.domain.LabelSelector;
-import com.coreweave.nodepool.api.domain.PoolView;
-import com.coreweave.nodepool.kit.auth.CurrentCaller;
-import com.coreweave.nodepool.kit.rest.ApiException;
-import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.resource.KubeEvent;
 import com.coreweave.nodepool.schema.resource.NodePool;
-import com.coreweave.nodepool.schema.resource.WatchEvent;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import org.jboss.resteasy.reactive.RestMulti;
 import org.jboss.resteasy.reactive.RestStreamElementType;
 
 /**
- * Live streams for dashboards. Pools: a Kubernetes watch, one JSON watch event per line ({@code ?watch=true} on the
- * list or the item path lands here, as does the {@code /watch/} path Kubernetes also serves). Events: Server-Sent
- * Events, filterable like {@code kubectl events --types=Warning --watch}. Both only show the caller's org.
+ * Watches, as Kubernetes streams them: one JSON watch event after another on a chunked {@code application/json}
+ * response, the objects as themselves or as Table rows (what {@code kubectl get -w} asks for). Pools come from
+ * {@code nodepool-status}, core Events from {@code nodepool-events}, through the {@link LiveFeed}. Dashboards also
+ * get the pools' events as Server-Sent Events, filterable like {@code kubectl events --types=Warning --watch}.
+ * Every watch shows only what the caller may read.
  */
-@Path("/apis/compute.coreweave.com/v1alpha1/watch")
+@Path("/")
 public class WatchResource {
 
   @Inject
-  CurrentCaller caller;
+  Tenancy tenancy;
 
   @Inject
   LiveFeed feed;
 
   @Inject
-  PoolReads reads;
+  NodePoolResource pools;
+
+  @Inject
+  EventResource events;
+
+  @Inject
+  Listings listings;
 
   @GET
-  @Path("/nodepools")
+  @Path("/apis/compute.coreweave.com/v1alpha1/watch/nodepools")
   @Blocking
-  @Produces("application/x-ndjson")
-  @RestStreamElementType(MediaType.APPLICATION_JSON)
-  public Multi<WatchEvent<NodePool>> pools(@QueryParam("labelSelector") String labelSelector,
-                                           @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    LabelSelector selector;
-    try {
-      selector = LabelSelector.parse(labelSelector);
-    } catch (IllegalArgumentException e) {
-      throw ApiException.badRequest("invalid labelSelector: " + e.getMessage());
-    }
-    String org = caller.org();
-    return PoolWatch.start(feed, org, pool -> selector.test(pool.metadata().labels()),
-        () -> reads.views(org, authorization).stream().map(PoolView::published).toList());
+  public RestMulti<WatchEvent> pools(@BeanParam ListOptions options) {
+    return poolWatch(options, null);
   }
 
   @GET
-  @Path("/nodepools/{name}")
+  @Path("/apis/compute.coreweave.com/v1alpha1/watch/nodepools/{name}")
   @Blocking
-  @Produces("application/x-ndjson")
-  @RestStreamElementType(MediaType.APPLICATION_JSON)
-  public Multi<WatchEvent<NodePool>> pool(@PathParam("name") String name,
-                                          @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    String org = caller.org();
-    return PoolWatch.start(feed, org, pool -> name.equals(pool.name()), () -> reads
-        .view(new PoolKey(org, name), authorization).map(PoolView::published).stream().toList());
+  public RestMulti<WatchEvent> pool(@PathParam("name") String name, @BeanParam ListOptions options) {
+    return poolWatch(options, name);
   }
 
   @GET
-  @Path("/events")
+  @Path("/api/v1/watch/events")
+  @Blocking
+  public RestMulti<WatchEvent> coreEvents(@BeanParam ListOptions options) {
+    return eventWatch(options);
+  }
+
+  @GET
+  @Path("/api/v1/watch/namespaces/{namespace}/events")
+  @Blocking
+  public RestMulti<WatchEvent> namespacedEvents(@PathParam("namespace") String namespace,
+                                                @BeanParam ListOptions options) {
+    return eventWatch(options.inNamespace(namespace));
+  }
+
+  @GET
+  @Path("/apis/compute.coreweave.com/v1alpha1/watch/events")
   @Produces(MediaType.SERVER_SENT_EVENTS)
   @RestStreamElementType(MediaType.APPLICATION_JSON)
   public Multi<KubeEvent> events(@QueryParam("types") String types, @QueryParam("reason") String reason,
@@ -84,7 +91,7 @@ public class WatchResource {
         (wanted.isEmpty() || wanted.contains(change.event().type()))
             && (reason == null || reason.equals(change.event().reason()))
             && (nodePool == null || nodePool.equals(change.key().pool()));
-    String org = caller.org();
+    String org = tenancy.readScope();
     return Multi.createFrom().emitter(emitter -> {
       Runnable stop = feed.watchEvents(org, change -> {
         if (filter.test(change)) {
@@ -93,5 +100,68 @@ public class WatchResource {
       });
       emitter.onTermination(stop);
     });
+  }
+
+  private RestMulti<WatchEvent> poolWatch(ListOptions options, String name) {
+    Predicate<NodePool> selected = selection(pools, options);
+    Predicate<NodePool> named = name == null ? selected : selected.and(p -> name.equals(p.name()));
+    String org = tenancy.readScope();
+    List<NodePool> current = pools.objects(options);
+    return stream(KubeWatch.start(
+        sink -> feed.watchPools(org, change -> sink.accept(new KubeWatch.Change<>(change.key().pool(),
+            change.pool()))),
+        () -> current, NodePool::name, named, renderer(pools, options, NodePoolResource::asResource),
+        announce(options), timeout(options)));
+  }
+
+  private RestMulti<WatchEvent> eventWatch(ListOptions options) {
+    String org = tenancy.readScope();
+    List<Event> current = events.objects(options);
+    return stream(KubeWatch.start(
+        sink -> feed.watchEvents(org, change -> sink.accept(new KubeWatch.Change<>(change.event().name(),
+            EventResource.core(change.key(), change.event())))),
+        () -> current, e -> e.getMetadata().getName(), selection(events, options),
+        renderer(events, options, e -> e), announce(options), timeout(options)));
+  }
+
+  private static <T> Predicate<T> selection(Lister<T> lister, ListOptions options) {
+    LabelSelector labels = options.labels();
+    FieldSelector fields = options.fields(lister.selectableFields());
+    return item -> labels.test(lister.labels(item)) && fields.test(lister.fields(item));
+  }
+
+  /** Objects as themselves, or as Table rows: the column definitions go with the first event only. */
+  private <T> KubeWatch.Renderer<T> renderer(Lister<T> lister, ListOptions options,
+                                            java.util.function.Function<T, io.fabric8.kubernetes.api.model
+                                                .KubernetesResource> plain) {
+    if (!options.table()) {
+      return plain::apply;
+    }
+    boolean[] first = {true};
+    return object -> {
+      var table = listings.table(lister, List.of(object), options, null);
+      if (first[0]) {
+        first[0] = false;
+        return table;
+      }
+      return table.withoutColumns();
+    };
+  }
+
+  /** A watch from a list's version must not repeat that list's objects; one without a version starts with them. */
+  private static boolean announce(ListOptions options) {
+    return options.resourceVersion == null || options.resourceVersion.isEmpty()
+        || options.resourceVersion.equals("0");
+  }
+
+  private static Duration timeout(ListOptions options) {
+    return options.timeoutSeconds == null || options.timeoutSeconds <= 0 ? null
+        : Duration.ofSeconds(options.timeoutSeconds);
+  }
+
+  /** A chunked application/json stream of watch events, one after another, as Kubernetes clients read it. */
+  private static RestMulti<WatchEvent> stream(Multi<WatchEvent> events) {
+    return RestMulti.fromMultiData(events).encodeAsJsonArray(false).status(200)
+        .header("Content-Type", MediaType.APPLICATION_JSON).build();
   }
 }

@@ -1,0 +1,116 @@
+package com.coreweave.nodepool.api.rest;
+
+import com.coreweave.nodepool.api.domain.CoreNodes;
+import com.coreweave.nodepool.api.domain.NodeTable;
+import com.coreweave.nodepool.api.domain.PoolView;
+import com.coreweave.nodepool.api.domain.TableConvertor;
+import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.schema.events.PoolKey;
+import com.coreweave.nodepool.schema.resource.KubeStatus;
+import io.fabric8.kubernetes.api.model.ListMetaBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeList;
+import io.fabric8.kubernetes.api.model.NodeListBuilder;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.BeanParam;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The core {@code v1} Nodes of the caller's pools ({@code kubectl get nodes -l compute.coreweave.com/node-pool=...},
+ * {@code kubectl describe node}), read from the pools' views. Nodes leave a pool by scale-down, deletion,
+ * preemption or an operator's action, not by a DELETE here.
+ */
+@Path("/api/v1/nodes")
+@Produces(MediaType.APPLICATION_JSON)
+public class NodeResource implements Lister<Node> {
+
+  private static final TableConvertor<Node> TABLE = new NodeTable();
+
+  @Inject
+  Tenancy tenancy;
+
+  @Inject
+  PoolReads reads;
+
+  @Inject
+  Listings listings;
+
+  @GET
+  public Object list(@BeanParam ListOptions options, @QueryParam("watch") String watch) {
+    if (watch != null && !watch.equals("false") && !watch.equals("0")) {
+      throw new ApiException(KubeStatus.failure(405, "MethodNotAllowed", "watching nodes is not supported; "
+          + "watch the nodepools, whose status counts the nodes", null));
+    }
+    return listings.list(this, options, null);
+  }
+
+  @GET
+  @Path("/{name}")
+  public Object get(@PathParam("name") String name, @BeanParam ListOptions options) {
+    Node node = objects(options).stream().filter(n -> n.getMetadata().getName().equals(name)).findFirst()
+        .orElseThrow(() -> new ApiException(KubeStatus.failure(404, "NotFound", "nodes \"" + name + "\" not found",
+            new KubeStatus.Details(name, null, "nodes", null))));
+    return listings.one(this, node, options);
+  }
+
+  @DELETE
+  @Path("/{name}")
+  public Object delete(@PathParam("name") String name) {
+    throw new ApiException(KubeStatus.failure(405, "MethodNotAllowed", "nodes are removed by scaling their "
+        + "NodePool down (kubectl scale nodepool ... --replicas=N) or deleting it, not one by one here", null));
+  }
+
+  @Override
+  public List<Node> objects(ListOptions options) {
+    List<Node> nodes = new ArrayList<>();
+    for (Map.Entry<String, PoolView> pool : reads.views(tenancy.readScope(), options.authorization).entrySet()) {
+      String org = PoolKey.parse(pool.getKey()).org();
+      var type = reads.instanceType(pool.getValue().accepted().nodePool().spec().instanceType()).orElse(null);
+      pool.getValue().nodes().values().forEach(n -> nodes.add(CoreNodes.of(n, org, type)));
+    }
+    nodes.sort(Comparator.comparing(n -> n.getMetadata().getName()));
+    return nodes;
+  }
+
+  @Override
+  public Map<String, String> labels(Node node) {
+    return node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
+  }
+
+  @Override
+  public Map<String, String> fields(Node node) {
+    return NodeTable.fields(node);
+  }
+
+  @Override
+  public Set<String> selectableFields() {
+    return Set.of("metadata.name", "spec.unschedulable");
+  }
+
+  @Override
+  public Object metadata(Node node) {
+    return node.getMetadata();
+  }
+
+  @Override
+  public NodeList listOf(List<Node> items, String resourceVersion) {
+    return new NodeListBuilder().withItems(items).withMetadata(new ListMetaBuilder()
+        .withResourceVersion(resourceVersion).build()).build();
+  }
+
+  @Override
+  public TableConvertor<Node> table() {
+    return TABLE;
+  }
+}
