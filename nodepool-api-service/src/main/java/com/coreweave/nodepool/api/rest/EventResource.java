@@ -47,16 +47,20 @@ public class EventResource implements Lister<Event> {
   @Inject
   Listings listings;
 
+  @Inject
+  LiveFeed feed;
+
   @GET
   @Path("/api/v1/events")
   public Object list(@BeanParam ListOptions options) {
-    return listings.list(this, options, null);
+    return listings.list(this, options, feed.version(LiveFeed.Stream.EVENTS).toString());
   }
 
   @GET
   @Path("/api/v1/namespaces/{namespace}/events")
   public Object list(@PathParam("namespace") String namespace, @BeanParam ListOptions options) {
-    return listings.list(this, options.inNamespace(namespace), null);
+    String version = feed.version(LiveFeed.Stream.EVENTS).toString();
+    return listings.list(this, options.inNamespace(namespace), version);
   }
 
   @GET

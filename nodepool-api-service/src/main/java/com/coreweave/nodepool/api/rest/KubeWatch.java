@@ -9,15 +9,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 
 /**
  * One Kubernetes watch of a resource: {@code ADDED} for every selected object that exists when it starts (unless
- * the client already listed them and watches from that list's version), then {@code ADDED} / {@code MODIFIED} /
- * {@code DELETED} as the live feed reports changes. An object that stops matching the selectors is
+ * the client already listed them and watches from that list's version, whose later changes the feed replays), then
+ * {@code ADDED} / {@code MODIFIED} / {@code DELETED} as the live feed reports changes, and BOOKMARKs when asked. An object that stops matching the selectors is
  * {@code DELETED} from the watch, one that starts matching is {@code ADDED}. Changes that arrive while the current
  * objects are read are held back and replayed after them, so none is lost or reordered before its object.
  */
@@ -39,29 +37,26 @@ final class KubeWatch<T> {
   private final Map<String, T> known = new HashMap<>();
   private List<Change<T>> heldBack = new ArrayList<>();
 
-  private KubeWatch(Function<T, String> name, Predicate<T> selected, Renderer<T> renderer) {
+  KubeWatch(Function<T, String> name, Predicate<T> selected, Renderer<T> renderer) {
     this.name = name;
     this.selected = selected;
     this.renderer = renderer;
   }
 
   /**
-   * Starts watching: subscribes to the feed first, then reads the current objects, then streams. With
-   * {@code announce} false the current objects are only remembered (the client listed them already).
+   * Begins the stream once the watch is subscribed to the feed (whose changes are held back until now): with
+   * {@code announce}, every current object is sent as ADDED; without, they are only remembered, since the client
+   * listed them already. Ends after {@code timeout} (none when null); stops the subscription when it ends.
    */
-  static <T> Multi<WatchEvent> start(Function<Consumer<Change<T>>, Runnable> subscribe, Supplier<List<T>> current,
-                                     Function<T, String> name, Predicate<T> selected, Renderer<T> renderer,
-                                     boolean announce, Duration timeout) {
-    KubeWatch<T> watch = new KubeWatch<>(name, selected, renderer);
-    Runnable stop = subscribe.apply(watch::onChange);
-    try {
-      watch.begin(current.get(), announce);
-    } catch (RuntimeException e) {
-      stop.run();
-      throw e;
-    }
-    Multi<WatchEvent> events = watch.out.onTermination().invoke(stop).onCancellation().invoke(stop);
+  Multi<WatchEvent> events(List<T> current, boolean announce, Runnable stop, Duration timeout) {
+    begin(current, announce);
+    Multi<WatchEvent> events = out.onTermination().invoke(stop).onCancellation().invoke(stop);
     return timeout == null ? events : events.select().first(timeout);
+  }
+
+  /** A BOOKMARK: the version the client may resume from, every change before it having been sent. */
+  synchronized void bookmark(KubernetesResource marker) {
+    out.onNext(new WatchEvent(marker, "BOOKMARK"));
   }
 
   private synchronized void begin(List<T> initial, boolean announce) {
@@ -78,7 +73,7 @@ final class KubeWatch<T> {
     replay.forEach(this::emit);
   }
 
-  private synchronized void onChange(Change<T> change) {
+  synchronized void onChange(Change<T> change) {
     if (heldBack != null) {
       heldBack.add(change);
     } else {

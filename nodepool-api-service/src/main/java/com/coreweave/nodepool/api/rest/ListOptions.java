@@ -43,6 +43,13 @@ public class ListOptions {
     return this;
   }
 
+  /** These options asking for the object itself, not a Table. */
+  ListOptions plain() {
+    ListOptions plain = new ListOptions();
+    plain.authorization = authorization;
+    return plain;
+  }
+
   LabelSelector labels() {
     try {
       return LabelSelector.parse(labelSelector);

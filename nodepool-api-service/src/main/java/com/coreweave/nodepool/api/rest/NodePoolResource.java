@@ -71,11 +71,14 @@ public class NodePoolResource implements Lister<NodePool> {
   Listings listings;
 
   @Inject
+  LiveFeed feed;
+
+  @Inject
   ServerSideApply apply;
 
   @GET
   public Object list(@BeanParam ListOptions options) {
-    return listings.list(this, options, null);
+    return listings.list(this, options, feed.version(LiveFeed.Stream.POOLS).toString());
   }
 
   @GET
@@ -196,8 +199,7 @@ public class NodePoolResource implements Lister<NodePool> {
    * Writes what {@code change} makes of the pool as stored. Without a precondition of the caller's, the write is
    * conditional on the version read, and a lost race with another writer reads again and re-applies the change.
    */
-  private NodePool rewrite(String name, WriteOptions options, boolean callerPrecondition,
-                           UnaryOperator<NodePool> change) {
+  NodePool rewrite(String name, WriteOptions options, boolean callerPrecondition, UnaryOperator<NodePool> change) {
     PoolKey key = new PoolKey(tenancy.writer(), name);
     for (int attempt = 1; ; attempt++) {
       NodePool current = view(name, options.authorization).published();
@@ -213,6 +215,11 @@ public class NodePoolResource implements Lister<NodePool> {
         }
       }
     }
+  }
+
+  /** {@code next} as the caller's field manager writes it over {@code current}. */
+  NodePool recorded(NodePool current, NodePool next, WriteOptions options) {
+    return apply.recordUpdate(current, next, options.manager());
   }
 
   private static boolean ourRace(ApiException e) {
@@ -293,7 +300,7 @@ public class NodePoolResource implements Lister<NodePool> {
 
   @Override
   public Object listOf(List<NodePool> items, String resourceVersion) {
-    return NodePoolList.of(items);
+    return new NodePoolList(NodePool.API_VERSION, "NodePoolList", Map.of("resourceVersion", resourceVersion), items);
   }
 
   @Override

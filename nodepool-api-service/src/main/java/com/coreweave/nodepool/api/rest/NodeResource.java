@@ -46,13 +46,16 @@ public class NodeResource implements Lister<Node> {
   @Inject
   Listings listings;
 
+  @Inject
+  LiveFeed feed;
+
   @GET
   public Object list(@BeanParam ListOptions options, @QueryParam("watch") String watch) {
     if (watch != null && !watch.equals("false") && !watch.equals("0")) {
       throw new ApiException(KubeStatus.failure(405, "MethodNotAllowed", "watching nodes is not supported; "
           + "watch the nodepools, whose status counts the nodes", null));
     }
-    return listings.list(this, options, null);
+    return listings.list(this, options, feed.version(LiveFeed.Stream.POOLS).toString());
   }
 
   @GET

@@ -1,10 +1,17 @@
 package com.coreweave.nodepool.api.rest;
 
+import com.coreweave.nodepool.api.config.ApiSettings;
 import com.coreweave.nodepool.api.domain.FieldSelector;
 import com.coreweave.nodepool.api.domain.LabelSelector;
+import com.coreweave.nodepool.api.domain.ListVersion;
+import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.resource.KubeEvent;
+import com.coreweave.nodepool.schema.resource.KubeStatus;
 import com.coreweave.nodepool.schema.resource.NodePool;
+import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
@@ -20,7 +27,9 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.jboss.resteasy.reactive.RestMulti;
 import org.jboss.resteasy.reactive.RestStreamElementType;
@@ -50,9 +59,13 @@ public class WatchResource {
   @Inject
   Listings listings;
 
+  @Inject
+  ApiSettings settings;
+
   @GET
   @Path("/apis/compute.coreweave.com/v1alpha1/watch/nodepools")
   @Blocking
+  @Produces(MediaType.APPLICATION_JSON)
   public RestMulti<WatchEvent> pools(@BeanParam ListOptions options) {
     return poolWatch(options, null);
   }
@@ -60,6 +73,7 @@ public class WatchResource {
   @GET
   @Path("/apis/compute.coreweave.com/v1alpha1/watch/nodepools/{name}")
   @Blocking
+  @Produces(MediaType.APPLICATION_JSON)
   public RestMulti<WatchEvent> pool(@PathParam("name") String name, @BeanParam ListOptions options) {
     return poolWatch(options, name);
   }
@@ -67,6 +81,7 @@ public class WatchResource {
   @GET
   @Path("/api/v1/watch/events")
   @Blocking
+  @Produces(MediaType.APPLICATION_JSON)
   public RestMulti<WatchEvent> coreEvents(@BeanParam ListOptions options) {
     return eventWatch(options);
   }
@@ -74,6 +89,7 @@ public class WatchResource {
   @GET
   @Path("/api/v1/watch/namespaces/{namespace}/events")
   @Blocking
+  @Produces(MediaType.APPLICATION_JSON)
   public RestMulti<WatchEvent> namespacedEvents(@PathParam("namespace") String namespace,
                                                 @BeanParam ListOptions options) {
     return eventWatch(options.inNamespace(namespace));
@@ -93,9 +109,9 @@ public class WatchResource {
             && (nodePool == null || nodePool.equals(change.key().pool()));
     String org = tenancy.readScope();
     return Multi.createFrom().emitter(emitter -> {
-      Runnable stop = feed.watchEvents(org, change -> {
-        if (filter.test(change)) {
-          emitter.emit(change.event());
+      Runnable stop = feed.watch(LiveFeed.Stream.EVENTS, org, null, change -> {
+        if (filter.test((LiveFeed.EventChange) change)) {
+          emitter.emit(((LiveFeed.EventChange) change).event());
         }
       });
       emitter.onTermination(stop);
@@ -105,23 +121,61 @@ public class WatchResource {
   private RestMulti<WatchEvent> poolWatch(ListOptions options, String name) {
     Predicate<NodePool> selected = selection(pools, options);
     Predicate<NodePool> named = name == null ? selected : selected.and(p -> name.equals(p.name()));
-    String org = tenancy.readScope();
-    List<NodePool> current = pools.objects(options);
-    return stream(KubeWatch.start(
-        sink -> feed.watchPools(org, change -> sink.accept(new KubeWatch.Change<>(change.key().pool(),
-            change.pool()))),
-        () -> current, NodePool::name, named, renderer(pools, options, NodePoolResource::asResource),
-        announce(options), timeout(options)));
+    KubeWatch<NodePool> watch = new KubeWatch<>(NodePool::name, named,
+        renderer(pools, options, NodePoolResource::asResource));
+    return start(watch, LiveFeed.Stream.POOLS, options, change -> {
+      var pool = (LiveFeed.PoolChange) change;
+      return new KubeWatch.Change<>(pool.key().pool(), pool.pool());
+    }, () -> pools.objects(options), version -> NodePoolResource.asResource(NodePool.of(
+        new ObjectMeta(null, null, null, version, null, null, null, null), null, null)));
   }
 
   private RestMulti<WatchEvent> eventWatch(ListOptions options) {
-    String org = tenancy.readScope();
-    List<Event> current = events.objects(options);
-    return stream(KubeWatch.start(
-        sink -> feed.watchEvents(org, change -> sink.accept(new KubeWatch.Change<>(change.event().name(),
-            EventResource.core(change.key(), change.event())))),
-        () -> current, e -> e.getMetadata().getName(), selection(events, options),
-        renderer(events, options, e -> e), announce(options), timeout(options)));
+    KubeWatch<Event> watch = new KubeWatch<>(e -> e.getMetadata().getName(), selection(events, options),
+        renderer(events, options, e -> e));
+    return start(watch, LiveFeed.Stream.EVENTS, options, change -> {
+      var event = (LiveFeed.EventChange) change;
+      return new KubeWatch.Change<>(event.event().name(), EventResource.core(event.key(), event.event()));
+    }, () -> events.objects(options), version -> new EventBuilder().withNewMetadata().withResourceVersion(version)
+        .endMetadata().build());
+  }
+
+  /**
+   * Subscribes the watch to the feed (from the client's list version when it names one, else from now), reads the
+   * current objects, and streams; a version the feed's history no longer reaches is 410 Gone, as Kubernetes
+   * answers, and the client lists again.
+   */
+  private <T> RestMulti<WatchEvent> start(KubeWatch<T> watch, LiveFeed.Stream stream, ListOptions options,
+                                          Function<Object, KubeWatch.Change<T>> change, Supplier<List<T>> current,
+                                          Function<String, KubernetesResource> bookmark) {
+    String version = options.resourceVersion;
+    boolean fromNow = version == null || version.isEmpty() || version.equals("0");
+    ListVersion from = fromNow ? null : ListVersion.parse(version, feed.partitionCount(stream));
+    if (!fromNow && from == null) {
+      throw gone(version, "it is not the resourceVersion of a list or a bookmark; list again");
+    }
+    Runnable stop = feed.watch(stream, tenancy.readScope(), from, c -> watch.onChange(change.apply(c)));
+    if (stop == null) {
+      throw gone(version, "the changes after it are no longer kept; list again");
+    }
+    Multi<WatchEvent> events;
+    try {
+      events = watch.events(current.get(), fromNow, stop, timeout(options));
+    } catch (RuntimeException e) {
+      stop.run();
+      throw e;
+    }
+    if (options.allowWatchBookmarks && !options.table()) {
+      var ticker = Multi.createFrom().ticks().every(settings.watchBookmarkInterval()).subscribe().with(t ->
+          feed.between(() -> watch.bookmark(bookmark.apply(feed.version(stream).toString()))));
+      events = events.onTermination().invoke(ticker::cancel);
+    }
+    return stream(events);
+  }
+
+  private static ApiException gone(String version, String why) {
+    return new ApiException(KubeStatus.failure(410, "Expired", "too old resource version: " + version + " ("
+        + why + ")", null));
   }
 
   private static <T> Predicate<T> selection(Lister<T> lister, ListOptions options) {
@@ -146,12 +200,6 @@ public class WatchResource {
       }
       return table.withoutColumns();
     };
-  }
-
-  /** A watch from a list's version must not repeat that list's objects; one without a version starts with them. */
-  private static boolean announce(ListOptions options) {
-    return options.resourceVersion == null || options.resourceVersion.isEmpty()
-        || options.resourceVersion.equals("0");
   }
 
   private static Duration timeout(ListOptions options) {
