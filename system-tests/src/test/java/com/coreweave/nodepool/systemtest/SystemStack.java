@@ -19,6 +19,7 @@ final class SystemStack {
     if (stack == null) {
       stack = Stack.builder()
           .withServices(Service.values())
+          .withApiTls()
           .withProperty(Service.PROVISIONER, "provisioner.boot-time", "2s")
           .withProperty(Service.PROVISIONER, "provisioner.boot-failure-rate", "0")
           .withProperty(Service.PROVISIONER, "provisioner.timer-interval", "200ms")

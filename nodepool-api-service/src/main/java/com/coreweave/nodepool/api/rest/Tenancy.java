@@ -7,8 +7,8 @@ import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 
 /**
- * Whose objects a call sees: an org's token its own org only; an operator's (admin) token reads every org, and
- * writes nothing, since every object belongs to one org and a write must say which by its token.
+ * Whose objects a call sees: an org's token its own org only; an operator's (admin) token reads every org and
+ * writes only in the org its token names, if any, since every object belongs to one org.
  */
 @RequestScoped
 public class Tenancy {
@@ -19,14 +19,14 @@ public class Tenancy {
   /** The org whose objects a read sees, or null for an operator, who sees every org. */
   public String readScope() {
     Caller c = caller.get();
-    return c.admin() && c.org().isEmpty() ? null : c.org();
+    return c.admin() ? null : c.org();
   }
 
   /** The org a write acts for; an operator's token without an org may not write. */
   public String writer() {
     Caller c = caller.get();
     if (c.org().isEmpty()) {
-      throw ApiException.forbidden("an operator token reads every org but writes none; use the org's own token");
+      throw ApiException.forbidden("this operator token belongs to no org, so it reads every org but writes none");
     }
     return c.org();
   }
