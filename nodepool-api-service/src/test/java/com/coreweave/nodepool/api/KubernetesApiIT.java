@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasItems;
 
@@ -181,7 +182,9 @@ class KubernetesApiIT {
   @Test
   void anOperatorReadsEveryOrgAndWritesOnlyInItsOwn() {
     create("seen-by-operator", 1);
-    as("admin-token").get(POOLS).then().statusCode(200).body("items.metadata.name", hasItem("seen-by-operator"));
+    as("admin-token").queryParam("labelSelector", "compute.coreweave.com/org=demo").get(POOLS).then()
+        .statusCode(200).body("items.metadata.name", hasItem("seen-by-operator"))
+        .body("items.metadata.labels.'compute.coreweave.com/org'", everyItem(equalTo("demo")));
     as("admin-token").get(POOLS + "/seen-by-operator").then().statusCode(200);
     as("admin-token").body(manifest("by-operator", 1)).post(POOLS).then().statusCode(201);
     as("demo-token").get(POOLS + "/by-operator").then().statusCode(404);

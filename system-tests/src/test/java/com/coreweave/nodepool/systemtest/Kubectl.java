@@ -73,11 +73,11 @@ final class Kubectl {
   }
 
   Run run(String... args) {
-    return run(null, args);
+    return runWith(null, args);
   }
 
   /** Runs kubectl with {@code stdin} (a manifest for {@code -f -}) and waits for it to end. */
-  Run run(String stdin, String... args) {
+  Run runWith(String stdin, String... args) {
     try {
       Process process = start(args);
       try (var in = process.getOutputStream()) {

@@ -91,7 +91,7 @@ class KubectlIT {
   @Test
   @Order(2)
   void applyCreatesThenWaitAndGetShowTheHealthyPool() {
-    assertThat(demo.run(pool(POOL, 1), "apply", "-f", "-").ok().out())
+    assertThat(demo.runWith(pool(POOL, 1), "apply", "-f", "-").ok().out())
         .contains("nodepool.compute.coreweave.com/" + POOL + " created");
     assertThat(demo.run("wait", "--for=condition=AtTarget", "nodepool/" + POOL, "--timeout=120s").ok().out())
         .contains("nodepool.compute.coreweave.com/" + POOL + " condition met");
@@ -126,9 +126,9 @@ class KubectlIT {
   @Test
   @Order(4)
   void applyConfiguresJsonpathReadsAndExplainPrintsTheReference() {
-    assertThat(demo.run(pool(POOL, 2), "apply", "-f", "-").ok().out())
+    assertThat(demo.runWith(pool(POOL, 2), "apply", "-f", "-").ok().out())
         .contains("nodepool.compute.coreweave.com/" + POOL + " configured");
-    assertThat(demo.run(pool(POOL, 2), "apply", "-f", "-").ok().out()).contains(POOL + " unchanged");
+    assertThat(demo.runWith(pool(POOL, 2), "apply", "-f", "-").ok().out()).contains(POOL + " unchanged");
     demo.run("wait", "--for=condition=AtTarget", "nodepool/" + POOL, "--timeout=120s").ok();
     assertThat(demo.run("get", "nodepool", POOL, "-o", "jsonpath={.status.currentNodes}").ok().out())
         .isEqualTo("2");
@@ -156,7 +156,7 @@ class KubectlIT {
 
     String yaml = demo.run("get", "nodepool", POOL, "-o", "yaml").ok().out();
     assertThat(yaml).contains("status:", "resourceVersion:");
-    assertThat(demo.run(yaml.replace("team: ml", "team: research"), "replace", "-f", "-").ok().out())
+    assertThat(demo.runWith(yaml.replace("team: ml", "team: research"), "replace", "-f", "-").ok().out())
         .contains(POOL + " replaced");
     assertThat(demo.run("get", "nodepool", POOL, "-o", "jsonpath={.metadata.labels.team}").ok().out())
         .isEqualTo("research");
@@ -175,11 +175,11 @@ class KubectlIT {
           instanceType: %s
           targetNodes: %d
         """;
-    assertThat(demo.run(applied.formatted(SSA_POOL, ZONE, TYPE, 1), "apply", "--server-side", "-f", "-").ok()
+    assertThat(demo.runWith(applied.formatted(SSA_POOL, ZONE, TYPE, 1), "apply", "--server-side", "-f", "-").ok()
         .out()).contains(SSA_POOL + " serverside-applied");
-    assertThat(demo.run(applied.formatted(SSA_POOL, ZONE, TYPE, 1), "apply", "--server-side", "-f", "-").ok()
+    assertThat(demo.runWith(applied.formatted(SSA_POOL, ZONE, TYPE, 1), "apply", "--server-side", "-f", "-").ok()
         .out()).contains(SSA_POOL + " serverside-applied");
-    demo.run("""
+    demo.runWith("""
         apiVersion: compute.coreweave.com/v1alpha1
         kind: NodePool
         metadata:
@@ -188,7 +188,7 @@ class KubectlIT {
         """.formatted(SSA_POOL), "apply", "--server-side", "--field-manager=labeller", "-f", "-").ok();
     demo.run("scale", "nodepool", SSA_POOL, "--replicas=2").ok();
 
-    Kubectl.Run conflict = demo.run(applied.formatted(SSA_POOL, ZONE, TYPE, 1), "apply", "--server-side", "-f",
+    Kubectl.Run conflict = demo.runWith(applied.formatted(SSA_POOL, ZONE, TYPE, 1), "apply", "--server-side", "-f",
         "-");
     assertThat(conflict.exit()).isNotZero();
     assertThat(conflict.err()).contains("Apply failed with 1 conflict", "conflict with \"kubectl\"",
@@ -197,7 +197,7 @@ class KubectlIT {
         "jsonpath={range .metadata.managedFields[*]}{.manager}/{.operation} {end}").ok().out();
     assertThat(managers).contains("kubectl/Apply", "labeller/Apply", "kubectl/Update");
 
-    demo.run(applied.formatted(SSA_POOL, ZONE, TYPE, 1), "apply", "--server-side", "--force-conflicts", "-f", "-")
+    demo.runWith(applied.formatted(SSA_POOL, ZONE, TYPE, 1), "apply", "--server-side", "--force-conflicts", "-f", "-")
         .ok();
     assertThat(demo.run("get", "nodepool", SSA_POOL, "-o", "jsonpath={.spec.targetNodes}/{.metadata.labels.owner}")
         .ok().out()).isEqualTo("1/platform");
@@ -231,7 +231,7 @@ class KubectlIT {
 
     // The A100 is not offered in EU-SOUTH-04A: the pool is refused with a Warning event.
     String misplaced = pool("kubectl-misplaced", 1).replace(ZONE, "EU-SOUTH-04A");
-    demo.run(misplaced, "apply", "-f", "-").ok();
+    demo.runWith(misplaced, "apply", "-f", "-").ok();
     demo.run("scale", "nodepool", POOL, "--replicas=2").ok();
 
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(Files.readString(eventWatch))
@@ -260,13 +260,13 @@ class KubectlIT {
   @Test
   @Order(10)
   void mistakesAreClearErrorsThatCostNoNode() {
-    Kubectl.Run typo = demo.run(pool(POOL, 2).replace("targetNodes", "targetNode"), "apply", "--validate=strict",
+    Kubectl.Run typo = demo.runWith(pool(POOL, 2).replace("targetNodes", "targetNode"), "apply", "--validate=strict",
         "-f", "-");
     assertThat(typo.exit()).isNotZero();
     assertThat(typo.err()).contains("unknown field \"targetNode\"");
     String stale = demo.run("get", "nodepool", POOL, "-o", "yaml").ok().out();
     demo.run("label", "nodepool", POOL, "touched=yes").ok();
-    Kubectl.Run conflict = demo.run(stale, "replace", "-f", "-");
+    Kubectl.Run conflict = demo.runWith(stale, "replace", "-f", "-");
     assertThat(conflict.exit()).isNotZero();
     assertThat(conflict.err()).contains("Conflict", "the object has been modified");
     assertThat(demo.run("get", "nodepool", POOL, "-o", "jsonpath={.status.currentNodes}").ok().out())

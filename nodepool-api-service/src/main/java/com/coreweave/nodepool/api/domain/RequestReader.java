@@ -105,6 +105,7 @@ public final class RequestReader implements RecordReader<PoolRequest> {
 
   /** A manifest to create or update: it must pass every structural rule; its status is ignored. */
   private static NodePool manifest(JsonNode manifest) {
+    OrgLabel.strip(manifest);
     ManifestValidator.Checked checked = ManifestValidator.check(manifest, ManifestValidator.FieldValidation.Strict);
     List<Cause> causes = checked.causes();
     if (!causes.isEmpty()) {

@@ -4,6 +4,7 @@ import com.coreweave.nodepool.api.domain.JsonPatch;
 import com.coreweave.nodepool.api.domain.ManifestValidator;
 import com.coreweave.nodepool.api.domain.MergePatch;
 import com.coreweave.nodepool.api.domain.NodePoolTable;
+import com.coreweave.nodepool.api.domain.OrgLabel;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.TableConvertor;
 import com.coreweave.nodepool.kit.rest.ApiException;
@@ -84,7 +85,7 @@ public class NodePoolResource implements Lister<NodePool> {
   @GET
   @Path("/{name}")
   public Object get(@PathParam("name") String name, @BeanParam ListOptions options) {
-    return listings.one(this, view(name, options.authorization).published(), options);
+    return listings.one(this, located(name, options.authorization).shown(), options);
   }
 
   @POST
@@ -165,6 +166,7 @@ public class NodePoolResource implements Lister<NodePool> {
   }
 
   private Response serverSideApply(String name, JsonNode applied, WriteOptions options) {
+    OrgLabel.strip(applied);
     ManifestValidator.Checked config = ManifestValidator.check(applied, options.fieldValidation());
     // An apply configuration names only the fields its manager owns, so only what it says is checked here; the
     // merged object is checked whole below.
@@ -202,7 +204,7 @@ public class NodePoolResource implements Lister<NodePool> {
   NodePool rewrite(String name, WriteOptions options, boolean callerPrecondition, UnaryOperator<NodePool> change) {
     PoolKey key = new PoolKey(tenancy.writer(), name);
     for (int attempt = 1; ; attempt++) {
-      NodePool current = view(name, options.authorization).published();
+      NodePool current = located(name, options.authorization).view().published();
       NodePool next = change.apply(current);
       if (next.metadata().resourceVersion() == null) {
         next = next.withMetadata(next.metadata().withResourceVersion(current.metadata().resourceVersion()));
@@ -226,19 +228,30 @@ public class NodePoolResource implements Lister<NodePool> {
     return e.status().code() == 409 && "Conflict".equals(e.status().reason());
   }
 
-  private PoolView view(String name, String authorization) {
+  /** A pool the caller may read, and its key (an operator reads every org; the first org that has it wins). */
+  record Located(PoolKey key, PoolView view, boolean everyOrg) {
+
+    NodePool shown() {
+      return everyOrg ? OrgLabel.shown(view.published(), key.org()) : view.published();
+    }
+  }
+
+  Located located(String name, String authorization) {
     String scope = tenancy.readScope();
     if (scope != null) {
-      return reads.view(new PoolKey(scope, name), authorization)
+      PoolKey key = new PoolKey(scope, name);
+      return reads.view(key, authorization).map(v -> new Located(key, v, false))
           .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
     }
     return reads.views(null, authorization).entrySet().stream()
-        .filter(e -> PoolKey.parse(e.getKey()).pool().equals(name)).map(Map.Entry::getValue).findFirst()
+        .filter(e -> PoolKey.parse(e.getKey()).pool().equals(name))
+        .map(e -> new Located(PoolKey.parse(e.getKey()), e.getValue(), true)).findFirst()
         .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
   }
 
   /** The manifest, structurally valid, named as the path says (when the path names it). */
   private static ManifestValidator.Checked checked(JsonNode manifest, String pathName, WriteOptions options) {
+    OrgLabel.strip(manifest);
     ManifestValidator.Checked checked = ManifestValidator.check(manifest, options.fieldValidation());
     String name = manifest.path("metadata").path("name").asText(null);
     if (!checked.causes().isEmpty()) {
@@ -274,7 +287,10 @@ public class NodePoolResource implements Lister<NodePool> {
 
   @Override
   public List<NodePool> objects(ListOptions options) {
-    return reads.views(tenancy.readScope(), options.authorization).values().stream().map(PoolView::published)
+    String scope = tenancy.readScope();
+    return reads.views(scope, options.authorization).entrySet().stream()
+        .map(e -> scope != null ? e.getValue().published()
+            : OrgLabel.shown(e.getValue().published(), PoolKey.parse(e.getKey()).org()))
         .sorted(java.util.Comparator.comparing(NodePool::name)).toList();
   }
 

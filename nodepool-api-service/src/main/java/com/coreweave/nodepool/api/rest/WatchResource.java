@@ -4,6 +4,7 @@ import com.coreweave.nodepool.api.config.ApiSettings;
 import com.coreweave.nodepool.api.domain.FieldSelector;
 import com.coreweave.nodepool.api.domain.LabelSelector;
 import com.coreweave.nodepool.api.domain.ListVersion;
+import com.coreweave.nodepool.api.domain.OrgLabel;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.resource.KubeEvent;
 import com.coreweave.nodepool.schema.resource.KubeStatus;
@@ -121,11 +122,14 @@ public class WatchResource {
   private RestMulti<WatchEvent> poolWatch(ListOptions options, String name) {
     Predicate<NodePool> selected = selection(pools, options);
     Predicate<NodePool> named = name == null ? selected : selected.and(p -> name.equals(p.name()));
-    KubeWatch<NodePool> watch = new KubeWatch<>(NodePool::name, named,
+    boolean everyOrg = tenancy.readScope() == null;
+    KubeWatch<NodePool> watch = new KubeWatch<>(everyOrg ? OrgLabel::identity : NodePool::name, named,
         renderer(pools, options, NodePoolResource::asResource));
     return start(watch, LiveFeed.Stream.POOLS, options, change -> {
       var pool = (LiveFeed.PoolChange) change;
-      return new KubeWatch.Change<>(pool.key().pool(), pool.pool());
+      String identity = everyOrg ? pool.key().toString() : pool.key().pool();
+      return new KubeWatch.Change<>(identity, pool.pool() == null || !everyOrg ? pool.pool()
+          : OrgLabel.shown(pool.pool(), pool.key().org()));
     }, () -> pools.objects(options), version -> NodePoolResource.asResource(NodePool.of(
         new ObjectMeta(null, null, null, version, null, null, null, null), null, null)));
   }
