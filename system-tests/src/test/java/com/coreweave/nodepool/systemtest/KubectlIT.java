@@ -35,7 +35,8 @@ class KubectlIT {
 
   @TempDir
   static Path dir;
-  static Kubectl demo;
+  /** kubectl of this test's own org (and of another org), so no other test's pools show in its lists. */
+  static Kubectl mine;
   static Kubectl other;
   static final List<Process> watches = new ArrayList<>();
 
@@ -43,9 +44,9 @@ class KubectlIT {
   static void kubeconfigs() {
     var stack = SystemStack.get();
     String pem = stack.apiTls().pem();
-    demo = Kubectl.of(stack.apiHttpsUrl(), pem, "demo-token", dir);
-    other = Kubectl.of(stack.apiHttpsUrl(), pem, "other-token", dir);
-    SystemStack.quota("demo", ZONE, TYPE, 8);
+    mine = Kubectl.of(stack.apiHttpsUrl(), pem, "kubectl-token", dir);
+    other = Kubectl.of(stack.apiHttpsUrl(), pem, "kubectl-other-token", dir);
+    SystemStack.quota("kubectl-it", ZONE, TYPE, 8);
     SystemStack.fleet(ZONE, TYPE, 8);
   }
 
@@ -81,7 +82,7 @@ class KubectlIT {
   @Test
   @Order(1)
   void apiResourcesListsNodePoolsNodesAndEvents() {
-    String out = demo.run("api-resources").ok().out();
+    String out = mine.run("api-resources").ok().out();
 
     assertThat(out).containsPattern("nodepools\\s+np\\s+compute.coreweave.com/v1alpha1\\s+false\\s+NodePool")
         .containsPattern("nodes\\s+no\\s+v1\\s+false\\s+Node")
@@ -91,17 +92,17 @@ class KubectlIT {
   @Test
   @Order(2)
   void applyCreatesThenWaitAndGetShowTheHealthyPool() {
-    assertThat(demo.runWith(pool(POOL, 1), "apply", "-f", "-").ok().out())
+    assertThat(mine.runWith(pool(POOL, 1), "apply", "-f", "-").ok().out())
         .contains("nodepool.compute.coreweave.com/" + POOL + " created");
-    assertThat(demo.run("wait", "--for=condition=AtTarget", "nodepool/" + POOL, "--timeout=120s").ok().out())
+    assertThat(mine.run("wait", "--for=condition=AtTarget", "nodepool/" + POOL, "--timeout=120s").ok().out())
         .contains("nodepool.compute.coreweave.com/" + POOL + " condition met");
 
-    String table = demo.run("get", "nodepools").ok().out();
+    String table = mine.run("get", "nodepools").ok().out();
     assertThat(table.lines().findFirst().orElseThrow()).matches(
         "NAME\\s+INSTANCE TYPE\\s+TARGET\\s+CURRENT\\s+IN PROGRESS\\s+QUEUED\\s+VALIDATED\\s+AT TARGET\\s+AGE\\s*");
     assertThat(table).containsPattern(POOL + cell(TYPE) + cell("1") + cell("1") + cell("0") + cell("0")
         + cell("Valid") + cell("TargetMet") + cell("\\d+s"));
-    assertThat(demo.run("get", "nodepools", "-o", "wide").ok().out())
+    assertThat(mine.run("get", "nodepools", "-o", "wide").ok().out())
         .containsPattern("ZONE\\s+COMPUTE CLASS\\s+QUOTA\\s+CAPACITY")
         .containsPattern(POOL + ".*" + ZONE + cell("default") + cell("Under") + cell("Sufficient"));
   }
@@ -109,7 +110,7 @@ class KubectlIT {
   @Test
   @Order(3)
   void describeShowsTheReferenceLayoutConditionsAndEvents() throws IOException {
-    String described = demo.run("describe", "nodepools", POOL).ok().out();
+    String described = mine.run("describe", "nodepools", POOL).ok().out();
 
     List<String> layout = layout(described.substring(0, described.indexOf("Events:") + "Events:".length()));
     assertThat(String.join("\n", layout)).isEqualTo(golden("describe-nodepool.txt"));
@@ -126,39 +127,39 @@ class KubectlIT {
   @Test
   @Order(4)
   void applyConfiguresJsonpathReadsAndExplainPrintsTheReference() {
-    assertThat(demo.runWith(pool(POOL, 2), "apply", "-f", "-").ok().out())
+    assertThat(mine.runWith(pool(POOL, 2), "apply", "-f", "-").ok().out())
         .contains("nodepool.compute.coreweave.com/" + POOL + " configured");
-    assertThat(demo.runWith(pool(POOL, 2), "apply", "-f", "-").ok().out()).contains(POOL + " unchanged");
-    demo.run("wait", "--for=condition=AtTarget", "nodepool/" + POOL, "--timeout=120s").ok();
-    assertThat(demo.run("get", "nodepool", POOL, "-o", "jsonpath={.status.currentNodes}").ok().out())
+    assertThat(mine.runWith(pool(POOL, 2), "apply", "-f", "-").ok().out()).contains(POOL + " unchanged");
+    mine.run("wait", "--for=condition=AtTarget", "nodepool/" + POOL, "--timeout=120s").ok();
+    assertThat(mine.run("get", "nodepool", POOL, "-o", "jsonpath={.status.currentNodes}").ok().out())
         .isEqualTo("2");
 
-    assertThat(demo.run("explain", "nodepool.spec.targetNodes").ok().out())
+    assertThat(mine.run("explain", "nodepool.spec.targetNodes").ok().out())
         .contains("FIELD: targetNodes <integer>", "The quantity of desired Nodes in the Node Pool");
   }
 
   @Test
   @Order(5)
   void patchScaleAndReplaceOfGetYamlWork() {
-    assertThat(demo.run("patch", "nodepool", POOL, "--type=merge", "-p", "{\"metadata\":{\"labels\":{\"team\":"
+    assertThat(mine.run("patch", "nodepool", POOL, "--type=merge", "-p", "{\"metadata\":{\"labels\":{\"team\":"
         + "\"ml\"}}}").ok().out()).contains(POOL + " patched");
-    assertThat(demo.run("patch", "nodepool", POOL, "--type=json", "-p",
+    assertThat(mine.run("patch", "nodepool", POOL, "--type=json", "-p",
         "[{\"op\":\"add\",\"path\":\"/spec/nodeLabels\",\"value\":{\"tier\":\"gold\"}}]").ok().out())
         .contains(POOL + " patched");
-    assertThat(demo.run("get", "nodepools", "-l", "team=ml", "-o", "name").ok().out().trim())
+    assertThat(mine.run("get", "nodepools", "-l", "team=ml", "-o", "name").ok().out().trim())
         .isEqualTo("nodepool.compute.coreweave.com/" + POOL);
-    assertThat(demo.run("get", "nodepools", "--field-selector", "metadata.name=" + POOL, "-o",
+    assertThat(mine.run("get", "nodepools", "--field-selector", "metadata.name=" + POOL, "-o",
         "jsonpath={.items[0].spec.nodeLabels.tier}").ok().out()).isEqualTo("gold");
 
-    assertThat(demo.run("scale", "nodepool", POOL, "--replicas=3").ok().out()).contains(POOL + " scaled");
-    assertThat(demo.run("get", "nodepool", POOL, "-o", "jsonpath={.spec.targetNodes}").ok().out()).isEqualTo("3");
-    demo.run("wait", "--for=condition=AtTarget", "nodepool/" + POOL, "--timeout=120s").ok();
+    assertThat(mine.run("scale", "nodepool", POOL, "--replicas=3").ok().out()).contains(POOL + " scaled");
+    assertThat(mine.run("get", "nodepool", POOL, "-o", "jsonpath={.spec.targetNodes}").ok().out()).isEqualTo("3");
+    mine.run("wait", "--for=condition=AtTarget", "nodepool/" + POOL, "--timeout=120s").ok();
 
-    String yaml = demo.run("get", "nodepool", POOL, "-o", "yaml").ok().out();
+    String yaml = mine.run("get", "nodepool", POOL, "-o", "yaml").ok().out();
     assertThat(yaml).contains("status:", "resourceVersion:");
-    assertThat(demo.runWith(yaml.replace("team: ml", "team: research"), "replace", "-f", "-").ok().out())
+    assertThat(mine.runWith(yaml.replace("team: ml", "team: research"), "replace", "-f", "-").ok().out())
         .contains(POOL + " replaced");
-    assertThat(demo.run("get", "nodepool", POOL, "-o", "jsonpath={.metadata.labels.team}").ok().out())
+    assertThat(mine.run("get", "nodepool", POOL, "-o", "jsonpath={.metadata.labels.team}").ok().out())
         .isEqualTo("research");
   }
 
@@ -175,47 +176,47 @@ class KubectlIT {
           instanceType: %s
           targetNodes: %d
         """;
-    assertThat(demo.runWith(applied.formatted(SSA_POOL, ZONE, TYPE, 1), "apply", "--server-side", "-f", "-").ok()
+    assertThat(mine.runWith(applied.formatted(SSA_POOL, ZONE, TYPE, 1), "apply", "--server-side", "-f", "-").ok()
         .out()).contains(SSA_POOL + " serverside-applied");
-    assertThat(demo.runWith(applied.formatted(SSA_POOL, ZONE, TYPE, 1), "apply", "--server-side", "-f", "-").ok()
+    assertThat(mine.runWith(applied.formatted(SSA_POOL, ZONE, TYPE, 1), "apply", "--server-side", "-f", "-").ok()
         .out()).contains(SSA_POOL + " serverside-applied");
-    demo.runWith("""
+    mine.runWith("""
         apiVersion: compute.coreweave.com/v1alpha1
         kind: NodePool
         metadata:
           name: %s
           labels: {owner: platform}
         """.formatted(SSA_POOL), "apply", "--server-side", "--field-manager=labeller", "-f", "-").ok();
-    demo.run("scale", "nodepool", SSA_POOL, "--replicas=2").ok();
+    mine.run("scale", "nodepool", SSA_POOL, "--replicas=2").ok();
 
-    Kubectl.Run conflict = demo.runWith(applied.formatted(SSA_POOL, ZONE, TYPE, 1), "apply", "--server-side", "-f",
+    Kubectl.Run conflict = mine.runWith(applied.formatted(SSA_POOL, ZONE, TYPE, 1), "apply", "--server-side", "-f",
         "-");
     assertThat(conflict.exit()).isNotZero();
     assertThat(conflict.err()).contains("Apply failed with 1 conflict", "conflict with \"kubectl\"",
         ".spec.targetNodes");
-    String managers = demo.run("get", "nodepool", SSA_POOL, "--show-managed-fields", "-o",
+    String managers = mine.run("get", "nodepool", SSA_POOL, "--show-managed-fields", "-o",
         "jsonpath={range .metadata.managedFields[*]}{.manager}/{.operation} {end}").ok().out();
     assertThat(managers).contains("kubectl/Apply", "labeller/Apply", "kubectl/Update");
 
-    demo.runWith(applied.formatted(SSA_POOL, ZONE, TYPE, 1), "apply", "--server-side", "--force-conflicts", "-f", "-")
+    mine.runWith(applied.formatted(SSA_POOL, ZONE, TYPE, 1), "apply", "--server-side", "--force-conflicts", "-f", "-")
         .ok();
-    assertThat(demo.run("get", "nodepool", SSA_POOL, "-o", "jsonpath={.spec.targetNodes}/{.metadata.labels.owner}")
+    assertThat(mine.run("get", "nodepool", SSA_POOL, "-o", "jsonpath={.spec.targetNodes}/{.metadata.labels.owner}")
         .ok().out()).isEqualTo("1/platform");
   }
 
   @Test
   @Order(7)
   void nodesAndEventsOfThePoolAreCoreObjects() {
-    String nodes = demo.run("get", "nodes", "-l", "compute.coreweave.com/node-pool=" + POOL).ok().out();
+    String nodes = mine.run("get", "nodes", "-l", "compute.coreweave.com/node-pool=" + POOL).ok().out();
     assertThat(nodes.lines().skip(1).filter(l -> l.matches("\\S+\\s+Ready\\s+<none>\\s+\\S+\\s+" + POOL + ".*")))
         .hasSize(3);
     String node = nodes.lines().skip(1).findFirst().orElseThrow().split("\\s+")[0];
-    assertThat(demo.run("describe", "node", node).ok().out())
+    assertThat(mine.run("describe", "node", node).ok().out())
         .containsPattern("compute.coreweave.com/node-pool=" + POOL)
         .containsPattern("CWRegistered\\s+True")
         .containsPattern("nvidia.com/gpu:\\s+8");
 
-    assertThat(demo.run("get", "events").ok().out())
+    assertThat(mine.run("get", "events").ok().out())
         .containsPattern("Normal\\s+CWNodePoolCreated\\s+nodepool/" + POOL)
         .containsPattern("Normal\\s+CWNodeRegistered\\s+node/" + node);
   }
@@ -225,14 +226,14 @@ class KubectlIT {
   void eventsTypesWarningWatchAndGetWatchSeeChangesAsTheyHappen() throws IOException {
     Path eventWatch = dir.resolve("events-watch.txt");
     Path poolWatch = dir.resolve("pools-watch.txt");
-    watches.add(demo.background(eventWatch, "events", "--types=Warning", "--watch"));
-    watches.add(demo.background(poolWatch, "get", "nodepools", "-w"));
+    watches.add(mine.background(eventWatch, "events", "--types=Warning", "--watch"));
+    watches.add(mine.background(poolWatch, "get", "nodepools", "-w"));
     await().atMost(Duration.ofSeconds(30)).until(() -> Files.readString(poolWatch).contains(POOL));
 
     // The A100 is not offered in EU-SOUTH-04A: the pool is refused with a Warning event.
     String misplaced = pool("kubectl-misplaced", 1).replace(ZONE, "EU-SOUTH-04A");
-    demo.runWith(misplaced, "apply", "-f", "-").ok();
-    demo.run("scale", "nodepool", POOL, "--replicas=2").ok();
+    mine.runWith(misplaced, "apply", "-f", "-").ok();
+    mine.run("scale", "nodepool", POOL, "--replicas=2").ok();
 
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(Files.readString(eventWatch))
         .containsPattern("Warning\\s+CWInstanceTypeNotInZone\\s+NodePool/kubectl-misplaced"));
@@ -241,7 +242,7 @@ class KubectlIT {
             + cell("TargetMet"))
         .containsPattern("kubectl-misplaced" + cell(TYPE) + cell("1") + ".*Invalid"));
     assertThat(Files.readString(eventWatch)).doesNotContain("Normal");
-    assertThat(demo.run("events", "--types=Warning").ok().out())
+    assertThat(mine.run("events", "--types=Warning").ok().out())
         .containsPattern("Warning\\s+CWInstanceTypeNotInZone\\s+NodePool/kubectl-misplaced").doesNotContain("Normal");
   }
 
@@ -260,25 +261,25 @@ class KubectlIT {
   @Test
   @Order(10)
   void mistakesAreClearErrorsThatCostNoNode() {
-    Kubectl.Run typo = demo.runWith(pool(POOL, 2).replace("targetNodes", "targetNode"), "apply", "--validate=strict",
+    Kubectl.Run typo = mine.runWith(pool(POOL, 2).replace("targetNodes", "targetNode"), "apply", "--validate=strict",
         "-f", "-");
     assertThat(typo.exit()).isNotZero();
     assertThat(typo.err()).contains("unknown field \"targetNode\"");
-    String stale = demo.run("get", "nodepool", POOL, "-o", "yaml").ok().out();
-    demo.run("label", "nodepool", POOL, "touched=yes").ok();
-    Kubectl.Run conflict = demo.runWith(stale, "replace", "-f", "-");
+    String stale = mine.run("get", "nodepool", POOL, "-o", "yaml").ok().out();
+    mine.run("label", "nodepool", POOL, "touched=yes").ok();
+    Kubectl.Run conflict = mine.runWith(stale, "replace", "-f", "-");
     assertThat(conflict.exit()).isNotZero();
     assertThat(conflict.err()).contains("Conflict", "the object has been modified");
-    assertThat(demo.run("get", "nodepool", POOL, "-o", "jsonpath={.status.currentNodes}").ok().out())
+    assertThat(mine.run("get", "nodepool", POOL, "-o", "jsonpath={.status.currentNodes}").ok().out())
         .isEqualTo("2");
   }
 
   @Test
   @Order(11)
   void deleteRemovesThePoolAndWaitsForIt() {
-    assertThat(demo.run("delete", "nodepool", SSA_POOL, "--timeout=120s").ok().out())
+    assertThat(mine.run("delete", "nodepool", SSA_POOL, "--timeout=120s").ok().out())
         .contains("nodepool.compute.coreweave.com \"" + SSA_POOL + "\" deleted");
-    Kubectl.Run gone = demo.run("get", "nodepool", SSA_POOL);
+    Kubectl.Run gone = mine.run("get", "nodepool", SSA_POOL);
     assertThat(gone.exit()).isNotZero();
     assertThat(gone.err()).contains("not found");
   }
