@@ -147,7 +147,7 @@ public final class FieldOwnership {
     if (node.isMissingNode() || node.isNull()) {
       return;
     }
-    if (!node.isObject() || node.isEmpty()) {
+    if (!node.isObject()) {
       leaves.put(path, node);
       return;
     }
