@@ -31,7 +31,7 @@ import java.util.Set;
  * {@code kubectl describe node}), read from the pools' views. Nodes leave a pool by scale-down, deletion,
  * preemption or an operator's action, not by a DELETE here.
  */
-@Path("/api/v1/nodes")
+@Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 public class NodeResource implements Lister<Node> {
 
@@ -50,6 +50,7 @@ public class NodeResource implements Lister<Node> {
   LiveFeed feed;
 
   @GET
+  @Path("/api/v1/nodes")
   public Object list(@BeanParam ListOptions options, @QueryParam("watch") String watch) {
     if (watch != null && !watch.equals("false") && !watch.equals("0")) {
       throw new ApiException(KubeStatus.failure(405, "MethodNotAllowed", "watching nodes is not supported; "
@@ -59,7 +60,7 @@ public class NodeResource implements Lister<Node> {
   }
 
   @GET
-  @Path("/{name}")
+  @Path("/api/v1/nodes/{name}")
   public Object get(@PathParam("name") String name, @BeanParam ListOptions options) {
     Node node = objects(options).stream().filter(n -> n.getMetadata().getName().equals(name)).findFirst()
         .orElseThrow(() -> new ApiException(KubeStatus.failure(404, "NotFound", "nodes \"" + name + "\" not found",
@@ -67,8 +68,16 @@ public class NodeResource implements Lister<Node> {
     return listings.one(this, node, options);
   }
 
+  /** What describe node asks for a node's heartbeat: the simulated nodes have no kubelet, so no lease. */
+  @GET
+  @Path("/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}")
+  public Object lease(@PathParam("name") String name) {
+    throw new ApiException(KubeStatus.failure(404, "NotFound", "leases.coordination.k8s.io \"" + name
+        + "\" not found: the simulated nodes have no kubelet, so no heartbeat lease", null));
+  }
+
   @DELETE
-  @Path("/{name}")
+  @Path("/api/v1/nodes/{name}")
   public Object delete(@PathParam("name") String name) {
     throw new ApiException(KubeStatus.failure(405, "MethodNotAllowed", "nodes are removed by scaling their "
         + "NodePool down (kubectl scale nodepool ... --replicas=N) or deleting it, not one by one here", null));

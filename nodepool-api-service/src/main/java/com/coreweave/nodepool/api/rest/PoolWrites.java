@@ -85,9 +85,13 @@ public class PoolWrites {
     PoolDecider.Decision decision = PoolDecider.decide(request, view == null ? null : view.accepted(),
         new PoolDecider.WriteContext(now, version, UUID.randomUUID().toString(), settings.defaultZone()),
         spec -> PlatformValidator.judge(spec, type -> reads.instanceType(type).orElse(null), catalogued));
-    if (decision.answer().outcome() == RequestDecided.Outcome.REJECTED) {
-      throw new ApiException(decision.answer().error());
+    RequestDecided answer = decision.answer();
+    if (answer.outcome() == RequestDecided.Outcome.REJECTED) {
+      throw new ApiException(answer.error());
     }
-    return decision.answer();
+    // The pool as it would be stored, with the status it has now (kubectl diff compares whole objects).
+    return view == null || answer.nodePool() == null ? answer : new RequestDecided(answer.requestId(),
+        answer.outcome(), answer.code(), answer.nodePool().withStatus(view.published().status()), null,
+        answer.decidedAt());
   }
 }
