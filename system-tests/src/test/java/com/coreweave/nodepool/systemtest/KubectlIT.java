@@ -166,20 +166,10 @@ class KubectlIT {
   @Test
   @Order(6)
   void serverSideApplyTracksFieldManagersAndConflicts() {
-    String applied = """
-        apiVersion: compute.coreweave.com/v1alpha1
-        kind: NodePool
-        metadata:
-          name: %s
-        spec:
-          region: %s
-          instanceType: %s
-          targetNodes: %d
-        """;
-    assertThat(mine.runWith(applied.formatted(SSA_POOL, ZONE, TYPE, 1), "apply", "--server-side", "-f", "-").ok()
-        .out()).contains(SSA_POOL + " serverside-applied");
-    assertThat(mine.runWith(applied.formatted(SSA_POOL, ZONE, TYPE, 1), "apply", "--server-side", "-f", "-").ok()
-        .out()).contains(SSA_POOL + " serverside-applied");
+    for (int applies = 0; applies < 2; applies++) {
+      assertThat(mine.runWith(pool(SSA_POOL, 1), "apply", "--server-side", "-f", "-").ok().out())
+          .contains(SSA_POOL + " serverside-applied");
+    }
     mine.runWith("""
         apiVersion: compute.coreweave.com/v1alpha1
         kind: NodePool
@@ -189,8 +179,7 @@ class KubectlIT {
         """.formatted(SSA_POOL), "apply", "--server-side", "--field-manager=labeller", "-f", "-").ok();
     mine.run("scale", "nodepool", SSA_POOL, "--replicas=2").ok();
 
-    Kubectl.Run conflict = mine.runWith(applied.formatted(SSA_POOL, ZONE, TYPE, 1), "apply", "--server-side", "-f",
-        "-");
+    Kubectl.Run conflict = mine.runWith(pool(SSA_POOL, 1), "apply", "--server-side", "-f", "-");
     assertThat(conflict.exit()).isNotZero();
     assertThat(conflict.err()).contains("Apply failed with 1 conflict", "conflict with \"kubectl\"",
         ".spec.targetNodes");
@@ -198,8 +187,7 @@ class KubectlIT {
         "jsonpath={range .metadata.managedFields[*]}{.manager}/{.operation} {end}").ok().out();
     assertThat(managers).contains("kubectl/Apply", "labeller/Apply", "kubectl/Update");
 
-    mine.runWith(applied.formatted(SSA_POOL, ZONE, TYPE, 1), "apply", "--server-side", "--force-conflicts", "-f", "-")
-        .ok();
+    mine.runWith(pool(SSA_POOL, 1), "apply", "--server-side", "--force-conflicts", "-f", "-").ok();
     assertThat(mine.run("get", "nodepool", SSA_POOL, "-o", "jsonpath={.spec.targetNodes}/{.metadata.labels.owner}")
         .ok().out()).isEqualTo("1/platform");
   }
