@@ -21,7 +21,8 @@ import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
 import com.coreweave.nodepool.schema.events.Validation;
 import com.coreweave.nodepool.schema.resource.Condition;
 import com.coreweave.nodepool.schema.resource.Conditions;
-import com.coreweave.nodepool.schema.resource.KubeEvent;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.KubeStatus;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
@@ -141,11 +142,15 @@ class ContractGoldenTest {
   void eventsAndStatus() throws Exception {
     Golden.assertMatches("nodepool-event-recorded.json", new RecordedEvent("quota-checked/demo/example-nodepool/1",
         "demo", "example-nodepool", POOL.uid(), ObjectReference.nodePool("example-nodepool", POOL.uid()),
-        "CWOverQuota", KubeEvent.WARNING,
+        "CWOverQuota", CwEvent.WARNING,
         "NodePool targetNodes pushes you over quota for gd-8xa100-i128 in US-EAST-04A", "quota-service", T0));
-    Golden.assertMatches("nodepool-events.json", new KubeEvent("v1", "Event",
-        Map.of("name", "example-nodepool.1843f2c1a9d0e6b2"), ObjectReference.nodePool("example-nodepool", POOL.uid()),
-        "CWNodePoolCreated", "NodePool example-nodepool created.", KubeEvent.NORMAL, 1, T0, T0,
-        Map.of("component", "nodepool-api-service"), "nodepool-api-service"));
+    Golden.assertMatches("nodepool-events.json", new EventBuilder()
+        .withNewMetadata().withName("example-nodepool.1843f2c1a9d0e6b2").endMetadata()
+        .withNewInvolvedObject().withApiVersion(NodePool.API_VERSION).withKind(NodePool.KIND)
+          .withName("example-nodepool").withUid(POOL.uid()).endInvolvedObject()
+        .withReason("CWNodePoolCreated").withMessage("NodePool example-nodepool created.").withType(CwEvent.NORMAL)
+        .withCount(1).withFirstTimestamp("2025-06-09T14:48:54Z").withLastTimestamp("2025-06-09T14:48:54Z")
+        .withNewSource().withComponent("nodepool-api-service").endSource()
+        .withReportingComponent("nodepool-api-service").build());
   }
 }

@@ -14,7 +14,7 @@ import com.coreweave.nodepool.schema.events.QuotaLimit;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
-import com.coreweave.nodepool.schema.resource.KubeEvent;
+import io.fabric8.kubernetes.api.model.Event;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
@@ -73,7 +73,7 @@ public final class Topics {
   public static final Topic<RecordedEvent> NODEPOOL_EVENT_RECORDED = new Topic<>("nodepool-event-recorded",
       RecordedEvent.class, false, WEEK, "every service", POOL_KEY,
       "CW* and spot events as each service records them; folded into nodepool-events.");
-  public static final Topic<KubeEvent> NODEPOOL_EVENTS = new Topic<>("nodepool-events", KubeEvent.class, false,
+  public static final Topic<Event> NODEPOOL_EVENTS = new Topic<>("nodepool-events", Event.class, false,
       WEEK, API, POOL_KEY, "Outbound: Kubernetes Events (reason, type, message, involvedObject, count).");
   public static final Topic<NodePool> NODEPOOL_STATUS = new Topic<>("nodepool-status", NodePool.class, true, null,
       API, POOL_KEY, "Outbound: the whole materialized NodePool; tombstone on delete.");

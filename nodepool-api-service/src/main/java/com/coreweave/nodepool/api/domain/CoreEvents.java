@@ -1,7 +1,5 @@
 package com.coreweave.nodepool.api.domain;
 
-import com.coreweave.nodepool.schema.resource.KubeEvent;
-import com.coreweave.nodepool.schema.resource.ObjectReference;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import java.nio.charset.StandardCharsets;
@@ -27,30 +25,17 @@ public final class CoreEvents {
   private CoreEvents() {
   }
 
-  public static Event of(KubeEvent event, String org) {
-    ObjectReference about = event.involvedObject();
-    String aboutUid = "Node".equals(about.kind()) ? CoreNodes.uid(org, about.name()) : about.uid();
-    return new EventBuilder()
-        .withNewMetadata()
-          .withName(event.name())
+  public static Event of(Event event, String org) {
+    var about = event.getInvolvedObject();
+    String aboutUid = "Node".equals(about.getKind()) ? CoreNodes.uid(org, about.getName()) : about.getUid();
+    String name = event.getMetadata().getName();
+    return new EventBuilder(event)
+        .editMetadata()
           .withNamespace(NAMESPACE)
-          .withUid(UUID.nameUUIDFromBytes(event.name().getBytes(StandardCharsets.UTF_8)).toString())
-          .withCreationTimestamp(CoreNodes.time(event.firstTimestamp()))
+          .withUid(UUID.nameUUIDFromBytes(name.getBytes(StandardCharsets.UTF_8)).toString())
+          .withCreationTimestamp(event.getFirstTimestamp())
         .endMetadata()
-        .withNewInvolvedObject()
-          .withApiVersion(about.apiVersion())
-          .withKind(about.kind())
-          .withName(about.name())
-          .withUid(aboutUid)
-        .endInvolvedObject()
-        .withReason(event.reason())
-        .withMessage(event.message())
-        .withType(event.type())
-        .withCount(event.count())
-        .withFirstTimestamp(CoreNodes.time(event.firstTimestamp()))
-        .withLastTimestamp(CoreNodes.time(event.lastTimestamp()))
-        .withNewSource().withComponent(event.reportingComponent()).endSource()
-        .withReportingComponent(event.reportingComponent())
+        .editInvolvedObject().withUid(aboutUid).endInvolvedObject()
         .build();
   }
 

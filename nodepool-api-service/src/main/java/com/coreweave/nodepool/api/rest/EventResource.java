@@ -6,7 +6,6 @@ import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.TableConvertor;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.PoolKey;
-import com.coreweave.nodepool.schema.resource.KubeEvent;
 import com.coreweave.nodepool.schema.resource.KubeStatus;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventList;
@@ -87,7 +86,7 @@ public class EventResource implements Lister<Event> {
   }
 
   /** A pool's event as a core Event. */
-  static Event core(PoolKey key, KubeEvent event) {
+  static Event core(PoolKey key, Event event) {
     return CoreEvents.of(event, key.org());
   }
 

@@ -4,7 +4,7 @@ import com.coreweave.nodepool.api.domain.ListVersion;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.PoolKey;
-import com.coreweave.nodepool.schema.resource.KubeEvent;
+import io.fabric8.kubernetes.api.model.Event;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.topics.Topics;
 import io.quarkus.runtime.ShutdownEvent;
@@ -47,7 +47,7 @@ public class LiveFeed {
   }
 
   /** A created or updated Kubernetes Event of a pool. */
-  public record EventChange(PoolKey key, KubeEvent event) {
+  public record EventChange(PoolKey key, Event event) {
   }
 
   /** The resource a watch follows: pools come from nodepool-status, events from nodepool-events. */
@@ -217,7 +217,7 @@ public class LiveFeed {
       if (stream == Stream.POOLS) {
         change = new PoolChange(key, record.value() == null ? null : Json.read(record.value(), NodePool.class));
       } else if (record.value() != null) {
-        change = new EventChange(key, Json.read(record.value(), KubeEvent.class));
+        change = new EventChange(key, Json.read(record.value(), Event.class));
       } else {
         return;
       }

@@ -10,7 +10,7 @@ import com.coreweave.nodepool.schema.events.NodeActivityReported;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested.Action;
 import com.coreweave.nodepool.schema.events.PoolKey;
-import com.coreweave.nodepool.schema.resource.KubeEvent;
+import io.fabric8.kubernetes.api.model.Event;
 import com.coreweave.nodepool.schema.resource.KubeStatus;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePool;
@@ -60,7 +60,7 @@ public class NodePoolOperationsResource {
   public Map<String, Object> events(@PathParam("name") String name,
                                     @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
     view(name, authorization);
-    List<KubeEvent> events = reads.events(key(name, authorization), authorization)
+    List<Event> events = reads.events(key(name, authorization), authorization)
         .map(PoolEvents::events).orElse(List.of());
     return Map.of("apiVersion", "v1", "kind", "EventList", "items", events);
   }

@@ -6,7 +6,6 @@ import com.coreweave.nodepool.api.domain.LabelSelector;
 import com.coreweave.nodepool.api.domain.ListVersion;
 import com.coreweave.nodepool.api.domain.OrgLabel;
 import com.coreweave.nodepool.kit.rest.ApiException;
-import com.coreweave.nodepool.schema.resource.KubeEvent;
 import com.coreweave.nodepool.schema.resource.KubeStatus;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
@@ -100,13 +99,13 @@ public class WatchResource {
   @Path("/apis/compute.coreweave.com/v1alpha1/watch/events")
   @Produces(MediaType.SERVER_SENT_EVENTS)
   @RestStreamElementType(MediaType.APPLICATION_JSON)
-  public Multi<KubeEvent> events(@QueryParam("types") String types, @QueryParam("reason") String reason,
+  public Multi<Event> events(@QueryParam("types") String types, @QueryParam("reason") String reason,
                                  @QueryParam("nodePool") String nodePool) {
     Set<String> wanted = types == null || types.isBlank() ? Set.of()
         : Arrays.stream(types.split(",")).map(String::trim).collect(Collectors.toSet());
     Predicate<LiveFeed.EventChange> filter = change ->
-        (wanted.isEmpty() || wanted.contains(change.event().type()))
-            && (reason == null || reason.equals(change.event().reason()))
+        (wanted.isEmpty() || wanted.contains(change.event().getType()))
+            && (reason == null || reason.equals(change.event().getReason()))
             && (nodePool == null || nodePool.equals(change.key().pool()));
     String org = tenancy.readScope();
     return Multi.createFrom().emitter(emitter -> {
@@ -139,7 +138,8 @@ public class WatchResource {
         renderer(events, options, e -> e));
     return start(watch, LiveFeed.Stream.EVENTS, options, change -> {
       var event = (LiveFeed.EventChange) change;
-      return new KubeWatch.Change<>(event.event().name(), EventResource.core(event.key(), event.event()));
+      return new KubeWatch.Change<>(event.event().getMetadata().getName(), EventResource.core(event.key(),
+          event.event()));
     }, () -> events.objects(options), version -> new EventBuilder().withNewMetadata().withResourceVersion(version)
         .endMetadata().build());
   }

@@ -32,7 +32,6 @@ import com.coreweave.nodepool.schema.events.Validation;
 import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.Image;
-import com.coreweave.nodepool.schema.resource.KubeEvent;
 import com.coreweave.nodepool.schema.resource.KubeStatus;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationUpdateStrategy;
@@ -202,7 +201,7 @@ class PoolDeciderTest {
 
       assertThat(decision.events()).singleElement().satisfies(event -> {
         assertThat(event.reason()).isEqualTo("CWNodePoolCreated");
-        assertThat(event.type()).isEqualTo(KubeEvent.NORMAL);
+        assertThat(event.type()).isEqualTo(CwEvent.NORMAL);
         assertThat(event.message()).isEqualTo("NodePool example-nodepool created: 2 x gd-8xa100-i128 in US-EAST-04A.");
         assertThat(event.involvedObject()).isEqualTo(ObjectReference.nodePool(POOL, UID));
         assertThat(event.org()).isEqualTo(ORG);
@@ -225,8 +224,8 @@ class PoolDeciderTest {
       assertThat(decision.next().validation().reason()).isEqualTo(Conditions.Validated.INVALID);
       assertThat(decision.events()).extracting(RecordedEvent::reason, RecordedEvent::type, RecordedEvent::message)
           .containsExactly(
-              tuple("CWNodePoolCreated", KubeEvent.NORMAL, "NodePool example-nodepool created: 1 x gd-9 in US-EAST-04A."),
-              tuple("CWInvalidInstanceType", KubeEvent.WARNING, message));
+              tuple("CWNodePoolCreated", CwEvent.NORMAL, "NodePool example-nodepool created: 1 x gd-9 in US-EAST-04A."),
+              tuple("CWInvalidInstanceType", CwEvent.WARNING, message));
       assertThat(decision.events().get(1).id()).isEqualTo("nodepool-api-service/" + UID + "/1/CWInvalidInstanceType");
     }
 
