@@ -206,7 +206,7 @@ class CapacityServiceIT {
         read -> read.stream().anyMatch(r -> "demo/garbage".equals(r.key())), WAIT);
     var record = dead.stream().filter(r -> "demo/garbage".equals(r.key())).findFirst().orElseThrow();
     assertThat(record.value()).isEqualTo("{garbage");
-    assertThat(record.headers()).containsEntry(DeadLetters.ERROR, "Unreadable")
+    assertThat(record.headers()).containsEntry(DeadLetters.ERROR, "MalformedJson")
         .containsEntry(DeadLetters.SOURCE_TOPIC, Topics.QUOTA_CHECKED.name())
         .containsEntry(DeadLetters.SERVICE, "capacity-service");
   }
@@ -232,7 +232,7 @@ class CapacityServiceIT {
   }
 
   static Node node() {
-    return new Node("v1", "Node", null, null, null);
+    return new Node("v1", "Node", new Node.Meta("removed-node", null, null, null), null, null);
   }
 
   /** Reads {@code capacity-checked} until the pool's latest record matches, and returns it. */

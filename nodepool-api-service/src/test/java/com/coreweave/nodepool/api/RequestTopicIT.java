@@ -114,4 +114,49 @@ class RequestTopicIT {
             .body("spec.targetNodes", equalTo(1))
             .body("status.conditions.find { it.type == 'Validated' }.reason", equalTo("Valid")));
   }
+
+  @Test
+  void requestsOnAnyPartitionReachTheirPoolAndADeleteOnAnotherOneIsCarriedOut() {
+    // kcat and librdkafka clients hash keys with CRC32, some clients pick a partition: every one must work.
+    for (int partition = 0; partition < 3; partition++) {
+      String name = "placed-" + partition;
+      probe.sendToPartition(Topics.NODEPOOL_REQUESTED.name(), partition, "demo/" + name,
+          request("p-" + partition, "demo/" + name, name, 1));
+    }
+    for (int partition = 0; partition < 3; partition++) {
+      String name = "placed-" + partition;
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+          given().auth().oauth2("demo-token").get(POOLS + name).then().statusCode(200)
+              .body("spec.targetNodes", equalTo(1)));
+    }
+    String update = request("p-update", "demo/placed-1", "placed-1", 3);
+    String delete = update.replace("\"APPLY\"", "\"DELETE\"").replace("p-update", "p-delete");
+    probe.sendToPartition(Topics.NODEPOOL_REQUESTED.name(), 2, "demo/placed-1", update);
+    probe.sendToPartition(Topics.NODEPOOL_REQUESTED.name(), 2, "demo/placed-1", delete);
+
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        given().auth().oauth2("demo-token").get(POOLS + "placed-1").then().statusCode(200)
+            .body("spec.targetNodes", equalTo(3))
+            .body("metadata.deletionTimestamp", org.hamcrest.Matchers.notNullValue()));
+  }
+
+  @Test
+  void aRefusedTopicRequestForAnExistingPoolIsAWarningOnThePool() {
+    probe.send(Topics.NODEPOOL_REQUESTED.name(), "demo/stale-pool", request("s-1", "demo/stale-pool", "stale-pool",
+        1));
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        given().auth().oauth2("demo-token").get(POOLS + "stale-pool").then().statusCode(200));
+    String stale = request("s-2", "demo/stale-pool", "stale-pool", 4)
+        .replace("\"name\":\"stale-pool\"", "\"name\":\"stale-pool\",\"resourceVersion\":\"1\"");
+    assertThat(stale).contains("resourceVersion");
+    probe.send(Topics.NODEPOOL_REQUESTED.name(), "demo/stale-pool", stale);
+
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        given().auth().oauth2("demo-token").get(POOLS + "stale-pool/events").then().statusCode(200)
+            .body("items.find { it.reason == 'CWNodePoolNodesRequestFailed' }.type", equalTo("Warning"))
+            .body("items.find { it.reason == 'CWNodePoolNodesRequestFailed' }.message",
+                org.hamcrest.Matchers.allOf(org.hamcrest.Matchers.containsString("s-2"),
+                    org.hamcrest.Matchers.containsString("Conflict"))));
+    given().auth().oauth2("demo-token").get(POOLS + "stale-pool").then().body("spec.targetNodes", equalTo(1));
+  }
 }

@@ -148,7 +148,7 @@ class PreemptionIT {
         .filter(d -> "demo/spot-dlq".equals(d.key())).toList();
     assertThat(dead).singleElement().satisfies(d -> {
       assertThat(d.value()).isEqualTo("{not json");
-      assertThat(d.headers()).containsEntry(DeadLetters.ERROR, "Unreadable")
+      assertThat(d.headers()).containsEntry(DeadLetters.ERROR, "MalformedJson")
           .containsEntry(DeadLetters.SOURCE_TOPIC, "spot-reclaim-requested")
           .containsEntry(DeadLetters.SERVICE, "preemption-service")
           .containsKey(DeadLetters.REASON);

@@ -3,6 +3,7 @@ package com.coreweave.nodepool.provisioner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.provisioner.config.ProvisionerSettings;
 import com.coreweave.nodepool.provisioner.streams.ProvisionerTopology;
 import com.coreweave.nodepool.schema.events.NodeFact.NodeAssigned;
@@ -54,6 +55,8 @@ class BootTimerRestartIT {
   ProvisionerSettings settings;
   @Inject
   Clock clock;
+  @Inject
+  KafkaSettings kafka;
   @TempDir
   Path stateDir;
 
@@ -69,7 +72,8 @@ class BootTimerRestartIT {
       running.close(new KafkaStreams.CloseOptions().leaveGroup(true).timeout(Duration.ofSeconds(30)));
       assertThat(pool.facts(NodeRegistered.class)).as("stopped mid-boot").isEmpty();
 
-      var topology = ProvisionerTopology.build(settings.policy(), settings.timerInterval(), clock);
+      var topology = ProvisionerTopology.build(settings.policy(), settings.timerInterval(), kafka.partitions(),
+          clock);
       try (KafkaStreams restarted = new KafkaStreams(topology, restartedConfig(stateDir))) {
         restarted.start();
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))

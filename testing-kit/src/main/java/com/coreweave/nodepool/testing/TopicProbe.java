@@ -56,8 +56,18 @@ public final class TopicProbe implements AutoCloseable {
   }
 
   public void sendBytes(String topic, String key, byte[] value) {
+    send(new ProducerRecord<>(topic, key, value));
+  }
+
+  /** To a partition of the caller's choice, as kcat -p or a librdkafka client with its own partitioner does. */
+  public void sendToPartition(String topic, int partition, String key, String value) {
+    send(new ProducerRecord<>(topic, partition, key, value == null ? null : value.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private void send(ProducerRecord<String, byte[]> record) {
+    String topic = record.topic();
     try {
-      producer.send(new ProducerRecord<>(topic, key, value)).get(10, TimeUnit.SECONDS);
+      producer.send(record).get(10, TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new IllegalStateException("cannot write to " + topic + ": " + e.getMessage(), e);
     }

@@ -6,10 +6,10 @@ import com.coreweave.nodepool.capacity.domain.Catalogue;
 import com.coreweave.nodepool.capacity.domain.LedgerInput;
 import com.coreweave.nodepool.capacity.domain.LedgerState;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
-import com.coreweave.nodepool.kit.streams.DeadLetterRouting;
+import com.coreweave.nodepool.kit.kafka.KafkaSettings;
+import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.schema.events.NodeFact;
-import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Topics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -33,30 +33,30 @@ public class CapacityTopology {
   public static final String SERVICE = "capacity-service";
 
   @Produces
-  Topology topology(CapacitySettings settings, Catalogue catalogue, Clock clock) {
-    return build(settings, catalogue, clock);
+  Topology topology(CapacitySettings settings, KafkaSettings kafka, Catalogue catalogue, Clock clock) {
+    return build(settings, kafka.partitions(), catalogue, clock);
   }
 
-  /** Built by a plain method so that a TopologyTestDriver test can use it without Quarkus. */
-  public static Topology build(CapacitySettings settings, Catalogue catalogue, Clock clock) {
+  /**
+   * Built by a plain method so that a TopologyTestDriver test can use it without Quarkus; {@code partitions} is that
+   * of the service's topics.
+   */
+  public static Topology build(CapacitySettings settings, int partitions, Catalogue catalogue, Clock clock) {
     StreamsBuilder builder = new StreamsBuilder();
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.POOL_ROUTES),
         Serdes.String(), JsonSerde.of(PoolRoute.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.LEDGERS),
         Serdes.String(), JsonSerde.of(LedgerState.class)));
-    String dlq = DeadLetters.serviceTopic(SERVICE);
+    Inputs in = new Inputs(builder, SERVICE, partitions, clock);
 
-    KStream<String, LedgerInput> demand = DeadLetterRouting.parse(builder, Topics.QUOTA_CHECKED.name(),
-            Readers.quotaChecked(catalogue), dlq, SERVICE, clock)
+    KStream<String, LedgerInput> demand = in.read(Topics.QUOTA_CHECKED, Readers.quotaChecked(catalogue))
         .process(() -> new PoolRouter(catalogue), Named.as("route-demand"), StoreNames.POOL_ROUTES);
-    KStream<String, LedgerInput> releases = DeadLetterRouting.parse(builder, Topics.NODEPOOL_NODES_CHANGED.name(),
-            Readers.nodeFacts(), dlq, SERVICE, clock)
+    KStream<String, LedgerInput> releases = in.read(Topics.NODEPOOL_NODES_CHANGED)
         .filter((key, fact) -> fact instanceof NodeFact.NodeRemoved, Named.as("only-node-removed"))
         .selectKey((key, fact) -> fact.pool().zone() + "/" + fact.pool().instanceType(), Named.as("release-ledger"))
         .mapValues(fact -> (LedgerInput) new LedgerInput.Release((NodeFact.NodeRemoved) fact),
             Named.as("as-release"));
-    KStream<String, LedgerInput> fleet = DeadLetterRouting.parse(builder, Topics.FLEET_CHANGE_REQUESTED.name(),
-            Readers.fleetChanges(catalogue), dlq, SERVICE, clock)
+    KStream<String, LedgerInput> fleet = in.read(Topics.FLEET_CHANGE_REQUESTED, Readers.fleetChanges(catalogue))
         .mapValues(change -> (LedgerInput) new LedgerInput.FleetChange(change), Named.as("as-fleet-change"));
 
     KStream<String, LedgerInput> byLedger = demand.merge(releases, Named.as("merge-releases"))

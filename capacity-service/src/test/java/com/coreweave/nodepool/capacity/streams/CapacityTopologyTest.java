@@ -52,7 +52,7 @@ class CapacityTopologyTest {
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, "capacity-test");
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
-    driver = new TopologyTestDriver(CapacityTopology.build(new Defaults(),
+    driver = new TopologyTestDriver(CapacityTopology.build(new Defaults(), 1,
         Catalogue.fromResource("instance-types.yaml"), clock), props);
     var strings = Serdes.String();
     quota = driver.createInputTopic(Topics.QUOTA_CHECKED.name(), strings.serializer(), strings.serializer());
@@ -92,7 +92,8 @@ class CapacityTopologyTest {
     quota.pipeInput("demo/train", Json.string(checked(POOL, 0)));
     capacity.readRecordsToList();
     Grant grant = new Grant("us-east-04a-gd-8xa100-i128-0001", 1);
-    Node node = new Node("v1", "Node", null, null, null);
+    Node node = new Node("v1", "Node", new Node.Meta("us-east-04a-gd-8xa100-i128-0001", NOW, null, null), null,
+        null);
 
     nodes.pipeInput("demo/train", Json.string(new NodeFact.NodeAssigned(POOL, node, grant, NOW)));
     assertThat(capacity.readRecordsToList()).isEmpty();
@@ -130,7 +131,7 @@ class CapacityTopologyTest {
 
     List<TestRecord<String, String>> dead = dlq.readRecordsToList();
     assertThat(dead).extracting(r -> header(r, DeadLetters.ERROR))
-        .containsExactly("Unreadable", "KeyMismatch", "InstanceTypeNotInZone", "InstanceTypeNotInZone");
+        .containsExactly("MalformedJson", "KeyMismatch", "InstanceTypeNotInZone", "InstanceTypeNotInZone");
     assertThat(dead.get(0).value()).isEqualTo("{not json");
     assertThat(header(dead.get(0), DeadLetters.SOURCE_TOPIC)).isEqualTo(Topics.QUOTA_CHECKED.name());
     assertThat(header(dead.get(0), DeadLetters.SERVICE)).isEqualTo("capacity-service");

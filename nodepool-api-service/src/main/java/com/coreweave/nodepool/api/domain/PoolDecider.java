@@ -139,10 +139,14 @@ public final class PoolDecider {
         stored.creationTimestamp(), null, given.labels(), given.annotations(), managedFields);
     PlatformValidator.Verdict verdict = specChanged ? validator.apply(spec)
         : new PlatformValidator.Verdict(current.validation(), List.of());
+    // A generation that is not valid leaves the last valid one in force: a refusal never removes anything.
     NodePoolAccepted next = new NodePoolAccepted(request.key().org(), NodePool.of(meta, spec, null),
-        verdict.validation(), ctx.now());
+        verdict.validation(), ctx.now(), verdict.validation().valid() ? null : current.keptInForce());
     List<RecordedEvent> events = new ArrayList<>(specChanged ? findings(PoolRef.of(next), verdict, ctx.now())
         : List.of());
+    if (specChanged && next.lastValid() != null) {
+      events.add(notApplied(next, ctx.now()));
+    }
     if (metaChanged) {
       events.add(RecordedEvent.ofPool(PoolRef.of(next), CwEvent.CWNodePoolMetadata, "NodePool metadata updated.",
           next.uid() + "/rv/" + ctx.resourceVersion(), COMPONENT, ctx.now()));
@@ -163,8 +167,25 @@ public final class PoolDecider {
     ObjectMeta meta = stored.withResourceVersion(ctx.resourceVersion())
         .withDeletionTimestamp(ctx.now().truncatedTo(ChronoUnit.SECONDS));
     NodePoolAccepted next = new NodePoolAccepted(current.org(), current.nodePool().withMetadata(meta),
-        current.validation(), ctx.now());
+        current.validation(), ctx.now(), current.lastValid());
     return new Decision(decided(request, Outcome.DELETING, 200, next, ctx), next, List.of());
+  }
+
+  /** The Warning on an existing pool that a topic request for it was refused, and why. */
+  public static RecordedEvent refused(PoolRequest request, NodePoolAccepted current, KubeStatus why, Instant now) {
+    PoolRef ref = PoolRef.of(current);
+    return RecordedEvent.ofPool(ref, CwEvent.CWNodePoolNodesRequestFailed, "Request " + request.id() + " from "
+        + request.source() + " was refused (" + why.reason() + "): " + why.message(), ref.uid() + "/request/"
+        + request.id(), COMPONENT, now);
+  }
+
+  /** The Warning that an invalid generation was not applied, and which one stays in force. */
+  public static RecordedEvent notApplied(NodePoolAccepted next, Instant now) {
+    PoolRef ref = PoolRef.of(next);
+    return RecordedEvent.ofPool(ref, CwEvent.CWNodePoolNodesRequestFailed, "Generation " + next.generation()
+        + " of NodePool " + ref.pool() + " was not applied: " + next.validation().message() + " Generation "
+        + next.lastValid().generation() + " stays in force.", ref.uid() + "/" + ref.generation() + "/not-applied",
+        COMPONENT, now);
   }
 
   private static void checkPreconditions(ObjectMeta given, ObjectMeta stored, String name) {

@@ -57,7 +57,8 @@ public final class StatusProjector {
   }
 
   static NodePoolStatus status(PoolView view, Instant now) {
-    NodePoolSpec spec = view.accepted().nodePool().spec();
+    // Counted against the generation in force: while a later one is not valid, the last valid one's target holds.
+    NodePoolSpec spec = view.accepted().inForce().nodePool().spec();
     Counts counts = Counts.of(view);
     NodePoolReconciled reconciled = view.reconciled();
     boolean deleting = view.accepted().deleting();
@@ -105,7 +106,11 @@ public final class StatusProjector {
 
   private static Condition validated(PoolView view) {
     var validation = view.accepted().validation();
-    return Condition.of(Conditions.VALIDATED, validation.valid(), validation.reason(), validation.message());
+    var lastValid = view.accepted().lastValid();
+    String message = lastValid == null ? validation.message() : validation.message() + " Generation "
+        + view.accepted().generation() + " was not applied; generation " + lastValid.generation()
+        + " stays in force.";
+    return Condition.of(Conditions.VALIDATED, validation.valid(), validation.reason(), message);
   }
 
   private static Condition atTarget(NodePoolSpec spec, Counts counts, NodePoolReconciled reconciled,
@@ -131,7 +136,7 @@ public final class StatusProjector {
           "NodePool has reached its target node count.");
     }
     int queued = view.capacity() == null ? 0 : view.capacity().queuedNodes();
-    String why = !view.accepted().validation().valid() ? " The configuration is not valid."
+    String why = !view.accepted().inForce().validation().valid() ? " The configuration is not valid."
         : "";
     return Condition.of(Conditions.AT_TARGET, false, Conditions.AtTarget.UNDER_TARGET,
         "NodePool has " + counts.current() + " of " + target + " nodes: " + counts.inProgress() + " in progress, "

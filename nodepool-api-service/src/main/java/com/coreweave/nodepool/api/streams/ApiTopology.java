@@ -5,17 +5,12 @@ import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.RequestReader;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
-import com.coreweave.nodepool.kit.streams.DeadLetterRouting;
+import com.coreweave.nodepool.kit.kafka.KafkaSettings;
+import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
-import com.coreweave.nodepool.kit.streams.RecordReader;
-import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.InstanceType;
-import com.coreweave.nodepool.schema.events.NodeFact;
-import com.coreweave.nodepool.schema.events.PreemptionFact;
-import com.coreweave.nodepool.schema.events.QuotaChecked;
-import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.RequestDecided;
-import com.coreweave.nodepool.schema.topics.DeadLetters;
+import com.coreweave.nodepool.schema.topics.Topic;
 import com.coreweave.nodepool.schema.topics.Topics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -42,12 +37,15 @@ public class ApiTopology {
   public static final String SERVICE = "nodepool-api-service";
 
   @Produces
-  Topology topology(ApiSettings settings, Clock clock) {
-    return build(settings, clock);
+  Topology topology(ApiSettings settings, KafkaSettings kafka, Clock clock) {
+    return build(settings, kafka.partitions(), clock);
   }
 
-  /** Built by a plain method so that a TopologyTestDriver test can use it without Quarkus. */
-  public static Topology build(ApiSettings settings, Clock clock) {
+  /**
+   * Built by a plain method so that a TopologyTestDriver test can use it without Quarkus; {@code partitions} is that
+   * of the service's topics.
+   */
+  public static Topology build(ApiSettings settings, int partitions, Clock clock) {
     StreamsBuilder builder = new StreamsBuilder();
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
         StoreNames.POOL_VIEWS), Serdes.String(), JsonSerde.of(PoolView.class)));
@@ -64,16 +62,16 @@ public class ApiTopology {
         Materialized.<String, InstanceType, KeyValueStore<Bytes, byte[]>>as(StoreNames.INSTANCE_TYPES)
             .withCachingDisabled());
 
-    String dlq = DeadLetters.serviceTopic(SERVICE);
-    KStream<String, Object> requests = DeadLetterRouting.parse(builder, Topics.NODEPOOL_REQUESTED.name(),
-            new RequestReader(), Topics.NODEPOOL_REQUESTED_DLQ.name(), SERVICE, clock)
+    Inputs in = new Inputs(builder, SERVICE, partitions, clock);
+    KStream<String, Object> requests = in.read(Topics.NODEPOOL_REQUESTED, new RequestReader(),
+            Topics.NODEPOOL_REQUESTED_DLQ.name())
         .mapValues(v -> (Object) v, Named.as("as-request"));
     KStream<String, Object> inputs = requests
-        .merge(fact(builder, Topics.QUOTA_CHECKED.name(), QuotaChecked.class, dlq, clock))
-        .merge(fact(builder, Topics.CAPACITY_CHECKED.name(), CapacityChecked.class, dlq, clock))
-        .merge(fact(builder, Topics.NODEPOOL_NODES_CHANGED.name(), NodeFact.class, dlq, clock))
-        .merge(fact(builder, Topics.SPOT_PREEMPTION_PROGRESSED.name(), PreemptionFact.class, dlq, clock))
-        .merge(fact(builder, Topics.NODEPOOL_EVENT_RECORDED.name(), RecordedEvent.class, dlq, clock));
+        .merge(fact(in, Topics.QUOTA_CHECKED))
+        .merge(fact(in, Topics.CAPACITY_CHECKED))
+        .merge(fact(in, Topics.NODEPOOL_NODES_CHANGED))
+        .merge(fact(in, Topics.SPOT_PREEMPTION_PROGRESSED))
+        .merge(fact(in, Topics.NODEPOOL_EVENT_RECORDED));
     KStream<String, Outbound> outputs = inputs.process(() -> new PoolProcessor(settings, clock),
         Named.as("pool-processor"),
         StoreNames.POOL_VIEWS, StoreNames.POOL_EVENTS,
@@ -82,10 +80,9 @@ public class ApiTopology {
     return builder.build();
   }
 
-  private static <T> KStream<String, Object> fact(StreamsBuilder builder, String topic, Class<T> type, String dlq,
-                                                  Clock clock) {
-    return DeadLetterRouting.parse(builder, topic, RecordReader.json(type), dlq, SERVICE, clock)
-        .filter((key, value) -> value != null, Named.as("present-" + topic))
-        .mapValues(v -> (Object) v, Named.as("as-fact-" + topic));
+  private static KStream<String, Object> fact(Inputs in, Topic<?, ?> topic) {
+    return in.read(topic)
+        .filter((key, value) -> value != null, Named.as("present-" + topic.name()))
+        .mapValues(v -> (Object) v, Named.as("as-fact-" + topic.name()));
   }
 }

@@ -8,10 +8,10 @@ import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.PoolRequest;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.PoolViewReducer;
+import com.coreweave.nodepool.api.domain.ResourceVersions;
 import com.coreweave.nodepool.api.domain.StatusProjector;
-import com.coreweave.nodepool.kit.streams.DeadLetterRouting;
+import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
-import com.coreweave.nodepool.kit.streams.Rejection;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.PoolRef;
@@ -20,12 +20,15 @@ import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
+import com.coreweave.nodepool.schema.topics.Rejection;
+import com.coreweave.nodepool.schema.topics.Rejection.Code;
 import com.coreweave.nodepool.schema.topics.Topics;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -93,20 +96,26 @@ class PoolProcessor implements Processor<String, Object, String, Outbound> {
     }
     RecordMetadata meta = context.recordMetadata().orElseThrow();
     PoolView view = views.get(key);
-    // The request's offset orders versions of a pool; a uid must be unique across clusters and resets, so it is
-    // random (a transaction that aborts takes its uid with it, so a replay cannot leak a second one).
-    PoolDecider.WriteContext write = new PoolDecider.WriteContext(now, Long.toString(meta.offset()),
-        UUID.randomUUID().toString(), settings.defaultZone());
+    // A uid must be unique across clusters and resets, so it is random (a transaction that aborts takes its uid
+    // with it, so a replay cannot leak a second one).
+    PoolDecider.WriteContext write = new PoolDecider.WriteContext(now,
+        ResourceVersions.next(view == null ? null : view.accepted(), now), UUID.randomUUID().toString(),
+        settings.defaultZone());
     PoolDecider.Decision decision = PoolDecider.decide(request, view == null ? null : view.accepted(), write,
         this::judge);
     requestIds.put(requestKey, decision.answer());
     emit(key, Outbound.to(Topics.NODEPOOL_REQUEST_DECIDED, decision.answer()));
     if (decision.answer().outcome() == RequestDecided.Outcome.REJECTED && !request.fromRest()) {
       var status = decision.answer().error();
-      var headers = DeadLetterRouting.headers(new Rejection(status.reason(), status.message()), meta.topic(),
-          meta.partition(), meta.offset(), ApiTopology.SERVICE, clock);
+      Code code = Objects.requireNonNullElse(Code.ofHeader(status.reason()), Code.INVALID);
+      var headers = Inputs.headers(new Rejection(code, status.message()), meta.topic(), meta.partition(),
+          meta.offset(), ApiTopology.SERVICE, clock);
       context.forward(new Record<>(key, Outbound.to(Topics.NODEPOOL_REQUESTED_DLQ, request.raw()),
           now.toEpochMilli(), headers));
+      if (view != null) {
+        // A platform team without access to the DLQ sees on the pool itself why its request changed nothing.
+        onEvent(key, PoolDecider.refused(request, view.accepted(), status, now));
+      }
     }
     if (decision.next() != null) {
       NodePoolAccepted next = decision.next();
@@ -211,7 +220,7 @@ class PoolProcessor implements Processor<String, Object, String, Outbound> {
         continue;
       }
       NodePoolAccepted next = new NodePoolAccepted(view.accepted().org(), view.accepted().nodePool(),
-          verdict.validation(), now);
+          verdict.validation(), now, verdict.validation().valid() ? null : view.accepted().lastValid());
       trackValidation(key, next);
       emit(key, Outbound.to(Topics.NODEPOOL_ACCEPTED, next));
       publish(key, view.withAccepted(next), now);

@@ -463,7 +463,62 @@ class PoolDeciderTest {
       assertThat(decision.next().validation().reason()).isEqualTo(Conditions.Validated.INVALID);
       assertThat(decision.events()).extracting(RecordedEvent::reason, RecordedEvent::id)
           .containsExactly(tuple("CWInstanceTypeNotInZone",
-              "nodepool-api-service/" + UID + "/2/CWInstanceTypeNotInZone"));
+              "nodepool-api-service/" + UID + "/2/CWInstanceTypeNotInZone"),
+              tuple("CWNodePoolNodesRequestFailed",
+                  "nodepool-api-service/" + UID + "/2/not-applied/CWNodePoolNodesRequestFailed"));
+    }
+
+    @Test
+    void anInvalidUpdateKeepsTheLastValidGenerationInForceAndSaysSo() {
+      NodePoolAccepted current = created();
+      verdict = new Verdict(new Validation(Conditions.Validated.INVALID, "minNodes 5 is above targetNodes 2."),
+          List.of());
+
+      Decision decision = decide(APPLY, manifest(spec().targetNodes(2).autoscaling(true).minNodes(5).maxNodes(6)
+          .build()), current, "101");
+
+      NodePoolAccepted next = decision.next();
+      assertThat(next.generation()).isEqualTo(2L);
+      assertThat(next.lastValid().generation()).isEqualTo(1L);
+      assertThat(next.inForce().nodePool().spec()).isEqualTo(current.nodePool().spec());
+      assertThat(next.inForce().validation().valid()).isTrue();
+      assertThat(next.inForce().generation()).as("the metadata stays the latest").isEqualTo(2L);
+      assertThat(decision.events()).singleElement().satisfies(e -> {
+        assertThat(e.reason()).isEqualTo("CWNodePoolNodesRequestFailed");
+        assertThat(e.type()).isEqualTo("Warning");
+        assertThat(e.message()).contains("Generation 2", "was not applied", "minNodes 5 is above targetNodes 2.",
+            "Generation 1 stays in force");
+      });
+    }
+
+    @Test
+    void aSecondInvalidUpdateKeepsTheSameValidGenerationAndAValidOneEndsIt() {
+      NodePoolAccepted first = created();
+      verdict = new Verdict(new Validation(Conditions.Validated.INVALID, "bad"), List.of());
+      NodePoolAccepted second = decide(APPLY, manifest(spec().targetNodes(7).build()), first, "101").next();
+      NodePoolAccepted third = decide(APPLY, manifest(spec().targetNodes(8).build()), second, "102").next();
+
+      assertThat(third.generation()).isEqualTo(3L);
+      assertThat(third.lastValid().generation()).isEqualTo(1L);
+
+      verdict = new Verdict(VALID, List.of());
+      Decision fixed = decide(APPLY, manifest(spec().targetNodes(3).build()), third, "103");
+
+      assertThat(fixed.next().lastValid()).isNull();
+      assertThat(fixed.next().inForce()).isSameAs(fixed.next());
+      assertThat(fixed.events()).extracting(RecordedEvent::reason).doesNotContain("CWNodePoolNodesRequestFailed");
+    }
+
+    @Test
+    void aLabelChangeOfAnInvalidPoolKeepsWhatIsInForce() {
+      NodePoolAccepted first = created();
+      verdict = new Verdict(new Validation(Conditions.Validated.INVALID, "bad"), List.of());
+      NodePoolAccepted invalid = decide(APPLY, manifest(spec().targetNodes(7).build()), first, "101").next();
+
+      Decision labelled = decide(APPLY, manifest(spec().targetNodes(7).build(), Map.of("a", "b"), null), invalid,
+          "102");
+
+      assertThat(labelled.next().lastValid()).isNotNull().isEqualTo(invalid.lastValid());
     }
 
     @Test

@@ -4,15 +4,16 @@ import static com.coreweave.nodepool.api.domain.Fixtures.KEY;
 import static com.coreweave.nodepool.api.domain.Fixtures.at;
 import static com.coreweave.nodepool.api.domain.Fixtures.json;
 import static com.coreweave.nodepool.api.domain.Fixtures.manifest;
-import static com.coreweave.nodepool.api.domain.RequestReader.INVALID_CLOUD_EVENT;
-import static com.coreweave.nodepool.api.domain.RequestReader.INVALID_SPEC;
-import static com.coreweave.nodepool.api.domain.RequestReader.KEY_MISMATCH;
-import static com.coreweave.nodepool.api.domain.RequestReader.MALFORMED_JSON;
-import static com.coreweave.nodepool.api.domain.RequestReader.UNSUPPORTED_TYPE;
+import static com.coreweave.nodepool.schema.topics.Rejection.Code.INVALID_CLOUD_EVENT;
+import static com.coreweave.nodepool.schema.topics.Rejection.Code.INVALID_SPEC;
+import static com.coreweave.nodepool.schema.topics.Rejection.Code.KEY_MISMATCH;
+import static com.coreweave.nodepool.schema.topics.Rejection.Code.MALFORMED_JSON;
+import static com.coreweave.nodepool.schema.topics.Rejection.Code.UNSUPPORTED_TYPE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import com.coreweave.nodepool.kit.streams.Rejection;
+import com.coreweave.nodepool.schema.topics.Rejection;
+import com.coreweave.nodepool.schema.topics.Rejection.Code;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
 import com.coreweave.nodepool.schema.events.PoolKey;
@@ -149,7 +150,7 @@ class RequestReaderTest {
 
     @Test
     void shouldRejectARecordWithoutAValue() {
-      assertThat(rejection(KEY, null).code()).isEqualTo(INVALID_CLOUD_EVENT);
+      assertThat(rejection(KEY, null).code()).isEqualTo(Code.VALUE_MISSING);
     }
 
     @Test
@@ -245,7 +246,7 @@ class RequestReaderTest {
 
     @Test
     void shouldRejectARecordWithoutAKey() {
-      assertThat(rejection(null, bytes(apply())).code()).isEqualTo(KEY_MISMATCH);
+      assertThat(rejection(null, bytes(apply())).code()).isEqualTo(Code.KEY_MISSING);
     }
 
     @ParameterizedTest(name = "key \"{0}\"")
@@ -254,7 +255,7 @@ class RequestReaderTest {
       ObjectNode event = apply();
       event.put("subject", key);
 
-      assertThat(rejection(key, bytes(event)).code()).isEqualTo(KEY_MISMATCH);
+      assertThat(rejection(key, bytes(event)).code()).isEqualTo(Code.INVALID_KEY);
     }
 
     @Test

@@ -22,6 +22,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
+import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.Validation;
@@ -158,6 +159,25 @@ class StatusProjectorTest {
           .extracting(Condition::status, Condition::reason, Condition::message)
           .containsExactly("False", reason, "Instance type x is not a valid instance type.");
       assertThat(condition(view, Conditions.AT_TARGET).message()).endsWith(" The configuration is not valid.");
+    }
+
+    @Test
+    void anInvalidUpdateOfAHealthyPoolSaysItWasNotAppliedAndCountsAgainstTheTargetInForce() {
+      NodePoolAccepted valid = healthy().accepted();
+      NodePoolAccepted invalid = accepted(spec().targetNodes(9).build(), UID, 2,
+          new Validation(Conditions.Validated.INVALID, "targetNodes 9 is above maxNodes 6."));
+      PoolView view = healthy().withAccepted(new NodePoolAccepted(invalid.org(), invalid.nodePool(),
+          invalid.validation(), NOW, valid.keptInForce()));
+
+      assertThat(condition(view, Conditions.VALIDATED))
+          .extracting(Condition::status, Condition::reason, Condition::message)
+          .containsExactly("False", Conditions.Validated.INVALID, "targetNodes 9 is above maxNodes 6. Generation 2 "
+              + "was not applied; generation 1 stays in force.");
+      assertThat(condition(view, Conditions.AT_TARGET))
+          .extracting(Condition::status, Condition::reason)
+          .containsExactly("True", AtTarget.TARGET_MET);
+      assertThat(StatusProjector.project(view, NOW).spec().targetNodes()).as("the spec shown is the latest")
+          .isEqualTo(9);
     }
 
     @Test

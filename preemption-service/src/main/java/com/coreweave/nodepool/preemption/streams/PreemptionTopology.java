@@ -1,14 +1,14 @@
 package com.coreweave.nodepool.preemption.streams;
 
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
-import com.coreweave.nodepool.kit.streams.DeadLetterRouting;
+import com.coreweave.nodepool.kit.kafka.KafkaSettings;
+import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
-import com.coreweave.nodepool.kit.streams.RecordReader;
 import com.coreweave.nodepool.preemption.config.PreemptionSettings;
 import com.coreweave.nodepool.preemption.domain.NodeActivity;
 import com.coreweave.nodepool.preemption.domain.NodeTimeline;
 import com.coreweave.nodepool.preemption.domain.PreemptionTimeline;
-import com.coreweave.nodepool.schema.topics.DeadLetters;
+import com.coreweave.nodepool.schema.topics.Topic;
 import com.coreweave.nodepool.schema.topics.Topics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -32,12 +32,15 @@ public class PreemptionTopology {
   public static final String SERVICE = "preemption-service";
 
   @Produces
-  Topology topology(PreemptionSettings settings, Clock clock) {
-    return build(settings, clock);
+  Topology topology(PreemptionSettings settings, KafkaSettings kafka, Clock clock) {
+    return build(settings, kafka.partitions(), clock);
   }
 
-  /** Built by a plain method so that a TopologyTestDriver test can use it without Quarkus. */
-  public static Topology build(PreemptionSettings settings, Clock clock) {
+  /**
+   * Built by a plain method so that a TopologyTestDriver test can use it without Quarkus; {@code partitions} is that
+   * of the service's topics.
+   */
+  public static Topology build(PreemptionSettings settings, int partitions, Clock clock) {
     PreemptionTimeline timeline = new PreemptionTimeline(settings.warningPeriod(), settings.removalDeadline(),
         settings.defaultGrace(), settings.finishedRetention());
     StreamsBuilder builder = new StreamsBuilder();
@@ -48,11 +51,10 @@ public class PreemptionTopology {
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.ACTIVITY),
         Serdes.String(), JsonSerde.of(NodeActivity.class)));
 
-    String dlq = DeadLetters.serviceTopic(SERVICE);
-    KStream<String, Object> inputs =
-        input(builder, Topics.SPOT_RECLAIM_REQUESTED.name(), InputReaders.reclaim(), dlq, clock)
-            .merge(input(builder, Topics.NODE_ACTIVITY_REPORTED.name(), InputReaders.activity(), dlq, clock))
-            .merge(input(builder, Topics.NODEPOOL_NODES_CHANGED.name(), InputReaders.nodeFact(), dlq, clock));
+    Inputs in = new Inputs(builder, SERVICE, partitions, clock);
+    KStream<String, Object> inputs = input(in, Topics.SPOT_RECLAIM_REQUESTED)
+        .merge(input(in, Topics.NODE_ACTIVITY_REPORTED))
+        .merge(input(in, Topics.NODEPOOL_NODES_CHANGED));
     KStream<String, Outbound> outputs = inputs.process(
         () -> new TimelineProcessor(timeline, settings.tick(), clock), Named.as("preemption-timelines"),
         StoreNames.TIMELINES, StoreNames.DUE, StoreNames.ACTIVITY);
@@ -60,9 +62,7 @@ public class PreemptionTopology {
     return builder.build();
   }
 
-  private static <T> KStream<String, Object> input(StreamsBuilder builder, String topic, RecordReader<T> reader,
-                                                   String dlq, Clock clock) {
-    return DeadLetterRouting.parse(builder, topic, reader, dlq, SERVICE, clock)
-        .mapValues(v -> (Object) v, Named.as("as-input-" + topic));
+  private static KStream<String, Object> input(Inputs in, Topic<?, ?> topic) {
+    return in.read(topic).mapValues(v -> (Object) v, Named.as("as-input-" + topic.name()));
   }
 }

@@ -93,7 +93,7 @@ class PreemptionTopologyTest {
         Files.createTempDirectory(Path.of("target"), "preemption-ttd").toString());
     Settings settings = new Settings(Duration.ofSeconds(2), Duration.ofSeconds(7), Duration.ofSeconds(1),
         Duration.ofMillis(100), Duration.ofMinutes(1));
-    driver = new TopologyTestDriver(PreemptionTopology.build(settings, clock), props, T0);
+    driver = new TopologyTestDriver(PreemptionTopology.build(settings, 1, clock), props, T0);
     StringSerializer s = new StringSerializer();
     StringDeserializer d = new StringDeserializer();
     reclaims = driver.createInputTopic(Topics.SPOT_RECLAIM_REQUESTED.name(), s, s);
@@ -149,7 +149,7 @@ class PreemptionTopologyTest {
 
     List<TestRecord<String, String>> dead = deadLetters.readRecordsToList();
     assertThat(dead).extracting(r -> header(r, DeadLetters.ERROR)).containsExactly(
-        "Unreadable", "NotSpotPool", "KeyMismatch", "InvalidReclaim", "InvalidActivity", "InvalidNodeFact");
+        "MalformedJson", "NotSpotPool", "KeyMismatch", "InvalidRecord", "InvalidRecord", "InvalidRecord");
     assertThat(dead.getFirst().value()).isEqualTo("{not json");
     assertThat(dead.get(1).key()).isEqualTo("demo/reserved");
     assertThat(dead).extracting(r -> header(r, DeadLetters.SERVICE)).containsOnly("preemption-service");

@@ -34,6 +34,8 @@ final class Autoscaler {
     NodePoolSpec spec = pool.spec();
     if (!Boolean.TRUE.equals(spec.autoscaling()) || pool.deleting() || pool.disabled()
         || pool.accepted.validation() == null || !pool.accepted.validation().valid()
+        // A later generation that was not applied waits for its author: applying over it would discard the edit.
+        || pool.accepted.lastValid() != null
         || version(pool).equals(pool.autoscaledVersion)) {
       return;
     }

@@ -14,7 +14,7 @@ import java.util.TreeMap;
  */
 public record NodeReleases(Map<String, NodeReleasePublished> byTrain) {
 
-  public static final List<String> TRAINS = List.of(Image.STABLE, Image.LATEST);
+  public static final List<String> TRAINS = Image.RELEASE_TRAINS;
 
   /** The releases the fleet starts with, before any is published on {@code node-release-published}. */
   public static final NodeReleases INITIAL = new NodeReleases(Map.of(

@@ -1,22 +1,16 @@
 package com.coreweave.nodepool.provisioner.streams;
 
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
-import com.coreweave.nodepool.kit.streams.DeadLetterRouting;
+import com.coreweave.nodepool.kit.kafka.KafkaSettings;
+import com.coreweave.nodepool.kit.streams.Inputs;
+import com.coreweave.nodepool.kit.streams.Interpretation;
 import com.coreweave.nodepool.kit.streams.Outbound;
-import com.coreweave.nodepool.kit.streams.RecordReader;
 import com.coreweave.nodepool.provisioner.config.ProvisionerSettings;
-import com.coreweave.nodepool.provisioner.domain.ActivityReportReader;
-import com.coreweave.nodepool.provisioner.domain.ConfigurationRequestReader;
 import com.coreweave.nodepool.provisioner.domain.PoolInput;
 import com.coreweave.nodepool.provisioner.domain.PoolReconciler;
 import com.coreweave.nodepool.provisioner.domain.PoolState;
 import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
-import com.coreweave.nodepool.provisioner.domain.ReleaseReader;
-import com.coreweave.nodepool.schema.events.CapacityChecked;
-import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
-import com.coreweave.nodepool.schema.events.PreemptionFact;
-import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Topics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -41,12 +35,15 @@ public class ProvisionerTopology {
   public static final String SERVICE = PoolReconciler.COMPONENT;
 
   @Produces
-  Topology topology(ProvisionerSettings settings, Clock clock) {
-    return build(settings.policy(), settings.timerInterval(), clock);
+  Topology topology(ProvisionerSettings settings, KafkaSettings kafka, Clock clock) {
+    return build(settings.policy(), settings.timerInterval(), kafka.partitions(), clock);
   }
 
-  /** Built by a plain method so that a TopologyTestDriver test can use it without Quarkus. */
-  public static Topology build(ProvisioningPolicy policy, Duration timerInterval, Clock clock) {
+  /**
+   * Built by a plain method so that a TopologyTestDriver test can use it without Quarkus; {@code partitions} is that
+   * of the service's topics.
+   */
+  public static Topology build(ProvisioningPolicy policy, Duration timerInterval, int partitions, Clock clock) {
     StreamsBuilder builder = new StreamsBuilder();
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.POOLS),
         Serdes.String(), JsonSerde.of(PoolState.class)));
@@ -55,25 +52,23 @@ public class ProvisionerTopology {
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.RELEASES),
         Serdes.String(), JsonSerde.of(NodeReleasePublished.class)));
 
-    String dlq = DeadLetters.serviceTopic(SERVICE);
-    KStream<String, PoolInput> specs = DeadLetterRouting.parse(builder, Topics.NODEPOOL_ACCEPTED.name(),
-            RecordReader.jsonOrTombstone(NodePoolAccepted.class), dlq, SERVICE, clock)
-        .mapValues(PoolInput.SpecAccepted::new, Named.as("as-spec"));
-    KStream<String, PoolInput> grants = DeadLetterRouting.parse(builder, Topics.CAPACITY_CHECKED.name(),
-            RecordReader.jsonOrTombstone(CapacityChecked.class), dlq, SERVICE, clock)
+    Inputs in = new Inputs(builder, SERVICE, partitions, clock);
+    // The provisioner acts on the generation in force: an invalid later one keeps the last valid one's nodes.
+    KStream<String, PoolInput> specs = in.read(Topics.NODEPOOL_ACCEPTED)
+        .mapValues(accepted -> new PoolInput.SpecAccepted(accepted == null ? null : accepted.inForce()),
+            Named.as("as-spec"));
+    KStream<String, PoolInput> grants = in.read(Topics.CAPACITY_CHECKED)
         .mapValues(PoolInput.GrantsChecked::new, Named.as("as-grants"));
-    KStream<String, PoolInput> activity = DeadLetterRouting.parse(builder, Topics.NODE_ACTIVITY_REPORTED.name(),
-            new ActivityReportReader(), Topics.NODE_ACTIVITY_REPORTED_DLQ.name(), SERVICE, clock)
+    KStream<String, PoolInput> activity = in.read(Topics.NODE_ACTIVITY_REPORTED, Interpretation.asIs(),
+            Topics.NODE_ACTIVITY_REPORTED_DLQ.name())
         .mapValues(PoolInput.ActivityReported::new, Named.as("as-activity"));
-    KStream<String, PoolInput> preemptions = DeadLetterRouting.parse(builder,
-            Topics.SPOT_PREEMPTION_PROGRESSED.name(), RecordReader.json(PreemptionFact.class), dlq, SERVICE, clock)
+    KStream<String, PoolInput> preemptions = in.read(Topics.SPOT_PREEMPTION_PROGRESSED)
         .mapValues(PoolInput.PreemptionProgressed::new, Named.as("as-preemption"));
-    KStream<String, PoolInput> configurations = DeadLetterRouting.parse(builder,
-            Topics.NODEPOOL_CONFIGURATION_REQUESTED.name(), new ConfigurationRequestReader(),
-            Topics.NODEPOOL_CONFIGURATION_REQUESTED_DLQ.name(), SERVICE, clock)
+    KStream<String, PoolInput> configurations = in.read(Topics.NODEPOOL_CONFIGURATION_REQUESTED,
+            Interpretation.asIs(), Topics.NODEPOOL_CONFIGURATION_REQUESTED_DLQ.name())
         .mapValues(PoolInput.ConfigurationRequested::new, Named.as("as-configuration"));
-    KStream<String, PoolInput> releases = DeadLetterRouting.parse(builder, Topics.NODE_RELEASE_PUBLISHED.name(),
-            new ReleaseReader(), dlq, SERVICE, clock)
+    KStream<String, PoolInput> releases = in.read(Topics.NODE_RELEASE_PUBLISHED)
+        .filter((train, release) -> release != null, Named.as("present-release"))
         .mapValues(PoolInput.ReleasePublished::new, Named.as("as-release"));
 
     KStream<String, Outbound> outputs = specs.merge(grants, Named.as("merge-grants"))

@@ -94,7 +94,7 @@ class ProvisionerTopologyTest {
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     var policy = new ProvisioningPolicy(BOOT, 0.0, 0, Set.of(), 3, Duration.ofSeconds(30), 1,
         ProvisioningPolicy.SCALE_UP_AFTER, ProvisioningPolicy.SCALE_DOWN_UNNEEDED_TIME);
-    driver = new TopologyTestDriver(ProvisionerTopology.build(policy, Duration.ofMillis(500), clock), props,
+    driver = new TopologyTestDriver(ProvisionerTopology.build(policy, Duration.ofMillis(500), 1, clock), props,
         T0);
     accepted = input(Topics.NODEPOOL_ACCEPTED.name());
     capacity = input(Topics.CAPACITY_CHECKED.name());
@@ -214,7 +214,7 @@ class ProvisionerTopologyTest {
 
     var dead = output(DeadLetters.serviceTopic(ProvisionerTopology.SERVICE)).readRecordsToList();
     assertThat(dead).singleElement().satisfies(record -> {
-      assertThat(header(record, DeadLetters.ERROR)).isEqualTo("Unreadable");
+      assertThat(header(record, DeadLetters.ERROR)).isEqualTo("InvalidRecord");
       assertThat(header(record, DeadLetters.SOURCE_TOPIC)).isEqualTo(Topics.CAPACITY_CHECKED.name());
     });
     assertThat(facts()).hasExactlyElementsOfTypes(NodeFact.NodePoolReconciled.class);
@@ -263,11 +263,11 @@ class ProvisionerTopologyTest {
     assertThat(output(Topics.NODEPOOL_CONFIGURATION_REQUESTED_DLQ.name()).readRecordsToList())
         .extracting(r -> header(r, DeadLetters.ERROR), r -> header(r, DeadLetters.REASON))
         .containsExactly(
-            tuple("InvalidRequest",
+            tuple("InvalidRecord",
                 "a Rollback names the nodeProfile of the revision to return to"),
             tuple("KeyMismatch",
-                "the request is about demo/other but its key is \"demo/train\""));
+                "key 'demo/train' does not match the pool named in the value, 'demo/other'"));
     assertThat(output(DeadLetters.serviceTopic(ProvisionerTopology.SERVICE)).readRecordsToList())
-        .singleElement().satisfies(r -> assertThat(header(r, DeadLetters.ERROR)).isEqualTo("InvalidRelease"));
+        .singleElement().satisfies(r -> assertThat(header(r, DeadLetters.ERROR)).isEqualTo("InvalidKey"));
   }
 }

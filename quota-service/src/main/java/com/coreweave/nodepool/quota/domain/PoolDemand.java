@@ -11,9 +11,11 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
  */
 public record PoolDemand(PoolRef ref, int requested, boolean valid, boolean deleting) {
 
+  /** The demand of the generation in force: an invalid later generation keeps the last valid one's admission. */
   public static PoolDemand of(NodePoolAccepted accepted) {
-    return new PoolDemand(PoolRef.of(accepted), accepted.nodePool().spec().target(),
-        accepted.validation().valid(), accepted.deleting());
+    NodePoolAccepted inForce = accepted.inForce();
+    return new PoolDemand(PoolRef.of(inForce), inForce.nodePool().spec().target(),
+        inForce.validation().valid(), inForce.deleting());
   }
 
   /** The {@code <org>/<pool>} key of the pool. */

@@ -2,13 +2,10 @@ package com.coreweave.nodepool.quota.streams;
 
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
-import com.coreweave.nodepool.kit.streams.DeadLetterRouting;
+import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
-import com.coreweave.nodepool.quota.domain.AcceptedPoolReader;
 import com.coreweave.nodepool.quota.domain.QuotaInput;
 import com.coreweave.nodepool.quota.domain.QuotaLedger;
-import com.coreweave.nodepool.quota.domain.QuotaLimitReader;
-import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Topics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -51,15 +48,13 @@ public class QuotaTopology {
         Serdes.String(), JsonSerde.of(PoolRoute.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.QUOTA_LEDGERS),
         Serdes.String(), JsonSerde.of(QuotaLedger.class)));
-    String dlq = DeadLetters.serviceTopic(SERVICE);
+    Inputs in = new Inputs(builder, SERVICE, partitions, clock);
 
-    KStream<String, QuotaInput> pools = DeadLetterRouting.parse(builder, Topics.NODEPOOL_ACCEPTED.name(),
-            new AcceptedPoolReader(), dlq, SERVICE, clock)
+    KStream<String, QuotaInput> pools = in.read(Topics.NODEPOOL_ACCEPTED)
         .process(() -> new PoolRouter(clock), Named.as("route-pools-to-quota"), StoreNames.POOL_ROUTES)
         .repartition(Repartitioned.with(Serdes.String(), JsonSerde.of(QuotaInput.class))
             .withName("pools-by-quota-key").withNumberOfPartitions(partitions));
-    KStream<String, QuotaInput> limits = DeadLetterRouting.parse(builder, Topics.QUOTA_LIMIT_SET.name(),
-            new QuotaLimitReader(), dlq, SERVICE, clock)
+    KStream<String, QuotaInput> limits = in.read(Topics.QUOTA_LIMIT_SET)
         .mapValues(QuotaInput::ofLimit, Named.as("as-limit-input"));
 
     Map<String, KStream<String, Object>> decided = pools.merge(limits, Named.as("quota-inputs"))

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.jboss.logging.Logger;
@@ -39,12 +40,12 @@ public class TopicCreator {
   }
 
   /** The registry entries of the named topics; an unknown name is a configuration error. */
-  static List<Topic<?>> resolve(List<String> names) {
-    Map<String, Topic<?>> known = new HashMap<>();
+  static List<Topic<?, ?>> resolve(List<String> names) {
+    Map<String, Topic<?, ?>> known = new HashMap<>();
     Topics.all().forEach(t -> known.put(t.name(), t));
-    List<Topic<?>> topics = new ArrayList<>();
+    List<Topic<?, ?>> topics = new ArrayList<>();
     for (String name : names) {
-      Topic<?> topic = known.get(name);
+      Topic<?, ?> topic = known.get(name);
       if (topic == null && name.endsWith("-dlq")) {
         topic = Topics.serviceDeadLetters(name.substring(0, name.length() - "-dlq".length()));
       }
@@ -58,7 +59,7 @@ public class TopicCreator {
   }
 
   /** The broker-side configuration of one topic. */
-  static Map<String, String> configOf(Topic<?> topic) {
+  static Map<String, String> configOf(Topic<?, ?> topic) {
     Map<String, String> config = new HashMap<>();
     config.put(TopicConfig.CLEANUP_POLICY_CONFIG,
         topic.compacted() ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE);
@@ -68,7 +69,7 @@ public class TopicCreator {
     return config;
   }
 
-  public void ensure(List<Topic<?>> topics) {
+  public void ensure(List<Topic<?, ?>> topics) {
     Map<String, Object> adminConfig = Map.of(
         AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
         AdminClientConfig.CLIENT_ID_CONFIG, "topic-creator");
@@ -90,10 +91,11 @@ public class TopicCreator {
     }
   }
 
-  private void createMissing(Admin admin, List<Topic<?>> topics)
+  private void createMissing(Admin admin, List<Topic<?, ?>> topics)
       throws ExecutionException, java.util.concurrent.TimeoutException {
     try {
       Set<String> existing = admin.listTopics().names().get(10, TimeUnit.SECONDS);
+      requirePartitions(admin, topics.stream().map(Topic::name).filter(existing::contains).toList());
       List<NewTopic> missing = topics.stream()
           .filter(t -> !existing.contains(t.name()))
           .map(t -> new NewTopic(t.name(), settings.partitions(), settings.replicationFactor()).configs(configOf(t)))
@@ -114,6 +116,28 @@ public class TopicCreator {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating topics", e);
+    }
+  }
+
+  /**
+   * Existing topics must have {@code nodepool.kafka.partitions} partitions: a pool's facts meet on one task only if
+   * every pool-keyed topic agrees, and inbound records are placed by that count (Inputs).
+   */
+  private void requirePartitions(Admin admin, List<String> names)
+      throws ExecutionException, java.util.concurrent.TimeoutException, InterruptedException {
+    if (names.isEmpty()) {
+      return;
+    }
+    Map<String, TopicDescription> described = admin.describeTopics(names).allTopicNames().get(10, TimeUnit.SECONDS);
+    List<String> wrong = described.values().stream()
+        .filter(d -> d.partitions().size() != settings.partitions())
+        .map(d -> d.name() + " has " + d.partitions().size())
+        .sorted()
+        .toList();
+    if (!wrong.isEmpty()) {
+      throw new IllegalStateException("topics must have nodepool.kafka.partitions=" + settings.partitions()
+          + " partitions, but " + String.join(", ", wrong) + "; set nodepool.kafka.partitions to match, or "
+          + "recreate the topics");
     }
   }
 

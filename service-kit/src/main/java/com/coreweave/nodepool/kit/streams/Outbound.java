@@ -14,11 +14,11 @@ import org.apache.kafka.streams.kstream.Produced;
  */
 public record Outbound(String topic, Object value) {
 
-  public static Outbound to(Topic<?> topic, Object value) {
+  public static Outbound to(Topic<?, ?> topic, Object value) {
     return new Outbound(topic.name(), value);
   }
 
-  public static Outbound tombstone(Topic<?> topic) {
+  public static Outbound tombstone(Topic<?, ?> topic) {
     return new Outbound(topic.name(), null);
   }
 

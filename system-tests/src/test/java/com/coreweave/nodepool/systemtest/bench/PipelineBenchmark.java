@@ -26,6 +26,8 @@ import java.util.function.ToLongFunction;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import com.coreweave.nodepool.systemtest.harness.Crc32Partitioner;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
@@ -46,6 +48,8 @@ public final class PipelineBenchmark {
   static final String ADMIN_TOKEN = "admin-token";
   static final String DEFAULT_ZONE = "US-EAST-04A";
   static final String REQUESTED = "nodepool-requested";
+  /** The stack's partition count (nodepool.kafka.partitions as shipped). */
+  static final int PARTITIONS = 3;
 
   // ------------------------------------------------------------------------------------------------ configuration
 
@@ -65,6 +69,8 @@ public final class PipelineBenchmark {
   private final int pipelinePools = intProp("bench.pipeline-pools", 2000);
   private final int pipelineOrgs = intProp("bench.pipeline-orgs", 8);
   private final int pipelineNodes = intProp("bench.pipeline-nodes", 1);
+  /** 4k: pools published on the partitions kcat's default partitioner picks (CRC32), not Java's (murmur2). */
+  private final int kcatPools = intProp("bench.kcat-pools", 1000);
   /** Ledgers (zone/instance type) of the catalogue, split between the benchmarks so they do not share one. */
   private final List<String> restLedgers = listProp("bench.rest-ledgers", "US-EAST-04A/gd-8xa100-i128,"
       + "US-EAST-04A/gd-8xh100ib-i128,US-EAST-04A/gd-8xl40s-i128,US-EAST-04A/gd-8xl40-i128,"
@@ -143,7 +149,9 @@ public final class PipelineBenchmark {
           || !phase("2 REST reads", this::readsPhase)
           || !phase("3 convergence", this::convergence)
           || !phase("5 replays and deletes", this::replaysAndDeletes)
-          || !phase("4 pipeline throughput", () -> throughput("4", "p", pipelinePools, pipelineLedgers))
+          || !phase("4 pipeline throughput", () -> throughput("4", "p", pipelinePools, pipelineLedgers, false))
+          || !phase("4k pipeline throughput, kcat's partitions",
+              () -> throughput("4k", "k", kcatPools, pipelineLedgers, true))
           || !phase("6 one ledger, " + fleet.getOrDefault(hotLedger, 0) + " machines", this::hotLedger);
     } finally {
       if (stack != null) {
@@ -193,6 +201,9 @@ public final class PipelineBenchmark {
       plan(org(i), pipelineLedgers.get(i % pipelineLedgers.size()), pipelineNodes);
     }
     for (int i = 0; i < pipelinePools; i++) {
+      plan(org(i), pipelineLedgers.get(i % pipelineLedgers.size()), pipelineNodes);
+    }
+    for (int i = 0; i < kcatPools; i++) {
       plan(org(i), pipelineLedgers.get(i % pipelineLedgers.size()), pipelineNodes);
     }
     for (int i = 0; i < hotPools; i++) {
@@ -281,7 +292,7 @@ public final class PipelineBenchmark {
       require(created.code() == 201, "warm-up create", created);
       client.get(api, BenchClient.POOLS + "/" + name, DEMO_TOKEN);
     }
-    keys.addAll(publish("warm", warmupTopic, pipelineLedgers));
+    keys.addAll(publish("warm", warmupTopic, pipelineLedgers, false));
     settle(keys, "warm-up");
   }
 
@@ -528,12 +539,13 @@ public final class PipelineBenchmark {
    * K requests straight to {@code nodepool-requested}, as fast as one producer writes them, until all K are
    * TargetMet (or the timeout): when the K pools reached each stage, so the slowest stage shows.
    */
-  private void throughput(String id, String prefix, int count, List<String> ledgers) throws Exception {
+  private void throughput(String id, String prefix, int count, List<String> ledgers, boolean crc32)
+      throws Exception {
     if (count == 0) {
       return;
     }
     long start = System.nanoTime();
-    List<String> keys = publish(prefix, count, ledgers);
+    List<String> keys = publish(prefix, count, ledgers, crc32);
     long published = System.nanoTime();
     List<Map.Entry<String, ToLongFunction<Trace>>> stages = List.of(
         Map.entry("pool processor decided (`nodepool-request-decided`)", t -> t.decided),
@@ -559,7 +571,9 @@ public final class PipelineBenchmark {
     String where = ledgers.size() == 1 ? "1 ledger (" + ledgers.get(0) + ", " + fleet.get(ledgers.get(0))
         + " machines)" : ledgers.size() + " ledgers";
     rows.add(new Row(id + "a", count + " NodePoolRequested CloudEvents published to `nodepool-requested`", count,
-        null, Samples.rate(count / publishSeconds, "records/s"), "acks=all; " + pipelineOrgs + " orgs, " + where
+        null, Samples.rate(count / publishSeconds, "records/s"), "acks=all; "
+        + (crc32 ? moved + " of " + count + " on another partition than Java's partitioner picks (kcat's CRC32); "
+            : "") + pipelineOrgs + " orgs, " + where
         + ", " + pipelineNodes + " node(s) each; written in " + Samples.seconds(publishSeconds)));
     List<String[]> table = new ArrayList<>();
     stageTables.put(id + ": " + count + " pools over " + where, table);
@@ -595,13 +609,21 @@ public final class PipelineBenchmark {
 
   /** One ledger with a production-size fleet: how throughput holds up when one ledger holds many machines. */
   private void hotLedger() throws Exception {
-    throughput("6", "hot", hotPools, List.of(hotLedger));
+    throughput("6", "hot", hotPools, List.of(hotLedger), false);
   }
 
   // ---------------------------------------------------------------------------------------------------- helpers
 
-  /** Publishes {@code count} APPLY requests round-robin over the pipeline orgs and {@code ledgers}; their keys. */
-  private List<String> publish(String prefix, int count, List<String> ledgers) throws Exception {
+  /** How many records of the last {@code crc32} publish were not on the partition Java's partitioner picks. */
+  private int moved;
+
+  /**
+   * Publishes {@code count} APPLY requests round-robin over the pipeline orgs and {@code ledgers}, on the
+   * partition Java's partitioner picks or, with {@code crc32}, on the one librdkafka's default (kcat) picks; their
+   * keys.
+   */
+  private List<String> publish(String prefix, int count, List<String> ledgers, boolean crc32) throws Exception {
+    moved = 0;
     List<String> keys = new ArrayList<>();
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers(),
@@ -622,7 +644,13 @@ public final class PipelineBenchmark {
             "data":{"operation":"APPLY","nodePool":%s}}"""
             .formatted(runId, key, key, Instant.now(), manifest(name, ledgers.get(i % ledgers.size()),
                 pipelineNodes));
-        sent.add(producer.send(new ProducerRecord<>(REQUESTED, key, event)));
+        Integer partition = null;
+        if (crc32) {
+          partition = Crc32Partitioner.partition(key, PARTITIONS);
+          moved += partition == Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % PARTITIONS
+              ? 0 : 1;
+        }
+        sent.add(producer.send(new ProducerRecord<>(REQUESTED, partition, key, event)));
       }
       producer.flush();
       for (var future : sent) {

@@ -1,0 +1,62 @@
+package com.coreweave.nodepool.systemtest;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layers every module keeps: decision logic in {@code domain} packages is plain Java (no Kafka, Quarkus, CDI or
+ * JAX-RS), the contracts in events-schema know nothing of the runtime, and no service imports another (they meet
+ * only on topics). Reads the main classes every module of the reactor compiled before this one.
+ */
+class LayeringTest {
+
+  private static final List<String> MODULES = List.of("events-schema", "service-kit", "nodepool-api-service",
+      "quota-service", "capacity-service", "provisioner-service", "preemption-service");
+  private static final String[] RUNTIME = {"org.apache.kafka..", "io.quarkus..", "io.smallrye..", "io.vertx..",
+      "jakarta.ws.rs..", "jakarta.enterprise..", "jakarta.inject..", "org.jboss.resteasy.."};
+
+  private static JavaClasses classes;
+
+  @BeforeAll
+  static void importModules() {
+    Path root = Path.of(System.getProperty("stack.project-root", "..")).toAbsolutePath().normalize();
+    List<Path> dirs = MODULES.stream().map(m -> root.resolve(m).resolve("target/classes")).toList();
+    assertThat(dirs).as("every module compiled first (the reactor builds system-tests last)")
+        .allMatch(Files::isDirectory);
+    classes = new ClassFileImporter().importPaths(dirs);
+    assertThat(classes.containPackage("com.coreweave.nodepool.provisioner.domain")).isTrue();
+  }
+
+  @Test
+  void domainPackagesArePlainJava() {
+    noClasses().that().resideInAPackage("com.coreweave.nodepool..domain..")
+        .should().dependOnClassesThat().resideInAnyPackage(RUNTIME)
+        .because("decisions are values in, values out, tested without Kafka or Quarkus")
+        .check(classes);
+  }
+
+  @Test
+  void theContractsKnowNothingOfTheRuntime() {
+    noClasses().that().resideInAPackage("com.coreweave.nodepool.schema..")
+        .should().dependOnClassesThat().resideInAnyPackage(RUNTIME)
+        .orShould().dependOnClassesThat().resideInAPackage("com.coreweave.nodepool.kit..")
+        .check(classes);
+  }
+
+  @Test
+  void servicesDoNotImportEachOther() {
+    slices().matching("com.coreweave.nodepool.(api|quota|capacity|provisioner|preemption)..")
+        .should().notDependOnEachOther()
+        .because("services meet only on topics and REST")
+        .check(classes);
+  }
+}
