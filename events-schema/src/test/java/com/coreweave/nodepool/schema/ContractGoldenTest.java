@@ -21,9 +21,7 @@ import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
 import com.coreweave.nodepool.schema.events.Validation;
 import com.coreweave.nodepool.schema.resource.Condition;
 import com.coreweave.nodepool.schema.resource.Conditions;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import com.coreweave.nodepool.schema.resource.CwEvent;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
 import com.coreweave.nodepool.schema.resource.NodePool;
@@ -31,7 +29,10 @@ import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.resource.ObjectReference;
 import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import com.coreweave.nodepool.schema.resource.Taint;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.Status;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -82,10 +83,10 @@ class ContractGoldenTest {
     Golden.assertMatches("nodepool-request-decided.json", new RequestDecided("6f1c2f0e", RequestDecided.Outcome.CREATED,
         201, stored(), null, T0));
     Golden.assertMatches("nodepool-request-rejected.json", new RequestDecided("6f1c2f0f",
-        RequestDecided.Outcome.REJECTED, 422, null, KubeStatus.failure(422, "Invalid",
+        RequestDecided.Outcome.REJECTED, 422, null, Statuses.failure(422, "Invalid",
             "NodePool.compute.coreweave.com \"example-nodepool\" is invalid: spec.instanceType: field is immutable",
-            new KubeStatus.Details("example-nodepool", "compute.coreweave.com", "NodePool",
-                List.of(new KubeStatus.Cause("FieldValueInvalid", "field is immutable", "spec.instanceType")))),
+            Statuses.details("example-nodepool", "compute.coreweave.com", "NodePool",
+                List.of(Statuses.cause("FieldValueInvalid", "field is immutable", "spec.instanceType")))),
         T0));
   }
 

@@ -1,15 +1,16 @@
 package com.coreweave.nodepool.api.domain;
 
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.FORBIDDEN;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.INVALID;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.NOT_SUPPORTED;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.REQUIRED;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.TOO_LONG;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.TYPE_INVALID;
+import static com.coreweave.nodepool.schema.resource.Statuses.FORBIDDEN;
+import static com.coreweave.nodepool.schema.resource.Statuses.INVALID;
+import static com.coreweave.nodepool.schema.resource.Statuses.NOT_SUPPORTED;
+import static com.coreweave.nodepool.schema.resource.Statuses.REQUIRED;
+import static com.coreweave.nodepool.schema.resource.Statuses.TOO_LONG;
+import static com.coreweave.nodepool.schema.resource.Statuses.TYPE_INVALID;
 
-import com.coreweave.nodepool.schema.resource.KubeStatus.Cause;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.StatusCause;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -61,11 +62,11 @@ public final class ManifestValidator {
   }
 
   /** The manifest as it is to be stored (no status; no unknown fields unless Strict), its errors and warnings. */
-  public record Checked(JsonNode manifest, List<Cause> causes, List<String> warnings) {
+  public record Checked(JsonNode manifest, List<StatusCause> causes, List<String> warnings) {
   }
 
   private final FieldValidation mode;
-  private final List<Cause> causes = new ArrayList<>();
+  private final List<StatusCause> causes = new ArrayList<>();
   private final List<String> warnings = new ArrayList<>();
 
   private ManifestValidator(FieldValidation mode) {
@@ -73,7 +74,7 @@ public final class ManifestValidator {
   }
 
   /** Every structural problem of {@code manifest}, unknown fields included; empty when it is well formed. */
-  public static List<Cause> validate(JsonNode manifest) {
+  public static List<StatusCause> validate(JsonNode manifest) {
     return check(manifest, FieldValidation.Strict).causes();
   }
 
@@ -317,7 +318,7 @@ public final class ManifestValidator {
   }
 
   private boolean hasCause(String field) {
-    return causes.stream().anyMatch(c -> c.field().equals(field));
+    return causes.stream().anyMatch(c -> c.getField().equals(field));
   }
 
   private static String join(String path, String field) {
@@ -325,6 +326,6 @@ public final class ManifestValidator {
   }
 
   private void add(String reason, String message, String field) {
-    causes.add(new Cause(reason, message, field));
+    causes.add(Statuses.cause(reason, message, field));
   }
 }

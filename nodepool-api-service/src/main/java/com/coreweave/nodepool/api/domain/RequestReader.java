@@ -5,14 +5,14 @@ import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
 import com.coreweave.nodepool.schema.events.PoolKey;
-import com.coreweave.nodepool.schema.resource.KubeStatus.Cause;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.topics.NodePoolRequests;
-import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.Rejection.Code;
+import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.StatusCause;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -47,10 +47,10 @@ public final class RequestReader implements Interpretation<CloudEvent<JsonNode>,
   private static NodePool manifest(JsonNode manifest) {
     OrgLabel.strip(manifest);
     ManifestValidator.Checked checked = ManifestValidator.check(manifest, ManifestValidator.FieldValidation.Strict);
-    List<Cause> causes = checked.causes();
+    List<StatusCause> causes = checked.causes();
     if (!causes.isEmpty()) {
       throw new Rejection(Code.INVALID_SPEC, "data.nodePool is invalid: " + causes.stream()
-          .map(c -> c.field() + ": " + c.message()).collect(Collectors.joining("; ")));
+          .map(c -> c.getField() + ": " + c.getMessage()).collect(Collectors.joining("; ")));
     }
     return bind(checked.manifest());
   }

@@ -6,7 +6,7 @@ import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.TableConvertor;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.PoolKey;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventList;
 import io.fabric8.kubernetes.api.model.EventListBuilder;
@@ -68,8 +68,8 @@ public class EventResource implements Lister<Event> {
                     @BeanParam ListOptions options) {
     Event event = objects(options.inNamespace(namespace)).stream()
         .filter(e -> e.getMetadata().getName().equals(name)).findFirst()
-        .orElseThrow(() -> new ApiException(KubeStatus.failure(404, "NotFound", "events \"" + name
-            + "\" not found", new KubeStatus.Details(name, null, "events", null))));
+        .orElseThrow(() -> new ApiException(Statuses.failure(404, "NotFound", "events \"" + name
+            + "\" not found", Statuses.details(name, null, "events", null))));
     return listings.one(this, event, options);
   }
 

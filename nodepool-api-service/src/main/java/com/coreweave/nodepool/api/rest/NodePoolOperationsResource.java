@@ -7,16 +7,17 @@ import com.coreweave.nodepool.api.domain.PreemptionHistory;
 import com.coreweave.nodepool.kit.kafka.RecordPublisher;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
-import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested.Action;
+import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.PoolKey;
-import io.fabric8.kubernetes.api.model.Event;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.StatusCause;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -83,20 +84,20 @@ public class NodePoolOperationsResource {
   public Response reportActivity(@PathParam("name") String name, @PathParam("node") String node, String body,
                                  @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
     JsonNode report = ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE);
-    List<KubeStatus.Cause> causes = new ArrayList<>();
+    List<StatusCause> causes = new ArrayList<>();
     JsonNode active = report.get("active");
     if (active == null || !active.isBoolean()) {
-      causes.add(new KubeStatus.Cause(KubeStatus.Cause.REQUIRED, "must be true (busy) or false (idle)", "active"));
+      causes.add(Statuses.cause(Statuses.REQUIRED, "must be true (busy) or false (idle)", "active"));
     }
     JsonNode grace = report.get("terminationGracePeriodSeconds");
     if (grace != null && !grace.isNull() && (!grace.canConvertToInt() || !grace.isIntegralNumber()
         || grace.intValue() < 0)) {
-      causes.add(new KubeStatus.Cause(KubeStatus.Cause.INVALID, "must be a non-negative integer",
+      causes.add(Statuses.cause(Statuses.INVALID, "must be a non-negative integer",
           "terminationGracePeriodSeconds"));
     }
     report.fieldNames().forEachRemaining(f -> {
       if (!f.equals("active") && !f.equals("terminationGracePeriodSeconds")) {
-        causes.add(new KubeStatus.Cause(KubeStatus.Cause.INVALID, "unknown field \"" + f + "\"", f));
+        causes.add(Statuses.cause(Statuses.INVALID, "unknown field \"" + f + "\"", f));
       }
     });
     if (!causes.isEmpty()) {

@@ -12,14 +12,15 @@ import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.events.RequestDecided;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolList;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.StatusCause;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
@@ -124,7 +125,7 @@ public class NodePoolResource implements Lister<NodePool> {
       case APPLY_PATCH -> serverSideApply(name, ManifestBody.parse(body, type), options);
       case JSON_PATCH -> patched(name, options, ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE),
           JsonPatch::apply);
-      case STRATEGIC_MERGE_PATCH -> throw new ApiException(KubeStatus.failure(
+      case STRATEGIC_MERGE_PATCH -> throw new ApiException(Statuses.failure(
           415, "UnsupportedMediaType", "strategic merge patch is not supported for custom resources such as "
               + "NodePool; use a merge patch (kubectl patch --type=merge) or a JSON patch (--type=json)", null));
       default -> patched(name, options, ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE), (current, patch) -> {
@@ -155,7 +156,7 @@ public class NodePoolResource implements Lister<NodePool> {
       try {
         merged = how.apply(writable(current), patch);
       } catch (IllegalArgumentException e) {
-        throw ApiException.invalid(NodePool.KIND, name, List.of(new KubeStatus.Cause(KubeStatus.Cause.INVALID,
+        throw ApiException.invalid(NodePool.KIND, name, List.of(Statuses.cause(Statuses.INVALID,
             "the patch cannot be applied: " + e.getMessage(), "")));
       }
       ManifestValidator.Checked checked = checked(merged, name, options);
@@ -170,11 +171,11 @@ public class NodePoolResource implements Lister<NodePool> {
     ManifestValidator.Checked config = ManifestValidator.check(applied, options.fieldValidation());
     // An apply configuration names only the fields its manager owns, so only what it says is checked here; the
     // merged object is checked whole below.
-    config.causes().stream().filter(c -> !c.reason().equals(
-        KubeStatus.Cause.REQUIRED)).findFirst().ifPresent(c -> {
-          throw ApiException.invalid(NodePool.KIND, name, config.causes().stream().filter(x -> !x.reason().equals(
-              KubeStatus.Cause.REQUIRED)).toList());
-        });
+    List<StatusCause> named = config.causes().stream().filter(c -> !c.getReason().equals(Statuses.REQUIRED))
+        .toList();
+    if (!named.isEmpty()) {
+      throw ApiException.invalid(NodePool.KIND, name, named);
+    }
     String given = config.manifest().path("metadata").path("name").asText(null);
     if (!name.equals(given)) {
       throw ApiException.badRequest("metadata.name \"" + given + "\" does not match the name in the path \"" + name
@@ -225,7 +226,7 @@ public class NodePoolResource implements Lister<NodePool> {
   }
 
   private static boolean ourRace(ApiException e) {
-    return e.status().code() == 409 && "Conflict".equals(e.status().reason());
+    return e.status().getCode() == 409 && "Conflict".equals(e.status().getReason());
   }
 
   /** A pool the caller may read, and its key (an operator reads every org; the first org that has it wins). */

@@ -4,8 +4,8 @@ import com.coreweave.nodepool.api.domain.JsonPatch;
 import com.coreweave.nodepool.api.domain.MergePatch;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.Json;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
 import com.coreweave.nodepool.schema.resource.NodePool;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.autoscaling.v1.Scale;
 import io.fabric8.kubernetes.api.model.autoscaling.v1.ScaleBuilder;
@@ -67,7 +67,7 @@ public class NodePoolScaleResource {
       }
       JsonNode replicas = wanted.path("spec").path("replicas");
       if (!replicas.isIntegralNumber() || !replicas.canConvertToInt() || replicas.intValue() < 0) {
-        throw ApiException.invalid("Scale", name, List.of(new KubeStatus.Cause(KubeStatus.Cause.INVALID,
+        throw ApiException.invalid("Scale", name, List.of(Statuses.cause(Statuses.INVALID,
             "Invalid value: " + replicas + ": must be an integer greater than or equal to 0", "spec.replicas")));
       }
       String version = wanted.path("metadata").path("resourceVersion").asText(null);

@@ -6,7 +6,7 @@ import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.TableConvertor;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.PoolKey;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import io.fabric8.kubernetes.api.model.ListMetaBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeList;
@@ -53,7 +53,7 @@ public class NodeResource implements Lister<Node> {
   @Path("/api/v1/nodes")
   public Object list(@BeanParam ListOptions options, @QueryParam("watch") String watch) {
     if (watch != null && !watch.equals("false") && !watch.equals("0")) {
-      throw new ApiException(KubeStatus.failure(405, "MethodNotAllowed", "watching nodes is not supported; "
+      throw new ApiException(Statuses.failure(405, "MethodNotAllowed", "watching nodes is not supported; "
           + "watch the nodepools, whose status counts the nodes", null));
     }
     return listings.list(this, options, feed.version(LiveFeed.Stream.POOLS).toString());
@@ -63,8 +63,8 @@ public class NodeResource implements Lister<Node> {
   @Path("/api/v1/nodes/{name}")
   public Object get(@PathParam("name") String name, @BeanParam ListOptions options) {
     Node node = objects(options).stream().filter(n -> n.getMetadata().getName().equals(name)).findFirst()
-        .orElseThrow(() -> new ApiException(KubeStatus.failure(404, "NotFound", "nodes \"" + name + "\" not found",
-            new KubeStatus.Details(name, null, "nodes", null))));
+        .orElseThrow(() -> new ApiException(Statuses.failure(404, "NotFound", "nodes \"" + name + "\" not found",
+            Statuses.details(name, null, "nodes", null))));
     return listings.one(this, node, options);
   }
 
@@ -72,14 +72,14 @@ public class NodeResource implements Lister<Node> {
   @GET
   @Path("/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}")
   public Object lease(@PathParam("name") String name) {
-    throw new ApiException(KubeStatus.failure(404, "NotFound", "leases.coordination.k8s.io \"" + name
+    throw new ApiException(Statuses.failure(404, "NotFound", "leases.coordination.k8s.io \"" + name
         + "\" not found: the simulated nodes have no kubelet, so no heartbeat lease", null));
   }
 
   @DELETE
   @Path("/api/v1/nodes/{name}")
   public Object delete(@PathParam("name") String name) {
-    throw new ApiException(KubeStatus.failure(405, "MethodNotAllowed", "nodes are removed by scaling their "
+    throw new ApiException(Statuses.failure(405, "MethodNotAllowed", "nodes are removed by scaling their "
         + "NodePool down (kubectl scale nodepool ... --replicas=N) or deleting it, not one by one here", null));
   }
 

@@ -2,7 +2,7 @@ package com.coreweave.nodepool.api.rest;
 
 import com.coreweave.nodepool.api.domain.OpenApi;
 import com.coreweave.nodepool.kit.rest.ApiException;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -43,7 +43,7 @@ public class OpenApiResource {
   @Path("/v2")
   public ObjectNode v2(@HeaderParam(HttpHeaders.ACCEPT) String accept) {
     if (accept != null && !accept.contains("json") && !accept.contains("*/*")) {
-      throw new ApiException(KubeStatus.failure(406, "NotAcceptable", "only application/json is served here, not "
+      throw new ApiException(Statuses.failure(406, "NotAcceptable", "only application/json is served here, not "
           + accept, null));
     }
     return OpenApi.v2();

@@ -3,10 +3,11 @@ package com.coreweave.nodepool.api.rest;
 import com.coreweave.nodepool.api.domain.FieldOwnership;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.Json;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
 import com.coreweave.nodepool.schema.resource.NodePool;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.StatusCause;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
@@ -46,10 +47,10 @@ class ServerSideApply {
       return object;
     } catch (FieldOwnership.Conflicts e) {
       String name = config.path("metadata").path("name").asText();
-      List<KubeStatus.Cause> causes = e.conflicts().stream()
-          .map(c -> new KubeStatus.Cause("FieldManagerConflict", c.message(), c.field())).toList();
-      throw new ApiException(KubeStatus.failure(409, "Conflict", e.getMessage(),
-          new KubeStatus.Details(name, "compute.coreweave.com", "nodepools", causes)));
+      List<StatusCause> causes = e.conflicts().stream()
+          .map(c -> Statuses.cause("FieldManagerConflict", c.message(), c.field())).toList();
+      throw new ApiException(Statuses.failure(409, "Conflict", e.getMessage(),
+          Statuses.details(name, "compute.coreweave.com", "nodepools", causes)));
     }
   }
 }

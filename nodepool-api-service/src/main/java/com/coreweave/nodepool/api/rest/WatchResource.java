@@ -6,9 +6,9 @@ import com.coreweave.nodepool.api.domain.LabelSelector;
 import com.coreweave.nodepool.api.domain.ListVersion;
 import com.coreweave.nodepool.api.domain.OrgLabel;
 import com.coreweave.nodepool.kit.rest.ApiException;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
@@ -178,7 +178,7 @@ public class WatchResource {
   }
 
   private static ApiException gone(String version, String why) {
-    return new ApiException(KubeStatus.failure(410, "Expired", "too old resource version: " + version + " ("
+    return new ApiException(Statuses.failure(410, "Expired", "too old resource version: " + version + " ("
         + why + ")", null));
   }
 

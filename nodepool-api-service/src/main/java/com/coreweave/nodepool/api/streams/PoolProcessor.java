@@ -20,8 +20,8 @@ import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
-import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.Rejection.Code;
+import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.Topics;
 import java.time.Clock;
 import java.time.Duration;
@@ -107,8 +107,8 @@ class PoolProcessor implements Processor<String, Object, String, Outbound> {
     emit(key, Outbound.to(Topics.NODEPOOL_REQUEST_DECIDED, decision.answer()));
     if (decision.answer().outcome() == RequestDecided.Outcome.REJECTED && !request.fromRest()) {
       var status = decision.answer().error();
-      Code code = Objects.requireNonNullElse(Code.ofHeader(status.reason()), Code.INVALID);
-      var headers = Inputs.headers(new Rejection(code, status.message()), meta.topic(), meta.partition(),
+      Code code = Objects.requireNonNullElse(Code.ofHeader(status.getReason()), Code.INVALID);
+      var headers = Inputs.headers(new Rejection(code, status.getMessage()), meta.topic(), meta.partition(),
           meta.offset(), ApiTopology.SERVICE, clock);
       context.forward(new Record<>(key, Outbound.to(Topics.NODEPOOL_REQUESTED_DLQ, request.raw()),
           now.toEpochMilli(), headers));
