@@ -33,8 +33,12 @@ public final class PoolDecider {
   private PoolDecider() {
   }
 
-  /** What the processor needs from outside: the time, the new version and uid to use, the default zone. */
-  public record WriteContext(Instant now, String resourceVersion, String newUid, String defaultZone) {
+  /**
+   * What the processor needs from outside: the time, the new version and uid to use, the default zone, and the
+   * version clients see now (a status change after the last write has one of its own).
+   */
+  public record WriteContext(Instant now, String resourceVersion, String newUid, String defaultZone,
+                             String currentVersion) {
   }
 
   /** The answer to the caller, the pool to store ({@code null}: unchanged) and the events to record. */
@@ -102,7 +106,7 @@ public final class PoolDecider {
       return Decision.refused(request, Statuses.conflict(NodePool.KIND, name, "the object is being deleted"),
           ctx.now());
     }
-    Status precondition = preconditionFailure(request.manifest().metadata(), stored, name);
+    Status precondition = preconditionFailure(request.manifest().metadata(), stored, name, ctx);
     if (precondition != null) {
       return Decision.refused(request, precondition, ctx.now());
     }
@@ -153,7 +157,7 @@ public final class PoolDecider {
 
   private static Decision delete(PoolRequest request, NodePoolAccepted current, WriteContext ctx) {
     ObjectMeta stored = current.nodePool().metadata();
-    Status precondition = preconditionFailure(request.manifest().metadata(), stored, request.key().pool());
+    Status precondition = preconditionFailure(request.manifest().metadata(), stored, request.key().pool(), ctx);
     if (precondition != null) {
       return Decision.refused(request, precondition, ctx.now());
     }
@@ -185,11 +189,13 @@ public final class PoolDecider {
   }
 
   /** Why the request's preconditions ({@code resourceVersion}, {@code uid}) do not hold, or null when they do. */
-  private static Status preconditionFailure(ObjectMeta given, ObjectMeta stored, String name) {
+  private static Status preconditionFailure(ObjectMeta given, ObjectMeta stored, String name, WriteContext ctx) {
     if (given == null) {
       return null;
     }
-    if (given.resourceVersion() != null && !given.resourceVersion().equals(stored.resourceVersion())) {
+    String current = ctx.currentVersion() == null ? stored.resourceVersion() : ctx.currentVersion();
+    if (given.resourceVersion() != null
+        && !ResourceVersions.holds(given.resourceVersion(), stored.resourceVersion(), current)) {
       return Statuses.conflict(NodePool.KIND, name,
           "the object has been modified; please apply your changes to the latest version and try again");
     }

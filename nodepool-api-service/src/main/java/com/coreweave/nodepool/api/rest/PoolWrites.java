@@ -80,10 +80,10 @@ public class PoolWrites {
     Instant now = clock.instant();
     PoolRequest request = new PoolRequest("dry-run:" + UUID.randomUUID(), PoolRequest.REST_SOURCE, key, operation,
         manifest, now, null);
-    String version = view == null ? null : view.published().metadata().resourceVersion();
+    String version = view == null ? null : view.version();
     boolean catalogued = !reads.instanceTypes().isEmpty();
     PoolDecider.Decision decision = PoolDecider.decide(request, view == null ? null : view.accepted(),
-        new PoolDecider.WriteContext(now, version, UUID.randomUUID().toString(), settings.defaultZone()),
+        new PoolDecider.WriteContext(now, version, UUID.randomUUID().toString(), settings.defaultZone(), version),
         spec -> PlatformValidator.judge(spec, type -> reads.instanceType(type).orElse(null), catalogued));
     RequestDecided answer = decision.answer();
     if (answer.outcome() == RequestDecided.Outcome.REJECTED) {

@@ -82,7 +82,7 @@ class PoolDeciderTest {
                           Instant now) {
     PoolRequest request = new PoolRequest("req-" + resourceVersion, "platform/team-a", PoolKey.parse(KEY),
         operation, manifest, now, new byte[0]);
-    return PoolDecider.decide(request, current, new WriteContext(now, resourceVersion, UID, ZONE), this::judge);
+    return PoolDecider.decide(request, current, new WriteContext(now, resourceVersion, UID, ZONE, null), this::judge);
   }
 
   private Decision decide(Operation operation, NodePool manifest, NodePoolAccepted current, String resourceVersion) {
@@ -380,7 +380,7 @@ class PoolDeciderTest {
       PoolRequest request = new PoolRequest("req-2", "platform/team-a", PoolKey.parse(KEY), APPLY,
           manifest(spec().build()), LATER, new byte[0]);
 
-      Decision decision = PoolDecider.decide(request, current, new WriteContext(LATER, "101", UID, OTHER_ZONE),
+      Decision decision = PoolDecider.decide(request, current, new WriteContext(LATER, "101", UID, OTHER_ZONE, null),
           PoolDeciderTest.this::judge);
 
       assertThat(decision.answer().outcome()).isEqualTo(Outcome.UNCHANGED);
