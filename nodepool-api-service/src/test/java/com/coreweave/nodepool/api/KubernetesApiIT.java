@@ -108,6 +108,31 @@ class KubernetesApiIT {
   }
 
   @Test
+  void aListComesInPagesThatShareTheFirstPagesVersion() {
+    for (String name : List.of("page-a", "page-b", "page-c")) {
+      as("demo-token").body(manifest(name, 1).replace("\"name\":\"" + name + "\"",
+          "\"name\":\"" + name + "\",\"labels\":{\"paged\":\"yes\"}")).post(POOLS).then().statusCode(201);
+    }
+
+    JsonPath first = as("demo-token").queryParam("labelSelector", "paged=yes").queryParam("limit", 2).get(POOLS)
+        .then().statusCode(200).extract().jsonPath();
+    assertThat(first.getList("items.metadata.name")).containsExactly("page-a", "page-b");
+    String next = first.getString("metadata.continue");
+    assertThat(next).isNotBlank();
+    JsonPath second = as("demo-token").queryParam("labelSelector", "paged=yes").queryParam("limit", 2)
+        .queryParam("continue", next).get(POOLS).then().statusCode(200).extract().jsonPath();
+    assertThat(second.getList("items.metadata.name")).containsExactly("page-c");
+    assertThat(second.getString("metadata.continue")).isNull();
+    assertThat(second.getString("metadata.resourceVersion")).isEqualTo(first.getString("metadata.resourceVersion"));
+
+    as("demo-token").queryParam("limit", 2).queryParam("continue", "not-a-token").get(POOLS).then().statusCode(400);
+    String stale = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+        "857370\ndemo/page-a".getBytes(StandardCharsets.UTF_8));
+    as("demo-token").queryParam("limit", 2).queryParam("continue", stale).get(POOLS).then().statusCode(410)
+        .body("reason", equalTo("Expired"));
+  }
+
+  @Test
   void aDryRunIsDecidedButNothingIsStored() {
     as("demo-token").queryParam("dryRun", "All").body(manifest("dry", 1)).post(POOLS).then().statusCode(201)
         .body("metadata.name", equalTo("dry"));

@@ -18,9 +18,15 @@ public record Table(String apiVersion, String kind, Map<String, String> metadata
   /** The media type parameters a client names to ask for a Table. */
   public static final String MEDIA_TYPE = "application/json;as=Table;v=v1;g=meta.k8s.io";
 
-  public static Table of(String resourceVersion, List<Column> columns, List<Row> rows) {
-    return new Table("meta.k8s.io/v1", "Table", resourceVersion == null ? Map.of()
-        : Map.of("resourceVersion", resourceVersion), columns, rows);
+  public static Table of(String resourceVersion, String continueToken, List<Column> columns, List<Row> rows) {
+    Map<String, String> metadata = new java.util.TreeMap<>();
+    if (resourceVersion != null) {
+      metadata.put("resourceVersion", resourceVersion);
+    }
+    if (continueToken != null) {
+      metadata.put("continue", continueToken);
+    }
+    return new Table("meta.k8s.io/v1", "Table", metadata, columns, rows);
   }
 
   /** The same table without column definitions: a watch sends them with its first event only. */

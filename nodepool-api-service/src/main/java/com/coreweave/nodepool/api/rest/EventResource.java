@@ -126,9 +126,19 @@ public class EventResource implements Lister<Event> {
   }
 
   @Override
-  public EventList listOf(List<Event> items, String resourceVersion) {
+  public EventList listOf(List<Event> items, String resourceVersion, String continueToken) {
     return new EventListBuilder().withItems(items).withMetadata(new ListMetaBuilder()
-        .withResourceVersion(resourceVersion).build()).build();
+        .withResourceVersion(resourceVersion).withContinue(continueToken).build()).build();
+  }
+
+  @Override
+  public String key(Event event) {
+    return event.getMetadata().getName();
+  }
+
+  @Override
+  public boolean resumable(String version) {
+    return feed.resumable(LiveFeed.Stream.EVENTS, version);
   }
 
   @Override

@@ -2,6 +2,8 @@ package com.coreweave.nodepool.api.rest;
 
 import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.PoolView;
+import com.coreweave.nodepool.api.streams.StoreNames;
+import com.coreweave.nodepool.kit.kafka.InteractiveQueries;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import jakarta.inject.Inject;
@@ -28,6 +30,9 @@ public class InternalReadsResource {
   @Inject
   Tenancy tenancy;
 
+  @Inject
+  InteractiveQueries queries;
+
   @GET
   @Path("/pool-views/{org}/{name}")
   @Operation(hidden = true)
@@ -45,8 +50,14 @@ public class InternalReadsResource {
   @GET
   @Path("/pool-views")
   @Operation(hidden = true)
-  public SortedMap<String, PoolView> views(@QueryParam("org") String org) {
-    return reads.localViews(tenancy.readable(org));
+  public SortedMap<String, PoolView> views(@QueryParam("org") String org, @QueryParam("after") String after,
+                                          @QueryParam("limit") Integer limit) {
+    String readable = tenancy.readable(org);
+    if (limit == null) {
+      return reads.localViews(readable);
+    }
+    return queries.localPage(StoreNames.POOL_VIEWS, readable == null ? null : PoolKey.orgPrefix(readable), after,
+        limit);
   }
 
   @GET

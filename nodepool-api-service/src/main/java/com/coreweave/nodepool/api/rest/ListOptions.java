@@ -29,6 +29,12 @@ public class ListOptions {
   @QueryParam("includeObject")
   String includeObject;
 
+  @QueryParam("limit")
+  Integer limit;
+
+  @QueryParam("continue")
+  String continueToken;
+
   @HeaderParam(HttpHeaders.ACCEPT)
   String accept;
 

@@ -108,6 +108,24 @@ public class LiveFeed {
     }
   }
 
+  /** Whether the feed still knows every change after {@code version}, so a list of it can be continued. */
+  public boolean resumable(Stream stream, String version) {
+    synchronized (lock) {
+      ListVersion from = ListVersion.parse(version, partitions.getOrDefault(stream, Map.of()).size());
+      if (from == null) {
+        return false;
+      }
+      Map<Integer, Partition> read = partitions.get(stream);
+      for (int p = 0; p < from.offsets().size(); p++) {
+        long wanted = from.offsets().get(p);
+        if (wanted < read.get(p).coveredFrom && wanted < read.get(p).position) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
   /** The stream's partition count once the feed runs (0 before). */
   public int partitionCount(Stream stream) {
     synchronized (lock) {
@@ -123,14 +141,10 @@ public class LiveFeed {
     Watcher watcher = new Watcher(stream, org, sink);
     synchronized (lock) {
       if (from != null) {
-        Map<Integer, Partition> read = partitions.getOrDefault(stream, Map.of());
-        for (int p = 0; p < from.offsets().size(); p++) {
-          Partition partition = read.get(p);
-          long wanted = from.offsets().get(p);
-          if (partition == null || (wanted < partition.coveredFrom && wanted < partition.position)) {
-            return null;
-          }
+        if (!resumable(stream, from.toString())) {
+          return null;
         }
+        Map<Integer, Partition> read = partitions.get(stream);
         for (int p = 0; p < from.offsets().size(); p++) {
           long wanted = from.offsets().get(p);
           read.get(p).history.stream().filter(s -> s.offset() >= wanted && watcher.sees(s.key()))

@@ -36,9 +36,12 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
@@ -316,8 +319,50 @@ public class NodePoolResource implements Lister<NodePool> {
   }
 
   @Override
-  public Object listOf(List<NodePool> items, String resourceVersion) {
-    return new NodePoolList(NodePool.API_VERSION, "NodePoolList", Map.of("resourceVersion", resourceVersion), items);
+  public Object listOf(List<NodePool> items, String resourceVersion, String continueToken) {
+    Map<String, String> metadata = new java.util.TreeMap<>(Map.of("resourceVersion", resourceVersion));
+    if (continueToken != null) {
+      metadata.put("continue", continueToken);
+    }
+    return new NodePoolList(NodePool.API_VERSION, "NodePoolList", metadata, items);
+  }
+
+  /** A pool's key in the store (org/name), which a list is ordered and continued by. */
+  @Override
+  public String key(NodePool pool) {
+    String scope = tenancy.readScope();
+    return scope == null ? OrgLabel.identity(pool) : new PoolKey(scope, pool.name()).toString();
+  }
+
+  /** A page read from the stores with one range scan per partition after the continue key: O(page), not O(pools). */
+  @Override
+  public Page<NodePool> page(ListOptions options, Predicate<NodePool> selected, String after, int limit) {
+    String scope = tenancy.readScope();
+    List<NodePool> items = new ArrayList<>();
+    List<String> keys = new ArrayList<>();
+    String cursor = after;
+    int batch = limit == Integer.MAX_VALUE - 1 ? limit : limit + 1;
+    while (items.size() <= limit) {
+      SortedMap<String, PoolView> views = reads.viewsPage(scope, cursor, batch, options.authorization);
+      for (Map.Entry<String, PoolView> e : views.entrySet()) {
+        NodePool pool = scope != null ? e.getValue().published()
+            : OrgLabel.shown(e.getValue().published(), PoolKey.parse(e.getKey()).org());
+        if (selected.test(pool) && items.size() <= limit) {
+          items.add(pool);
+          keys.add(e.getKey());
+        }
+      }
+      if (views.size() < batch) {
+        break;
+      }
+      cursor = views.lastKey();
+    }
+    return items.size() > limit ? new Page<>(items.subList(0, limit), keys.get(limit - 1)) : new Page<>(items, null);
+  }
+
+  @Override
+  public boolean resumable(String version) {
+    return feed.resumable(LiveFeed.Stream.POOLS, version);
   }
 
   @Override

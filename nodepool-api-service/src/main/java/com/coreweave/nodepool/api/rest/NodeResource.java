@@ -116,9 +116,14 @@ public class NodeResource implements Lister<Node> {
   }
 
   @Override
-  public NodeList listOf(List<Node> items, String resourceVersion) {
+  public NodeList listOf(List<Node> items, String resourceVersion, String continueToken) {
     return new NodeListBuilder().withItems(items).withMetadata(new ListMetaBuilder()
-        .withResourceVersion(resourceVersion).build()).build();
+        .withResourceVersion(resourceVersion).withContinue(continueToken).build()).build();
+  }
+
+  @Override
+  public String key(Node node) {
+    return node.getMetadata().getName();
   }
 
   @Override

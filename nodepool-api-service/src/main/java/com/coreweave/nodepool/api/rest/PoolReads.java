@@ -44,6 +44,22 @@ public class PoolReads {
     return all;
   }
 
+  /**
+   * Up to {@code limit} pools of {@code org} (of every org when null) after the key {@code after}, in key order, from
+   * all instances: each answers its own page and the first {@code limit} of them all are kept.
+   */
+  public SortedMap<String, PoolView> viewsPage(String org, String after, int limit, String authorization) {
+    String prefix = org == null ? null : PoolKey.orgPrefix(org);
+    SortedMap<String, PoolView> page = queries.localPage(StoreNames.POOL_VIEWS, prefix, after, limit);
+    page.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEWS, "/internal/pool-views?limit=" + limit
+        + (org == null ? "" : "&org=" + segment(org)) + (after == null ? "" : "&after=" + segment(after)),
+        authorization, new TypeReference<Map<String, PoolView>>() { }));
+    while (page.size() > limit) {
+      page.remove(page.lastKey());
+    }
+    return page;
+  }
+
   /** The events of every pool of {@code org} (of every org when null), from all instances. */
   public SortedMap<String, PoolEvents> events(String org, String authorization) {
     SortedMap<String, PoolEvents> all = localEvents(org);

@@ -119,7 +119,7 @@ public class WatchResource {
   }
 
   private RestMulti<WatchEvent> poolWatch(ListOptions options, String name) {
-    Predicate<NodePool> selected = selection(pools, options);
+    Predicate<NodePool> selected = listings.selection(pools, options);
     Predicate<NodePool> named = name == null ? selected : selected.and(p -> name.equals(p.name()));
     boolean everyOrg = tenancy.readScope() == null;
     KubeWatch<NodePool> watch = new KubeWatch<>(everyOrg ? OrgLabel::identity : NodePool::name, named,
@@ -134,7 +134,7 @@ public class WatchResource {
   }
 
   private RestMulti<WatchEvent> eventWatch(ListOptions options) {
-    KubeWatch<Event> watch = new KubeWatch<>(e -> e.getMetadata().getName(), selection(events, options),
+    KubeWatch<Event> watch = new KubeWatch<>(e -> e.getMetadata().getName(), listings.selection(events, options),
         renderer(events, options, e -> e));
     return start(watch, LiveFeed.Stream.EVENTS, options, change -> {
       var event = (LiveFeed.EventChange) change;
@@ -182,12 +182,6 @@ public class WatchResource {
         + why + ")", null));
   }
 
-  private static <T> Predicate<T> selection(Lister<T> lister, ListOptions options) {
-    LabelSelector labels = options.labels();
-    FieldSelector fields = options.fields(lister.selectableFields());
-    return item -> labels.test(lister.labels(item)) && fields.test(lister.fields(item));
-  }
-
   /** Objects as themselves, or as Table rows: the column definitions go with the first event only. */
   private <T> KubeWatch.Renderer<T> renderer(Lister<T> lister, ListOptions options,
                                             java.util.function.Function<T, io.fabric8.kubernetes.api.model
@@ -197,7 +191,7 @@ public class WatchResource {
     }
     boolean[] first = {true};
     return object -> {
-      var table = listings.table(lister, List.of(object), options, null);
+      var table = listings.table(lister, List.of(object), options, null, null);
       if (first[0]) {
         first[0] = false;
         return table;

@@ -18,8 +18,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
@@ -39,6 +41,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  */
 @ApplicationScoped
 public class InteractiveQueries {
+
+  /** Sorts after every key the services use (their keys are ASCII). */
+  private static final String END = "\uffff";
 
   @Inject
   KafkaStreams streams;
@@ -77,6 +82,52 @@ public class InteractiveQueries {
       throw unavailable(store);
     }
     return entries;
+  }
+
+  /**
+   * Up to {@code limit} entries of this instance's share of {@code store}, in key order, whose key starts with
+   * {@code prefix} (any when null) and comes after {@code after} (from the start when null): one range scan per
+   * local partition, merged, so a page costs what it returns, not the size of the store.
+   */
+  public <V> SortedMap<String, V> localPage(String store, String prefix, String after, int limit) {
+    String from = after != null ? after : prefix == null ? "" : prefix;
+    String to = (prefix == null ? "" : prefix) + END;
+    Set<Integer> partitions = new TreeSet<>();
+    streams.metadataForLocalThreads().forEach(thread -> thread.activeTasks().forEach(task ->
+        task.topicPartitions().forEach(tp -> partitions.add(tp.partition()))));
+    SortedMap<String, V> page = new TreeMap<>();
+    for (int partition : partitions) {
+      ReadOnlyKeyValueStore<String, V> shard = shard(store, partition);
+      if (shard == null) {
+        continue;
+      }
+      try (KeyValueIterator<String, V> it = shard.range(from, to)) {
+        int taken = 0;
+        while (it.hasNext() && taken < limit) {
+          var kv = it.next();
+          if (!kv.key.equals(after)) {
+            page.put(kv.key, kv.value);
+            taken++;
+          }
+        }
+      } catch (InvalidStateStoreException e) {
+        throw unavailable(store);
+      }
+    }
+    while (page.size() > limit) {
+      page.remove(page.lastKey());
+    }
+    return page;
+  }
+
+  /** The store of one partition, when this instance hosts it actively; null otherwise. */
+  private <V> ReadOnlyKeyValueStore<String, V> shard(String name, int partition) {
+    try {
+      return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore())
+          .withPartition(partition));
+    } catch (InvalidStateStoreException e) {
+      return null;
+    }
   }
 
   /** The other instance that holds {@code key}, or empty when this instance does. */
