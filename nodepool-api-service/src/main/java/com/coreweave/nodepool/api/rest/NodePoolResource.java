@@ -17,7 +17,6 @@ import com.coreweave.nodepool.schema.resource.NodePoolList;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.resource.Statuses;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.StatusCause;
@@ -36,13 +35,11 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.SortedMap;
+import java.util.function.BinaryOperator;
 import java.util.function.Predicate;
-import java.util.function.UnaryOperator;
 
 /**
  * The NodePool resource of {@code compute.coreweave.com/v1alpha1}, as the Kubernetes API server serves a custom
@@ -60,7 +57,6 @@ public class NodePoolResource implements Lister<NodePool> {
   static final String JSON_PATCH = "application/json-patch+json";
   static final String APPLY_PATCH = "application/apply-patch+yaml";
   static final String STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json";
-  private static final int PATCH_ATTEMPTS = 5;
   private static final TableConvertor<NodePool> TABLE = new NodePoolTable();
 
   @Inject
@@ -96,8 +92,9 @@ public class NodePoolResource implements Lister<NodePool> {
   @Consumes({MediaType.APPLICATION_JSON, YAML, "application/x-yaml", "text/yaml"})
   public Response create(String body, @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType type,
                          @HeaderParam("Idempotency-Key") String idempotencyKey, @BeanParam WriteOptions options) {
-    ManifestValidator.Checked checked = checked(ManifestBody.parse(body, type), null, options);
-    NodePool manifest = bind(checked.manifest());
+    ManifestValidator.Checked checked = ManifestBody.checked(ManifestBody.parse(body, type), null,
+        options.fieldValidation());
+    NodePool manifest = ManifestBody.bind(checked.manifest());
     PoolKey key = new PoolKey(tenancy.writer(), manifest.name());
     RequestDecided decided = writes.submit(key, Operation.CREATE,
         apply.recordUpdate(null, manifest, options.manager()), idempotencyKey, options);
@@ -109,10 +106,12 @@ public class NodePoolResource implements Lister<NodePool> {
   @Consumes({MediaType.APPLICATION_JSON, YAML, "application/x-yaml", "text/yaml"})
   public Response replace(@PathParam("name") String name, String body,
                           @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType type, @BeanParam WriteOptions options) {
-    ManifestValidator.Checked checked = checked(ManifestBody.parse(body, type), name, options);
-    NodePool manifest = bind(checked.manifest());
+    ManifestValidator.Checked checked = ManifestBody.checked(ManifestBody.parse(body, type), name,
+        options.fieldValidation());
+    NodePool manifest = ManifestBody.bind(checked.manifest());
     String precondition = manifest.metadata().resourceVersion();
-    NodePool stored = rewrite(name, options, precondition != null, current -> apply.recordUpdate(current,
+    NodePool stored = writes.rewrite(new PoolKey(tenancy.writer(), name), options, precondition != null,
+        current -> apply.recordUpdate(current,
         precondition == null ? manifest.withMetadata(manifest.metadata().withResourceVersion(
             current.metadata().resourceVersion())) : manifest, options.manager()));
     return options.respond(200, stored, checked.warnings());
@@ -150,21 +149,21 @@ public class NodePoolResource implements Lister<NodePool> {
 
   /** A merge or JSON patch: applied to the pool as stored, checked like a whole manifest, then written. */
   private Response patched(String name, WriteOptions options, JsonNode patch,
-                           java.util.function.BinaryOperator<JsonNode> how) {
+                           BinaryOperator<JsonNode> how) {
     boolean callerPrecondition = patch.path("metadata").has("resourceVersion")
         || (patch.isArray() && patch.toString().contains("/metadata/resourceVersion"));
     List<String>[] warnings = new List[] {List.of()};
-    NodePool stored = rewrite(name, options, callerPrecondition, current -> {
+    NodePool stored = writes.rewrite(new PoolKey(tenancy.writer(), name), options, callerPrecondition, current -> {
       JsonNode merged;
       try {
-        merged = how.apply(writable(current), patch);
+        merged = how.apply(ManifestBody.writable(current), patch);
       } catch (IllegalArgumentException e) {
         throw ApiException.invalid(NodePool.KIND, name, List.of(Statuses.cause(Statuses.INVALID,
             "the patch cannot be applied: " + e.getMessage(), "")));
       }
-      ManifestValidator.Checked checked = checked(merged, name, options);
+      ManifestValidator.Checked checked = ManifestBody.checked(merged, name, options.fieldValidation());
       warnings[0] = checked.warnings();
-      return apply.recordUpdate(current, bind(checked.manifest()), options.manager());
+      return apply.recordUpdate(current, ManifestBody.bind(checked.manifest()), options.manager());
     });
     return options.respond(200, stored, warnings[0]);
   }
@@ -184,52 +183,8 @@ public class NodePoolResource implements Lister<NodePool> {
       throw ApiException.badRequest("metadata.name \"" + given + "\" does not match the name in the path \"" + name
           + "\"");
     }
-    PoolKey key = new PoolKey(tenancy.writer(), name);
-    for (int attempt = 1; ; attempt++) {
-      NodePool current = reads.view(key, options.authorization).map(PoolView::published).orElse(null);
-      NodePool merged = bind(checked(apply.apply(current, config.manifest(), options.applyManager(), options.force),
-          name, options).manifest());
-      try {
-        Operation operation = current == null ? Operation.CREATE : Operation.REPLACE;
-        RequestDecided decided = writes.submit(key, operation, merged, null, options);
-        return options.respond(decided.code(), decided.nodePool(), config.warnings());
-      } catch (ApiException e) {
-        if (!ourRace(e) || attempt == PATCH_ATTEMPTS) {
-          throw e;
-        }
-      }
-    }
-  }
-
-  /**
-   * Writes what {@code change} makes of the pool as stored. Without a precondition of the caller's, the write is
-   * conditional on the version read, and a lost race with another writer reads again and re-applies the change.
-   */
-  NodePool rewrite(String name, WriteOptions options, boolean callerPrecondition, UnaryOperator<NodePool> change) {
-    PoolKey key = new PoolKey(tenancy.writer(), name);
-    for (int attempt = 1; ; attempt++) {
-      NodePool current = located(name, options.authorization).view().published();
-      NodePool next = change.apply(current);
-      if (next.metadata().resourceVersion() == null) {
-        next = next.withMetadata(next.metadata().withResourceVersion(current.metadata().resourceVersion()));
-      }
-      try {
-        return writes.submit(key, Operation.REPLACE, next, null, options).nodePool();
-      } catch (ApiException e) {
-        if (callerPrecondition || !ourRace(e) || attempt == PATCH_ATTEMPTS) {
-          throw e;
-        }
-      }
-    }
-  }
-
-  /** {@code next} as the caller's field manager writes it over {@code current}. */
-  NodePool recorded(NodePool current, NodePool next, WriteOptions options) {
-    return apply.recordUpdate(current, next, options.manager());
-  }
-
-  private static boolean ourRace(ApiException e) {
-    return e.status().getCode() == 409 && "Conflict".equals(e.status().getReason());
+    RequestDecided decided = apply.write(new PoolKey(tenancy.writer(), name), config.manifest(), options);
+    return options.respond(decided.code(), decided.nodePool(), config.warnings());
   }
 
   /** A pool the caller may read, and its key (an operator reads every org; the first org that has it wins). */
@@ -251,37 +206,6 @@ public class NodePoolResource implements Lister<NodePool> {
         .filter(e -> PoolKey.parse(e.getKey()).pool().equals(name))
         .map(e -> new Located(PoolKey.parse(e.getKey()), e.getValue(), true)).findFirst()
         .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
-  }
-
-  /** The manifest, structurally valid, named as the path says (when the path names it). */
-  private static ManifestValidator.Checked checked(JsonNode manifest, String pathName, WriteOptions options) {
-    OrgLabel.strip(manifest);
-    ManifestValidator.Checked checked = ManifestValidator.check(manifest, options.fieldValidation());
-    String name = manifest.path("metadata").path("name").asText(null);
-    if (!checked.causes().isEmpty()) {
-      throw ApiException.invalid(NodePool.KIND, name == null ? pathName : name, checked.causes());
-    }
-    if (pathName != null && !pathName.equals(name)) {
-      throw ApiException.badRequest("metadata.name \"" + name + "\" does not match the name in the path \""
-          + pathName + "\"");
-    }
-    return checked;
-  }
-
-  private static NodePool bind(JsonNode manifest) {
-    try {
-      return Json.mapper().treeToValue(manifest, NodePool.class);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw ApiException.badRequest("the manifest cannot be read: " + e.getOriginalMessage());
-    }
-  }
-
-  /** The user-writable part of a stored pool, as a patch applies to it. */
-  private static JsonNode writable(NodePool current) {
-    ObjectNode tree = Json.mapper().valueToTree(current.withStatus(null));
-    ObjectNode meta = (ObjectNode) tree.get("metadata");
-    meta.remove(List.of("uid", "generation", "creationTimestamp", "deletionTimestamp", "managedFields"));
-    return tree;
   }
 
   /** A pool as a Kubernetes object of the watch stream. */
@@ -338,26 +262,9 @@ public class NodePoolResource implements Lister<NodePool> {
   @Override
   public Page<NodePool> page(ListOptions options, Predicate<NodePool> selected, String after, int limit) {
     String scope = tenancy.readScope();
-    List<NodePool> items = new ArrayList<>();
-    List<String> keys = new ArrayList<>();
-    String cursor = after;
-    int batch = limit == Integer.MAX_VALUE - 1 ? limit : limit + 1;
-    while (items.size() <= limit) {
-      SortedMap<String, PoolView> views = reads.viewsPage(scope, cursor, batch, options.authorization);
-      for (Map.Entry<String, PoolView> e : views.entrySet()) {
-        NodePool pool = scope != null ? e.getValue().published()
-            : OrgLabel.shown(e.getValue().published(), PoolKey.parse(e.getKey()).org());
-        if (selected.test(pool) && items.size() <= limit) {
-          items.add(pool);
-          keys.add(e.getKey());
-        }
-      }
-      if (views.size() < batch) {
-        break;
-      }
-      cursor = views.lastKey();
-    }
-    return items.size() > limit ? new Page<>(items.subList(0, limit), keys.get(limit - 1)) : new Page<>(items, null);
+    return reads.poolsPage(scope, view -> scope != null ? view.getValue().published()
+        : OrgLabel.shown(view.getValue().published(), PoolKey.parse(view.getKey()).org()), selected, after, limit,
+        options.authorization);
   }
 
   @Override

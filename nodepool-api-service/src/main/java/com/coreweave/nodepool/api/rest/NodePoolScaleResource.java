@@ -4,6 +4,7 @@ import com.coreweave.nodepool.api.domain.JsonPatch;
 import com.coreweave.nodepool.api.domain.MergePatch;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.Statuses;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -36,6 +37,15 @@ public class NodePoolScaleResource {
   @Inject
   NodePoolResource pools;
 
+  @Inject
+  PoolWrites writes;
+
+  @Inject
+  ServerSideApply apply;
+
+  @Inject
+  Tenancy tenancy;
+
   @GET
   public Scale get(@PathParam("name") String name, @BeanParam ListOptions options) {
     return scale((NodePool) pools.get(name, options.plain()));
@@ -58,7 +68,7 @@ public class NodePoolScaleResource {
   }
 
   private Scale rescale(String name, WriteOptions options, java.util.function.UnaryOperator<JsonNode> change) {
-    NodePool stored = pools.rewrite(name, options, false, current -> {
+    NodePool stored = writes.rewrite(new PoolKey(tenancy.writer(), name), options, false, current -> {
       JsonNode wanted;
       try {
         wanted = change.apply(Json.mapper().valueToTree(scale(current)));
@@ -75,8 +85,8 @@ public class NodePoolScaleResource {
         throw ApiException.conflict(NodePool.KIND, name,
             "the object has been modified; please apply your changes to the latest version and try again");
       }
-      return pools.recorded(current, current.withSpec(current.spec().withTargetNodes(replicas.intValue())),
-          options);
+      return apply.recordUpdate(current, current.withSpec(current.spec().withTargetNodes(replicas.intValue())),
+          options.manager());
     });
     return scale(stored);
   }

@@ -8,12 +8,17 @@ import com.coreweave.nodepool.api.streams.StoreNames;
 import com.coreweave.nodepool.kit.kafka.InteractiveQueries;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.PoolKey;
+import com.coreweave.nodepool.schema.resource.NodePool;
 import com.fasterxml.jackson.core.type.TypeReference;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Reads pools from the status aggregator's stores: the instance that holds a pool's partition answers from its
@@ -58,6 +63,34 @@ public class PoolReads {
       page.remove(page.lastKey());
     }
     return page;
+  }
+
+  /**
+   * A page of the pools of {@code org} (every org when null) as {@code shown}, the selected ones after the key
+   * {@code after}: read a page at a time from the stores until {@code limit} are found or none are left.
+   */
+  Lister.Page<NodePool> poolsPage(String org, Function<Map.Entry<String, PoolView>, NodePool> shown,
+                                  Predicate<NodePool> selected, String after, int limit, String authorization) {
+    List<NodePool> items = new ArrayList<>();
+    List<String> keys = new ArrayList<>();
+    String cursor = after;
+    int batch = limit == Integer.MAX_VALUE - 1 ? limit : limit + 1;
+    while (items.size() <= limit) {
+      SortedMap<String, PoolView> views = viewsPage(org, cursor, batch, authorization);
+      for (Map.Entry<String, PoolView> view : views.entrySet()) {
+        NodePool pool = shown.apply(view);
+        if (selected.test(pool) && items.size() <= limit) {
+          items.add(pool);
+          keys.add(view.getKey());
+        }
+      }
+      if (views.size() < batch) {
+        break;
+      }
+      cursor = views.lastKey();
+    }
+    return items.size() > limit ? new Lister.Page<>(items.subList(0, limit), keys.get(limit - 1))
+        : new Lister.Page<>(items, null);
   }
 
   /** The events of every pool of {@code org} (of every org when null), from all instances. */

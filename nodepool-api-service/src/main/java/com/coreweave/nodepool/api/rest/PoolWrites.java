@@ -8,8 +8,8 @@ import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.kit.kafka.RecordPublisher;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.CloudEvent;
-import com.coreweave.nodepool.schema.events.NodePoolRequested;
 import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
+import com.coreweave.nodepool.schema.events.NodePoolRequested;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.resource.NodePool;
@@ -19,6 +19,7 @@ import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 
 /**
  * A REST write goes the same way as a request a platform team publishes: a {@code NodePoolRequested} CloudEvent on
@@ -26,6 +27,9 @@ import java.util.UUID;
  */
 @ApplicationScoped
 public class PoolWrites {
+
+  /** How often a write that lost a race with another writer is read and tried again. */
+  static final int ATTEMPTS = 5;
 
   @Inject
   RecordPublisher publisher;
@@ -69,6 +73,34 @@ public class PoolWrites {
       throw new ApiException(decided.error());
     }
     return decided;
+  }
+
+  /**
+   * Writes what {@code change} makes of the pool as stored. Without a precondition of the caller's, the write is
+   * conditional on the version read, and a lost race with another writer reads again and re-applies the change.
+   */
+  public NodePool rewrite(PoolKey key, WriteOptions options, boolean callerPrecondition,
+                          UnaryOperator<NodePool> change) {
+    for (int attempt = 1; ; attempt++) {
+      NodePool current = reads.view(key, options.authorization).map(PoolView::published)
+          .orElseThrow(() -> ApiException.notFound(NodePool.KIND, key.pool()));
+      NodePool next = change.apply(current);
+      if (next.metadata().resourceVersion() == null) {
+        next = next.withMetadata(next.metadata().withResourceVersion(current.metadata().resourceVersion()));
+      }
+      try {
+        return submit(key, Operation.REPLACE, next, null, options).nodePool();
+      } catch (ApiException e) {
+        if (callerPrecondition || !lostRace(e) || attempt == ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** Whether a write failed only because another writer changed the pool after this one read it. */
+  static boolean lostRace(ApiException e) {
+    return e.status().getCode() == 409 && "Conflict".equals(e.status().getReason());
   }
 
   /**

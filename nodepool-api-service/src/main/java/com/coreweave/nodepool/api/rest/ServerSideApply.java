@@ -1,8 +1,12 @@
 package com.coreweave.nodepool.api.rest;
 
 import com.coreweave.nodepool.api.domain.FieldOwnership;
+import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
+import com.coreweave.nodepool.schema.events.PoolKey;
+import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.Statuses;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,6 +27,32 @@ class ServerSideApply {
 
   @Inject
   Clock clock;
+
+  @Inject
+  PoolReads reads;
+
+  @Inject
+  PoolWrites writes;
+
+  /**
+   * Applies {@code config} for the caller's field manager: merged into the pool as stored (or created), checked
+   * whole, written on the version read; a lost race with another writer is read and applied again.
+   */
+  RequestDecided write(PoolKey key, JsonNode config, WriteOptions options) {
+    for (int attempt = 1; ; attempt++) {
+      NodePool current = reads.view(key, options.authorization).map(PoolView::published).orElse(null);
+      JsonNode merged = apply(current, config, options.applyManager(), options.force);
+      NodePool next = ManifestBody.bind(ManifestBody.checked(merged, key.pool(), options.fieldValidation())
+          .manifest());
+      try {
+        return writes.submit(key, current == null ? Operation.CREATE : Operation.REPLACE, next, null, options);
+      } catch (ApiException e) {
+        if (!PoolWrites.lostRace(e) || attempt == PoolWrites.ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+  }
 
   /** {@code next} as {@code manager} writes it over {@code current} (null for a create), its managers recorded. */
   NodePool recordUpdate(NodePool current, NodePool next, String manager) {
