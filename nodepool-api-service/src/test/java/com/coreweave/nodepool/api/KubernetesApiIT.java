@@ -8,8 +8,6 @@ import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasItems;
 
-import com.coreweave.nodepool.schema.events.InstanceType;
-import com.coreweave.nodepool.schema.topics.Topics;
 import com.coreweave.nodepool.testing.KafkaResource;
 import com.coreweave.nodepool.testing.TopicProbe;
 import io.quarkus.test.common.WithTestResource;
@@ -50,9 +48,7 @@ class KubernetesApiIT {
 
   @BeforeAll
   static void catalogue() {
-    probe = new TopicProbe(KafkaResource.bootstrapServers());
-    probe.sendJson(Topics.INSTANCE_TYPE_CATALOGUED.name(), "gd-8xa100-i128", new InstanceType("gd-8xa100-i128",
-        "8x A100", "A100", 8, 128, 2048, false, List.of("US-EAST-04A")));
+    probe = Facts.probeWithCatalogue();
   }
 
   @AfterAll

@@ -34,9 +34,7 @@ class NodePoolApiIT {
 
   @BeforeAll
   static void catalogue() {
-    probe = new TopicProbe(KafkaResource.bootstrapServers());
-    probe.sendJson(Topics.INSTANCE_TYPE_CATALOGUED.name(), "gd-8xa100-i128", new InstanceType("gd-8xa100-i128",
-        "8x A100", "A100", 8, 128, 2048, false, List.of("US-EAST-04A")));
+    probe = Facts.probeWithCatalogue();
     probe.sendJson(Topics.INSTANCE_TYPE_CATALOGUED.name(), "gd-1xgh200", new InstanceType("gd-1xgh200",
         "GH200", "GH200", 1, 72, 480, true, List.of("US-EAST-04A")));
   }
