@@ -6,7 +6,9 @@ import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
+import com.coreweave.nodepool.schema.events.NodeAlert;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
+import com.coreweave.nodepool.schema.events.NodeDeletionRequested;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodePoolRequested;
@@ -129,6 +131,21 @@ class ContractGoldenTest {
         List.of("ncore image 2026.11.2", "Kubernetes v1.32.4"), T0));
     Golden.assertMatches("node-activity-reported.json", new NodeActivityReported("demo", "example-nodepool",
         "us-east-04a-gd-8xa100-i128-0001", true, 90, T0));
+    Golden.assertMatches("node-activity-reported-pdb.json", new NodeActivityReported("demo", "example-nodepool",
+        "us-east-04a-gd-8xa100-i128-0001", true, 90, T0, 0));
+    Golden.assertMatches("node-removed-triaged.json", new NodeFact.NodeRemoved(POOL, node(), grant, "Triaged", T0));
+    Golden.assertMatches("nodepool-reconciled-errors.json", new NodeFact.NodePoolReconciled(POOL, 2, 2, 0, 1,
+        "np-3f2a9c01", null, List.of(), false, false, false, null, T0,
+        "Node us-east-04a-gd-8xa100-i128-0001 could not be removed (attempt 1); retrying in 5s.", null, null));
+  }
+
+  @Test
+  void nodeHealthInputs() throws Exception {
+    Golden.assertMatches("node-alert-raised.json", CloudEvent.of("alert-4f1e", "monitoring/dcgm-exporter",
+        NodeAlert.RAISED, "demo/example-nodepool", T0, new NodeAlert("us-east-04a-gd-8xa100-i128-0001",
+            "GPUFallenOffBus", "Xid 79 on GPU 3 (PCI 0000:9b:00.0)")), NodeAlert.ENVELOPE);
+    Golden.assertMatches("node-deletion-requested.json", new NodeDeletionRequested("del-1", "demo",
+        "example-nodepool", POOL.uid(), "us-east-04a-gd-8xa100-i128-0001", T0));
   }
 
   @Test

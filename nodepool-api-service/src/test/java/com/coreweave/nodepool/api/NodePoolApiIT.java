@@ -285,4 +285,29 @@ class NodePoolApiIT {
         Duration.ofSeconds(10));
     create("doomed", 1);
   }
+
+  @Test
+  void deletingOneNodeAsksTheProvisionerToReplaceItAndAnswersWithTheNode() {
+    Facts facts = new Facts(probe, create("one-node-less", 2), "demo");
+    facts.registered(3);
+    String node = facts.machine(3);
+    await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> as("demo-token").get(POOLS + "/one-node-less/nodes")
+        .then().body("items.metadata.name", hasItem(node)));
+
+    as("demo-token").delete(POOLS + "/one-node-less/nodes/" + node).then().statusCode(202)
+        .body("metadata.name", equalTo(node));
+    as("demo-token").delete(POOLS + "/one-node-less/nodes/no-such-node").then().statusCode(404)
+        .body("kind", equalTo("Status"));
+    as("other-token").delete(POOLS + "/one-node-less/nodes/" + node).then().statusCode(404);
+    as("demo-token").delete(POOLS + "/no-such-pool/nodes/" + node).then().statusCode(404);
+
+    var requests = probe.readUntil(Topics.NODE_DELETION_REQUESTED.name(), records -> records.stream()
+        .anyMatch(r -> r.key().equals("demo/one-node-less")), Duration.ofSeconds(10)).stream()
+        .filter(r -> r.key().equals("demo/one-node-less")).toList();
+    assertThat(requests).singleElement().satisfies(r -> {
+      var request = Topics.NODE_DELETION_REQUESTED.read(r.key(), r.value().getBytes(UTF_8));
+      assertThat(request.node()).isEqualTo(node);
+      assertThat(request.uid()).isEqualTo(facts.pool().uid());
+    });
+  }
 }

@@ -26,6 +26,8 @@ final class SystemStack {
           .withProperty(Service.PROVISIONER, "provisioner.drain-grace", "3s")
           .withProperty(Service.PROVISIONER, "provisioner.autoscaler.scale-up-after", "2s")
           .withProperty(Service.PROVISIONER, "provisioner.autoscaler.scale-down-unneeded-time", "5s")
+          .withProperty(Service.PROVISIONER, "provisioner.health.prepare-for-terminate", "1s")
+          .withProperty(Service.PROVISIONER, "provisioner.retry-interval", "1s")
           .withProperty(Service.PREEMPTION, "preemption.warning-period", "3s")
           .withProperty(Service.PREEMPTION, "preemption.removal-deadline", "12s")
           .withProperty(Service.PREEMPTION, "preemption.default-grace", "2s")

@@ -5,7 +5,9 @@ import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
+import com.coreweave.nodepool.schema.events.NodeAlert;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
+import com.coreweave.nodepool.schema.events.NodeDeletionRequested;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
@@ -116,6 +118,19 @@ public final class Topics {
       RecordChecks::release, COMPACTED, FOREVER, PROVISIONER + " (admin REST)", KEY_PARTITION,
       "Upstream node image releases per release train, written to every partition.");
 
+  public static final Topic<PoolKey, CloudEvent<NodeAlert>> NODE_ALERT_RAISED = new Topic<>("node-alert-raised",
+      KeyFormat.POOL, NodeAlerts.FORMAT, NodeAlerts.CHECK, DELETED, WEEK, "monitoring, " + PROVISIONER
+      + " (admin REST)", ANY_PARTITION,
+      "Inbound: NodeAlertRaised / NodeAlertResolved CloudEvents naming a node and an alert of the catalogue.");
+  public static final Topic<String, byte[]> NODE_ALERT_RAISED_DLQ = deadLetters(NODE_ALERT_RAISED, PROVISIONER,
+      "Node alerts that could not be used, with reason.");
+  public static final Topic<PoolKey, NodeDeletionRequested> NODE_DELETION_REQUESTED = new Topic<>(
+      "node-deletion-requested", KeyFormat.POOL, ValueFormat.json(NodeDeletionRequested.class),
+      RecordChecks::deletionRequested, DELETED, WEEK, "platform teams, " + API + " (REST)", ANY_PARTITION,
+      "Inbound: a node to drain, remove and replace.");
+  public static final Topic<String, byte[]> NODE_DELETION_REQUESTED_DLQ = deadLetters(NODE_DELETION_REQUESTED,
+      PROVISIONER, "Node deletion requests that could not be used, with reason.");
+
   /** Records a service could not read from an internal topic (see {@link DeadLetters}). */
   public static Topic<String, byte[]> serviceDeadLetters(String service) {
     return new Topic<>(DeadLetters.serviceTopic(service), KeyFormat.AS_RECEIVED, ValueFormat.raw(),
@@ -133,6 +148,7 @@ public final class Topics {
         QUOTA_LIMIT_SET, QUOTA_CHECKED, INSTANCE_TYPE_CATALOGUED, FLEET_CHANGE_REQUESTED, CAPACITY_CHECKED,
         SPOT_RECLAIM_REQUESTED, NODE_ACTIVITY_REPORTED, NODE_ACTIVITY_REPORTED_DLQ, NODEPOOL_NODES_CHANGED,
         SPOT_PREEMPTION_PROGRESSED, NODEPOOL_EVENT_RECORDED, NODEPOOL_EVENTS, NODEPOOL_STATUS,
-        NODEPOOL_CONFIGURATION_REQUESTED, NODEPOOL_CONFIGURATION_REQUESTED_DLQ, NODE_RELEASE_PUBLISHED);
+        NODEPOOL_CONFIGURATION_REQUESTED, NODEPOOL_CONFIGURATION_REQUESTED_DLQ, NODE_RELEASE_PUBLISHED,
+        NODE_ALERT_RAISED, NODE_ALERT_RAISED_DLQ, NODE_DELETION_REQUESTED, NODE_DELETION_REQUESTED_DLQ);
   }
 }

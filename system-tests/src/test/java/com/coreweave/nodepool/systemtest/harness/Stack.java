@@ -36,6 +36,9 @@ public final class Stack implements AutoCloseable {
     private static final Duration GRACEFUL_STOP = Duration.ofSeconds(20);
     /** The data is deleted right after, so close() gives little grace (a Streams app can hang while rebalancing). */
     private static final Duration CLOSING_STOP = Duration.ofSeconds(5);
+    /** The api-service's settings that say where the services its dashboard reads from listen. */
+    private static final Map<Service, String> DASHBOARD_PEERS = Map.of(
+            Service.QUOTA, "nodepool.dashboard.quota-url", Service.CAPACITY, "nodepool.dashboard.capacity-url");
 
     private final Set<Service> services;
     private final Map<Service, Map<String, String>> properties;
@@ -224,6 +227,14 @@ public final class Stack implements AutoCloseable {
                 "-Dnodepool.instance-id=" + instanceId,
                 // Kafka Streams' own state.dir: Quarkus ignores a quarkus.kafka-streams.state-dir ("unrecognized key").
                 "-Dkafka-streams.state.dir=" + workDir.resolve("state").resolve(instanceId)));
+        if (service == Service.API) {
+            // The dashboard's reads of the quotas and the fleet go to those services, wherever they listen.
+            DASHBOARD_PEERS.forEach((peer, key) -> {
+                if (services.contains(peer)) {
+                    command.add("-D" + key + "=" + url(peer));
+                }
+            });
+        }
         properties.getOrDefault(service, Map.of()).forEach((key, value) -> command.add("-D" + key + "=" + value));
         if (apiTls != null && service == Service.API) {
             // An extra instance listens on its own HTTPS port.

@@ -28,7 +28,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** Node configurations of reference 000: staging by strategy, pending, upgrade, rollback, reconfigure reboots. */
-class NodeConfigurationTest {
+class ConfigurationControllerTest {
 
   static final Duration BOOT = Duration.ofSeconds(10);
   static final NodeReleasePublished STABLE_NEXT = new NodeReleasePublished(Image.STABLE, "2026.12.0",
@@ -291,7 +291,7 @@ class NodeConfigurationTest {
     pool.state = new PoolState(s.accepted(), s.capacity(), s.nodes(), s.releasedGrants(), s.bootFailureStreak(),
         s.disabledMessage(), s.scaling(), s.episode(), new NodePoolReconciled(old.pool(), old.targetNodes(),
         old.currentNodes(), old.inProgress(), old.removing(), "np-0ld0ld0", null, null, old.deleting(),
-        old.nodesRemoved(), old.disabled(), old.disabledMessage(), old.at()), null, null, null);
+        old.nodesRemoved(), old.disabled(), old.disabledMessage(), old.at()), null, null, null, List.of(), null);
 
     pool.release(STABLE_NEXT);
 

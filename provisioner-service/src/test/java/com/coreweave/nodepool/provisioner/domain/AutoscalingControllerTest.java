@@ -20,7 +20,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** The autoscaler of a pool with {@code autoscaling: true}, on the provisioner's busy/idle reports. */
-class AutoscalerTest {
+class AutoscalingControllerTest {
 
   static final Duration BOOT = Duration.ofSeconds(10);
   static final Duration UP = ProvisioningPolicy.SCALE_UP_AFTER;
@@ -60,7 +60,7 @@ class AutoscalerTest {
 
     assertThat(requests()).singleElement().satisfies(request -> {
       assertThat(target(request)).isEqualTo(3);
-      assertThat(request.source()).isEqualTo(Autoscaler.SOURCE);
+      assertThat(request.source()).isEqualTo(AutoscalingController.SOURCE);
       assertThat(request.data().operation()).isEqualTo(NodePoolRequested.Operation.APPLY);
       assertThat(request.data().nodePool().metadata().resourceVersion()).isEqualTo("rv-1");
       assertThat(request.data().nodePool().spec().withTargetNodes(2)).isEqualTo(autoscaled(2, 1, 3));

@@ -7,14 +7,10 @@ import com.coreweave.nodepool.schema.events.NodeConfigurationRequested.Action;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.Node;
-import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationUpdateStrategy;
-import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * A pool's node configurations, as reference 000 describes them. A spec change of {@code image}/{@code gpu} or an
@@ -24,55 +20,55 @@ import java.util.Set;
  * changes only, {@code Manual} stages neither. A user upgrades to the pending configuration or rolls back to a
  * revision; such a change waits while nodes are mid-delivery (booting) and is refused while the opposite change
  * waits. New nodes boot the active configuration; nodes booted into another one are outdated until a
- * reconfigure reboot (requested by the user; idle nodes reboot one at a time, busy ones once they are idle).
+ * reconfigure reboot ({@link ReconfigureReboots}).
  */
-final class NodeConfigurations {
+final class ConfigurationController {
 
   /** Revisions kept per pool: enough to roll back a few steps, bounded so that the pool's record stays small. */
   static final int MAX_REVISIONS = 10;
   /** Request ids remembered per pool, so that a redelivered request is recognised. */
   static final int MAX_HANDLED = 32;
 
-  private NodeConfigurations() {
+  private ConfigurationController() {
   }
 
   /**
    * Brings the pool's configurations up to its spec and releases: the first configuration of a new pool, a new one
    * after a spec change or a release.
    */
-  static void evaluate(PoolChanges pool, NodeReleases releases) {
+  static void evaluate(WorkingPool pool, NodeReleases releases) {
     String source = NodeProfiles.specSource(pool.spec());
     NodeReleasePublished release = NodeProfiles.release(pool.spec(), releases);
     String releaseSeen = release == null ? null : release.releaseTrain() + "=" + release.version();
-    NodeConfigState state = pool.configs;
-    if (state == null && (pool.lastReconciled == null || pool.lastReconciled.nodeProfile() == null)) {
-      NodeConfig first = NodeProfiles.configure(pool.spec(), releases, pool.now);
-      pool.configs = NodeConfigState.first(first, source, releaseSeen);
+    NodeConfigState state = pool.configs();
+    if (state == null && (pool.lastReconciled() == null || pool.lastReconciled().nodeProfile() == null)) {
+      NodeConfig first = NodeProfiles.configure(pool.spec(), releases, pool.now());
+      pool.changeConfigs(NodeConfigState.first(first, source, releaseSeen));
       return;
     }
     if (state == null) {
       state = adopted(pool, source);
-      pool.configs = state;
+      pool.changeConfigs(state);
     }
     boolean specChanged = !source.equals(state.specSource());
     boolean released = !Objects.equals(releaseSeen, state.releaseSeen());
     if (specChanged || released) {
-      pool.configs = state.seen(source, releaseSeen);
-      NodeConfig desired = NodeProfiles.configure(pool.spec(), releases, pool.now);
+      pool.changeConfigs(state.seen(source, releaseSeen));
+      NodeConfig desired = NodeProfiles.configure(pool.spec(), releases, pool.now());
       String why = specChanged ? "the NodePool's spec changed" : "release " + release.version() + " of the "
           + release.releaseTrain() + " train was published";
       String cause = pool.uid() + "/config-" + desired.nodeProfile();
       String strategy = strategy(pool);
       boolean stage = NodeConfigurationUpdateStrategy.ALWAYS.equals(strategy)
           || specChanged && NodeConfigurationUpdateStrategy.ON_SPEC_UPDATE.equals(strategy);
-      if (desired.nodeProfile().equals(pool.configs.active().nodeProfile())) {
+      if (desired.nodeProfile().equals(pool.configs().active().nodeProfile())) {
         setPending(pool, null, "", cause);
       } else if (stage) {
         setPending(pool, null, "", cause);
         activate(pool, desired, false, "Node configuration " + desired.nodeProfile() + " staged as the active "
             + "configuration: " + why + " (" + strategy + ").", cause);
-      } else if (pool.configs.pending() == null
-          || !pool.configs.pending().nodeProfile().equals(desired.nodeProfile())) {
+      } else if (pool.configs().pending() == null
+          || !pool.configs().pending().nodeProfile().equals(desired.nodeProfile())) {
         setPending(pool, desired, "Node configuration " + desired.nodeProfile() + " is pending: " + why + "; the "
             + strategy + " strategy waits for an upgrade to adopt it.", cause);
       }
@@ -83,25 +79,25 @@ final class NodeConfigurations {
    * A pool reconciled by a version that kept no configurations: the profile its nodes run stays active, as of the
    * fleet's initial release, so that a newer release is offered to it by its strategy rather than imposed on it.
    */
-  private static NodeConfigState adopted(PoolChanges pool, String source) {
-    NodeConfig initial = NodeProfiles.configure(pool.spec(), NodeReleases.INITIAL, pool.now);
-    NodeConfig running = new NodeConfig(pool.lastReconciled.nodeProfile(), pool.now, initial.summary());
+  private static NodeConfigState adopted(WorkingPool pool, String source) {
+    NodeConfig initial = NodeProfiles.configure(pool.spec(), NodeReleases.INITIAL, pool.now());
+    NodeConfig running = new NodeConfig(pool.lastReconciled().nodeProfile(), pool.now(), initial.summary());
     NodeReleasePublished release = NodeProfiles.release(pool.spec(), NodeReleases.INITIAL);
     return NodeConfigState.first(running, source,
         release == null ? null : release.releaseTrain() + "=" + release.version());
   }
 
   /** A waiting upgrade or rollback completes once no node is booting any more. */
-  static void completeWaiting(PoolChanges pool) {
-    Change waiting = pool.configs.waiting();
+  static void completeWaiting(WorkingPool pool) {
+    Change waiting = pool.configs().waiting();
     if (waiting != null && booting(pool) == 0) {
       apply(pool, waiting);
     }
   }
 
   /** A user's upgrade, rollback or reconfigure request; a repeated request id changes nothing. */
-  static void request(PoolChanges pool, NodeConfigurationRequested request) {
-    NodeConfigState state = pool.configs;
+  static void request(WorkingPool pool, NodeConfigurationRequested request) {
+    NodeConfigState state = pool.configs();
     if (state.handled().contains(request.id())) {
       return;
     }
@@ -110,17 +106,17 @@ final class NodeConfigurations {
     if (handled.size() > MAX_HANDLED) {
       handled = handled.subList(handled.size() - MAX_HANDLED, handled.size());
     }
-    pool.configs = state.withHandled(handled);
+    pool.changeConfigs(state.withHandled(handled));
     String cause = pool.uid() + "/request-" + request.id();
     switch (request.action()) {
       case Upgrade -> upgrade(pool, request, cause);
       case Rollback -> rollback(pool, request, cause);
-      case Reconfigure -> reconfigure(pool, request);
+      case Reconfigure -> ReconfigureReboots.request(pool, request);
     }
   }
 
-  private static void upgrade(PoolChanges pool, NodeConfigurationRequested request, String cause) {
-    NodeConfigState state = pool.configs;
+  private static void upgrade(WorkingPool pool, NodeConfigurationRequested request, String cause) {
+    NodeConfigState state = pool.configs();
     if (conflicts(pool, Action.Upgrade, cause)) {
       return;
     }
@@ -134,8 +130,8 @@ final class NodeConfigurations {
     change(pool, new Change(Action.Upgrade, state.pending(), request.id()), cause);
   }
 
-  private static void rollback(PoolChanges pool, NodeConfigurationRequested request, String cause) {
-    NodeConfigState state = pool.configs;
+  private static void rollback(WorkingPool pool, NodeConfigurationRequested request, String cause) {
+    NodeConfigState state = pool.configs();
     if (conflicts(pool, Action.Rollback, cause)) {
       return;
     }
@@ -161,8 +157,8 @@ final class NodeConfigurations {
   }
 
   /** An upgrade while a rollback waits, or the other way round, is refused: the user asked for two things. */
-  private static boolean conflicts(PoolChanges pool, Action action, String cause) {
-    Change waiting = pool.configs.waiting();
+  private static boolean conflicts(WorkingPool pool, Action action, String cause) {
+    Change waiting = pool.configs().waiting();
     if (waiting == null || waiting.action() == action) {
       return false;
     }
@@ -172,21 +168,21 @@ final class NodeConfigurations {
   }
 
   /** Applies a manual change now, or holds it while nodes boot (they would boot into a configuration gone stale). */
-  private static void change(PoolChanges pool, Change change, String cause) {
+  private static void change(WorkingPool pool, Change change, String cause) {
     int booting = booting(pool);
     if (booting == 0) {
       apply(pool, change);
       return;
     }
-    pool.configs = pool.configs.withWaiting(change);
+    pool.changeConfigs(pool.configs().withWaiting(change));
     pool.poolEvent(CwEvent.CWNodePoolNodeConfigUpdatePending, "The update to node configuration "
         + change.target().nodeProfile() + " waits for " + booting + " node(s) mid-delivery; it completes once they "
         + "have booted into the cluster.", cause);
   }
 
-  private static void apply(PoolChanges pool, Change change) {
-    NodeConfigState state = pool.configs;
-    pool.configs = state.withWaiting(null);
+  private static void apply(WorkingPool pool, Change change) {
+    NodeConfigState state = pool.configs();
+    pool.changeConfigs(state.withWaiting(null));
     String cause = pool.uid() + "/request-" + change.requestId();
     if (change.action() == Action.Upgrade && state.pending() != null
         && state.pending().nodeProfile().equals(change.target().nodeProfile())) {
@@ -202,8 +198,8 @@ final class NodeConfigurations {
    * Makes {@code config} the active configuration and a revision. A new configuration is a new chance: the boot
    * failure streak and a disabled pool start over, as a spec change does.
    */
-  private static void activate(PoolChanges pool, NodeConfig config, boolean manual, String message, String cause) {
-    NodeConfigState state = pool.configs;
+  private static void activate(WorkingPool pool, NodeConfig config, boolean manual, String message, String cause) {
+    NodeConfigState state = pool.configs();
     List<Revision> revisions = new ArrayList<>(state.revisions().stream()
         .filter(r -> !r.config().nodeProfile().equals(config.nodeProfile())).toList());
     Revision existing = state.revisions().stream()
@@ -214,63 +210,35 @@ final class NodeConfigurations {
       revisions.remove(revisions.stream().filter(r -> !r.config().nodeProfile().equals(config.nodeProfile()))
           .findFirst().orElseThrow());
     }
-    pool.configs = state.withActive(config, revisions);
-    pool.bootFailureStreak = 0;
-    pool.disabledMessage = null;
+    pool.changeConfigs(state.withActive(config, revisions));
+    pool.enable();
     if (manual) {
       pool.poolEvent(CwEvent.CWNodePoolNodeConfigUpdated, message, cause);
     }
     pool.poolEvent(CwEvent.CWNodeConfigStaged, message, cause);
   }
 
-  private static void setPending(PoolChanges pool, NodeConfig pending, String message, String cause) {
-    if (Objects.equals(pool.configs.pending(), pending)) {
+  private static void setPending(WorkingPool pool, NodeConfig pending, String message, String cause) {
+    if (Objects.equals(pool.configs().pending(), pending)) {
       return;
     }
-    pool.configs = pool.configs.withPending(pending);
+    pool.changeConfigs(pool.configs().withPending(pending));
     if (pending != null) {
       pool.poolEvent(CwEvent.CWPendingNodeConfig, message, cause);
     }
   }
 
-  /** Marks the outdated nodes asked for (all when none is named) for a reconfigure reboot. */
-  private static void reconfigure(PoolChanges pool, NodeConfigurationRequested request) {
-    Set<String> named = new HashSet<>(request.nodes());
-    String active = pool.configs.active().nodeProfile();
-    for (PoolNode node : pool.snapshot()) {
-      boolean asked = named.isEmpty() || named.contains(node.name());
-      if (asked && !node.leaving() && node.reconfigure() == null && node.phase() == Node.Phase.Registered
-          && !active.equals(node.node().status().nodeProfile())) {
-        pool.nodes.put(node.name(), node.withReconfigure(PoolNode.Reconfigure.Requested));
-      }
-    }
-  }
-
   /** Marks the configuration a pool was disabled with, so that no rollback returns to it. */
-  static void disable(PoolChanges pool, String profile) {
-    pool.configs = pool.configs.withRevisions(pool.configs.revisions().stream()
-        .map(r -> r.config().nodeProfile().equals(profile) ? new Revision(r.config(), true) : r).toList());
+  static void disable(WorkingPool pool, String profile) {
+    pool.changeConfigs(pool.configs().withRevisions(pool.configs().revisions().stream()
+        .map(r -> r.config().nodeProfile().equals(profile) ? new Revision(r.config(), true) : r).toList()));
   }
 
-  static PendingNodeConfiguration pendingView(NodeConfigState state) {
-    NodeConfig pending = state.pending();
-    return pending == null ? null
-        : new PendingNodeConfiguration(pending.createdAt(), pending.nodeProfile(), pending.summary());
+  private static int booting(WorkingPool pool) {
+    return (int) pool.nodes().stream().filter(n -> n.phase() == Node.Phase.Booting).count();
   }
 
-  /** The revisions as the status shows them, with the nodes booted into each. */
-  static List<NodeConfigurationRevision> revisionsView(NodeConfigState state, List<PoolNode> nodes) {
-    return state.revisions().stream().map(r -> new NodeConfigurationRevision(
-        (int) nodes.stream().filter(n -> n.phase() == Node.Phase.Registered || n.phase() == Node.Phase.Draining)
-            .filter(n -> r.config().nodeProfile().equals(n.node().status().nodeProfile())).count(),
-        r.config().createdAt(), r.config().nodeProfile(), r.disabled(), r.config().summary())).toList();
-  }
-
-  private static int booting(PoolChanges pool) {
-    return (int) pool.nodes.values().stream().filter(n -> n.phase() == Node.Phase.Booting).count();
-  }
-
-  private static String strategy(PoolChanges pool) {
+  private static String strategy(WorkingPool pool) {
     var strategy = pool.spec().nodeConfigurationUpdateStrategy();
     return strategy == null || strategy.type() == null ? NodeConfigurationUpdateStrategy.ON_SPEC_UPDATE
         : strategy.type();

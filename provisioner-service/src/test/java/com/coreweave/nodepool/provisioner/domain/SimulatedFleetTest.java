@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-class SimulatedBootTest {
+class SimulatedFleetTest {
 
   static ProvisioningPolicy rate(double rate, long seed) {
     return new ProvisioningPolicy(Duration.ZERO, rate, seed, Set.of(Fixtures.BROKEN_IMAGE), 3, Duration.ZERO, 1,
@@ -16,14 +16,14 @@ class SimulatedBootTest {
 
   static long failures(ProvisioningPolicy policy) {
     return IntStream.range(0, 4000)
-        .filter(i -> SimulatedBoot.failure(policy, Fixtures.spec(1), Fixtures.machine(i), 1) != null).count();
+        .filter(i -> SimulatedFleet.bootFailure(policy, Fixtures.spec(1), Fixtures.machine(i), 1) != null).count();
   }
 
   @Test
   void theSameMachineAttemptAndSeedAlwaysDecideTheSameWay() {
     for (int i = 0; i < 50; i++) {
-      double draw = SimulatedBoot.draw(Fixtures.machine(i), 2, 7);
-      assertThat(draw).isEqualTo(SimulatedBoot.draw(Fixtures.machine(i), 2, 7)).isBetween(0.0, 1.0);
+      double draw = SimulatedFleet.draw(Fixtures.machine(i), 2, 7);
+      assertThat(draw).isEqualTo(SimulatedFleet.draw(Fixtures.machine(i), 2, 7)).isBetween(0.0, 1.0);
     }
   }
 
@@ -46,15 +46,15 @@ class SimulatedBootTest {
   }
 
   static boolean fails(ProvisioningPolicy policy, int machine, int attempt) {
-    return SimulatedBoot.failure(policy, Fixtures.spec(1), Fixtures.machine(machine), attempt) != null;
+    return SimulatedFleet.bootFailure(policy, Fixtures.spec(1), Fixtures.machine(machine), attempt) != null;
   }
 
   @Test
   void aFailingImageNeverBoots() {
     var spec = Fixtures.withImage(Fixtures.spec(1), Fixtures.BROKEN_IMAGE);
-    assertThat(SimulatedBoot.failure(rate(0.0, 0), spec, Fixtures.machine(1), 4))
+    assertThat(SimulatedFleet.bootFailure(rate(0.0, 0), spec, Fixtures.machine(1), 4))
         .contains("image " + Fixtures.BROKEN_IMAGE + " does not boot").contains("attempt 4");
-    assertThat(SimulatedBoot.failure(rate(0.0, 0), Fixtures.withImage(Fixtures.spec(1), "good"),
+    assertThat(SimulatedFleet.bootFailure(rate(0.0, 0), Fixtures.withImage(Fixtures.spec(1), "good"),
         Fixtures.machine(1), 1)).isNull();
   }
 }

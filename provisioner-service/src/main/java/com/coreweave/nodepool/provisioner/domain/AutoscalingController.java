@@ -22,39 +22,39 @@ import java.util.List;
  * target as they decide anyone's. It asks once per version of the pool (a refused request, say because the user
  * wrote the pool meanwhile, is asked again on the next version) and only while the pool is settled at its target.
  */
-final class Autoscaler {
+final class AutoscalingController {
 
   static final String SOURCE = "provisioner-service/autoscaler";
 
-  private Autoscaler() {
+  private AutoscalingController() {
   }
 
-  static void autoscale(PoolChanges pool, ProvisioningPolicy policy) {
-    pool.autoscaleAt = null;
+  static void autoscale(WorkingPool pool, ProvisioningPolicy policy) {
+    pool.autoscaleAt(null);
     NodePoolSpec spec = pool.spec();
     if (!Boolean.TRUE.equals(spec.autoscaling()) || pool.deleting() || pool.disabled()
-        || pool.accepted.validation() == null || !pool.accepted.validation().valid()
+        || !pool.valid()
         // A later generation that was not applied waits for its author: applying over it would discard the edit.
-        || pool.accepted.lastValid() != null
-        || version(pool).equals(pool.autoscaledVersion)) {
+        || pool.accepted().lastValid() != null
+        || version(pool).equals(pool.autoscaledVersion())) {
       return;
     }
     int target = spec.target();
     int min = spec.minNodes() == null ? 0 : spec.minNodes();
     int max = spec.maxNodes() == null ? target : spec.maxNodes();
-    List<PoolNode> nodes = List.copyOf(pool.nodes.values());
+    List<PoolNode> nodes = List.copyOf(pool.nodes());
     boolean settled = nodes.size() == target
         && nodes.stream().allMatch(n -> n.phase() == Node.Phase.Registered && !n.leaving());
     if (!settled || target == 0) {
       // Nodes still arrive or leave, or there is none to read a load from; a change of the pool brings it back here.
       return;
     }
-    List<Instant> idleSince = nodes.stream().filter(n -> !n.active()).map(Autoscaler::since).toList();
+    List<Instant> idleSince = nodes.stream().filter(n -> !n.active()).map(AutoscalingController::since).toList();
     if (idleSince.isEmpty() && target < max) {
-      Instant busySince = nodes.stream().map(Autoscaler::since).max(Instant::compareTo).orElseThrow();
+      Instant busySince = nodes.stream().map(AutoscalingController::since).max(Instant::compareTo).orElseThrow();
       Instant due = busySince.plus(policy.scaleUpAfter());
-      if (due.isAfter(pool.now)) {
-        pool.autoscaleAt = due;
+      if (due.isAfter(pool.now())) {
+        pool.autoscaleAt(due);
         return;
       }
       ask(pool, target + 1, CwEvent.TriggeredScaleUp, "all " + target + " node(s) busy for "
@@ -65,7 +65,7 @@ final class Autoscaler {
     if (target <= min || idleSince.isEmpty()) {
       return;
     }
-    long unneeded = idleSince.stream().filter(t -> !t.plus(policy.scaleDownUnneededTime()).isAfter(pool.now))
+    long unneeded = idleSince.stream().filter(t -> !t.plus(policy.scaleDownUnneededTime()).isAfter(pool.now()))
         .count();
     int next = (int) Math.max(min, target - unneeded);
     if (next < target) {
@@ -74,8 +74,8 @@ final class Autoscaler {
           + " (minNodes " + min + ").");
       return;
     }
-    pool.autoscaleAt = idleSince.stream().min(Instant::compareTo).orElseThrow()
-        .plus(policy.scaleDownUnneededTime());
+    pool.autoscaleAt(idleSince.stream().min(Instant::compareTo).orElseThrow()
+        .plus(policy.scaleDownUnneededTime()));
   }
 
   /** Since when the node has been busy or idle as it is now: its last activity change, or its registration. */
@@ -87,20 +87,19 @@ final class Autoscaler {
     return registered == null || changed != null && changed.isAfter(registered) ? changed : registered;
   }
 
-  private static void ask(PoolChanges pool, int target, CwEvent event, String why) {
-    NodePool accepted = pool.accepted.nodePool();
+  private static void ask(WorkingPool pool, int target, CwEvent event, String why) {
+    NodePool accepted = pool.accepted().nodePool();
     ObjectMeta meta = accepted.metadata();
     ObjectMeta precondition = new ObjectMeta(meta.name(), null, null, meta.resourceVersion(), null, null,
         meta.labels(), meta.annotations());
     String id = SOURCE + "/" + pool.uid() + "/" + meta.resourceVersion() + "/" + target;
-    pool.request(CloudEvent.of(id, SOURCE, NodePoolRequested.TYPE, pool.ref().key().toString(), pool.now,
+    pool.request(CloudEvent.of(id, SOURCE, NodePoolRequested.TYPE, pool.ref().key().toString(), pool.now(),
         new NodePoolRequested(NodePoolRequested.Operation.APPLY,
-            NodePool.of(precondition, accepted.spec().withTargetNodes(target), null))));
-    pool.autoscaledVersion = version(pool);
+            NodePool.of(precondition, accepted.spec().withTargetNodes(target), null))), version(pool));
     pool.poolEvent(event, "Autoscaler: " + why, pool.uid() + "/autoscale-" + meta.resourceVersion());
   }
 
-  private static String version(PoolChanges pool) {
-    return pool.accepted.nodePool().metadata().resourceVersion();
+  private static String version(WorkingPool pool) {
+    return pool.accepted().nodePool().metadata().resourceVersion();
   }
 }
