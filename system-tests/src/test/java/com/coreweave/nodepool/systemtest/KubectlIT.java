@@ -207,6 +207,13 @@ class KubectlIT {
     assertThat(mine.run("get", "events").ok().out())
         .containsPattern("Normal\\s+CWNodePoolCreated\\s+nodepool/" + POOL)
         .containsPattern("Normal\\s+CWNodeRegistered\\s+node/" + node);
+
+    // kubectl delete node waits (by its watch) until the node is gone; the pool gets a replacement.
+    assertThat(mine.run("delete", "node", node, "--timeout=120s").ok().out()).contains("node \"" + node
+        + "\" deleted");
+    assertThat(mine.run("get", "nodes", "-l", "compute.coreweave.com/node-pool=" + POOL, "-o", "name").ok().out())
+        .doesNotContain("node/" + node + "\n");
+    mine.run("wait", "--for=condition=AtTarget", "nodepool/" + POOL, "--timeout=120s").ok();
   }
 
   @Test

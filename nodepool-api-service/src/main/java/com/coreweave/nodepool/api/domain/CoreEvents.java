@@ -11,7 +11,8 @@ import java.util.UUID;
 /**
  * A pool's Kubernetes Event as the core {@code v1} Event that {@code kubectl describe}, {@code get events} and
  * {@code events} read. Events about cluster-scoped objects live in the {@code default} namespace, as in a cluster;
- * an event about a node names the node's uid, so {@code describe node} finds it.
+ * an event about a node names the node by its name in place of a uid, as the kubelet's events do, which is one of
+ * the two ways {@code describe node} looks them up.
  */
 public final class CoreEvents {
 
@@ -25,9 +26,9 @@ public final class CoreEvents {
   private CoreEvents() {
   }
 
-  public static Event of(Event event, String org) {
+  public static Event of(Event event) {
     var about = event.getInvolvedObject();
-    String aboutUid = "Node".equals(about.getKind()) ? CoreNodes.uid(org, about.getName()) : about.getUid();
+    String aboutUid = "Node".equals(about.getKind()) ? about.getName() : about.getUid();
     String name = event.getMetadata().getName();
     return new EventBuilder(event)
         .editMetadata()

@@ -27,9 +27,13 @@ public final class CoreNodes {
   private CoreNodes() {
   }
 
-  /** A node's uid, derived from its org and name, so that its events can name it as describe looks them up. */
-  public static String uid(String org, String node) {
-    return UUID.nameUUIDFromBytes((org + "/" + node).getBytes(StandardCharsets.UTF_8)).toString();
+  /**
+   * A node's uid: its org, name and assignment time, so a machine that comes back to a pool is another object (what
+   * kubectl delete's wait tells a replacement by).
+   */
+  static String uid(String org, Node node) {
+    return UUID.nameUUIDFromBytes((org + "/" + node.name() + "/" + node.metadata().creationTimestamp())
+        .getBytes(StandardCharsets.UTF_8)).toString();
   }
 
   public static io.fabric8.kubernetes.api.model.Node of(Node node, String org, InstanceType type) {
@@ -44,7 +48,7 @@ public final class CoreNodes {
     return new NodeBuilder()
         .withNewMetadata()
           .withName(node.name())
-          .withUid(uid(org, node.name()))
+          .withUid(uid(org, node))
           .withCreationTimestamp(time(node.metadata().creationTimestamp()))
           .withLabels(node.metadata().labels())
           .withAnnotations(node.metadata().annotations())

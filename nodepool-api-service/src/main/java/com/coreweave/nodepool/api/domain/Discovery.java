@@ -46,7 +46,7 @@ public final class Discovery {
   public static APIResourceList coreV1() {
     return new APIResourceListBuilder().withGroupVersion("v1").withResources(
         resource("events", "event", "Event", true, List.of("get", "list", "watch"), List.of("ev")),
-        resource("nodes", "node", "Node", false, List.of("get", "list"), List.of("no")),
+        resource("nodes", "node", "Node", false, List.of("delete", "get", "list", "watch"), List.of("no")),
         resource("pods", "pod", "Pod", true, List.of("get", "list"), List.of("po"))).build();
   }
 

@@ -5,7 +5,6 @@ import com.coreweave.nodepool.api.domain.EventTable;
 import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.TableConvertor;
 import com.coreweave.nodepool.kit.rest.ApiException;
-import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.resource.Statuses;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventList;
@@ -85,20 +84,14 @@ public class EventResource implements Lister<Event> {
     return pods();
   }
 
-  /** A pool's event as a core Event. */
-  static Event core(PoolKey key, Event event) {
-    return CoreEvents.of(event, key.org());
-  }
-
   @Override
   public List<Event> objects(ListOptions options) {
     if (options.namespace != null && !options.namespace.equals(CoreEvents.NAMESPACE)) {
       return List.of();
     }
     List<Event> events = new ArrayList<>();
-    for (Map.Entry<String, PoolEvents> pool : reads.events(tenancy.readScope(), options.authorization).entrySet()) {
-      PoolKey key = PoolKey.parse(pool.getKey());
-      pool.getValue().events().forEach(e -> events.add(core(key, e)));
+    for (PoolEvents pool : reads.events(tenancy.readScope(), options.authorization).values()) {
+      pool.events().forEach(e -> events.add(CoreEvents.of(e)));
     }
     events.sort(Comparator.comparing((Event e) -> e.getLastTimestamp() == null ? "" : e.getLastTimestamp())
         .thenComparing(e -> e.getMetadata().getName()));

@@ -34,6 +34,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What a NodePool offers beyond Kubernetes' verbs: its events and nodes as the pool sees them, node activity
@@ -43,6 +44,9 @@ import java.util.Map;
 @Path("/apis/compute.coreweave.com/v1alpha1/nodepools")
 @Produces(MediaType.APPLICATION_JSON)
 public class NodePoolOperationsResource {
+
+  private static final Set<String> ACTIVITY_FIELDS = Set.of("active",
+      "terminationGracePeriodSeconds", "disruptionsAllowed");
 
   @Inject
   Tenancy tenancy;
@@ -89,14 +93,10 @@ public class NodePoolOperationsResource {
     if (active == null || !active.isBoolean()) {
       causes.add(Statuses.cause(Statuses.REQUIRED, "must be true (busy) or false (idle)", "active"));
     }
-    JsonNode grace = report.get("terminationGracePeriodSeconds");
-    if (grace != null && !grace.isNull() && (!grace.canConvertToInt() || !grace.isIntegralNumber()
-        || grace.intValue() < 0)) {
-      causes.add(Statuses.cause(Statuses.INVALID, "must be a non-negative integer",
-          "terminationGracePeriodSeconds"));
-    }
+    Integer grace = count(report, "terminationGracePeriodSeconds", causes);
+    Integer disruptionsAllowed = count(report, "disruptionsAllowed", causes);
     report.fieldNames().forEachRemaining(f -> {
-      if (!f.equals("active") && !f.equals("terminationGracePeriodSeconds")) {
+      if (!ACTIVITY_FIELDS.contains(f)) {
         causes.add(Statuses.cause(Statuses.INVALID, "unknown field \"" + f + "\"", f));
       }
     });
@@ -106,8 +106,8 @@ public class NodePoolOperationsResource {
     if (!view(name, authorization).nodes().containsKey(node)) {
       throw ApiException.notFound("Node", node);
     }
-    var reported = new NodeActivityReported(tenancy.writer(), name, node, active.booleanValue(),
-        grace == null || grace.isNull() ? null : grace.intValue(), clock.instant());
+    var reported = new NodeActivityReported(tenancy.writer(), name, node, active.booleanValue(), grace,
+        clock.instant(), disruptionsAllowed);
     publisher.publish(Topics.NODE_ACTIVITY_REPORTED.name(), new PoolKey(tenancy.writer(), name).toString(),
         reported);
     return Response.accepted(reported).build();
@@ -175,6 +175,19 @@ public class NodePoolOperationsResource {
   public PreemptionHistory preemptions(@PathParam("name") String name,
                                        @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
     return PreemptionHistory.of(view(name, authorization), clock.instant());
+  }
+
+  /** An optional non-negative integer field of a report; a bad one is a cause. */
+  private static Integer count(JsonNode report, String field, List<StatusCause> causes) {
+    JsonNode value = report.get(field);
+    if (value == null || value.isNull()) {
+      return null;
+    }
+    if (!value.isIntegralNumber() || !value.canConvertToInt() || value.intValue() < 0) {
+      causes.add(Statuses.cause(Statuses.INVALID, "must be a non-negative integer", field));
+      return null;
+    }
+    return value.intValue();
   }
 
   private PoolView view(String name, String authorization) {

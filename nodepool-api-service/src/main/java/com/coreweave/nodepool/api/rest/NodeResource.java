@@ -18,8 +18,8 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -28,8 +28,8 @@ import java.util.Set;
 
 /**
  * The core {@code v1} Nodes of the caller's pools ({@code kubectl get nodes -l compute.coreweave.com/node-pool=...},
- * {@code kubectl describe node}), read from the pools' views. Nodes leave a pool by scale-down, deletion,
- * preemption or an operator's action, not by a DELETE here.
+ * {@code kubectl describe node}), read from the pools' views; {@code kubectl delete node} asks the node's pool to
+ * replace it.
  */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
@@ -47,15 +47,14 @@ public class NodeResource implements Lister<Node> {
   Listings listings;
 
   @Inject
+  NodeDeletions deletions;
+
+  @Inject
   LiveFeed feed;
 
   @GET
   @Path("/api/v1/nodes")
-  public Object list(@BeanParam ListOptions options, @QueryParam("watch") String watch) {
-    if (watch != null && !watch.equals("false") && !watch.equals("0")) {
-      throw new ApiException(Statuses.failure(405, "MethodNotAllowed", "watching nodes is not supported; "
-          + "watch the nodepools, whose status counts the nodes", null));
-    }
+  public Object list(@BeanParam ListOptions options) {
     return listings.list(this, options, feed.version(LiveFeed.Stream.POOLS).toString());
   }
 
@@ -63,8 +62,7 @@ public class NodeResource implements Lister<Node> {
   @Path("/api/v1/nodes/{name}")
   public Object get(@PathParam("name") String name, @BeanParam ListOptions options) {
     Node node = objects(options).stream().filter(n -> n.getMetadata().getName().equals(name)).findFirst()
-        .orElseThrow(() -> new ApiException(Statuses.failure(404, "NotFound", "nodes \"" + name + "\" not found",
-            Statuses.details(name, null, "nodes", null))));
+        .orElseThrow(() -> notFound(name));
     return listings.one(this, node, options);
   }
 
@@ -76,17 +74,38 @@ public class NodeResource implements Lister<Node> {
         + "\" not found: the simulated nodes have no kubelet, so no heartbeat lease", null));
   }
 
+  /**
+   * {@code kubectl delete node}: the node's pool drains and removes it and gets a replacement, through the same
+   * request as deleting it under its NodePool; 202 with the node as it is now, since it leaves once drained.
+   */
   @DELETE
   @Path("/api/v1/nodes/{name}")
-  public Object delete(@PathParam("name") String name) {
-    throw new ApiException(Statuses.failure(405, "MethodNotAllowed", "nodes are removed by scaling their "
-        + "NodePool down (kubectl scale nodepool ... --replicas=N) or deleting it, not one by one here", null));
+  public Response delete(@PathParam("name") String name, @BeanParam ListOptions options) {
+    String org = tenancy.writer();
+    for (Map.Entry<String, PoolView> pool : reads.views(org, options.authorization).entrySet()) {
+      if (pool.getValue().nodes().containsKey(name)) {
+        var node = deletions.request(PoolKey.parse(pool.getKey()), pool.getValue(), name);
+        return Response.accepted(CoreNodes.of(node, org,
+            reads.instanceType(pool.getValue().accepted().nodePool().spec().instanceType()).orElse(null))).build();
+      }
+    }
+    throw notFound(name);
+  }
+
+  private static ApiException notFound(String name) {
+    return new ApiException(Statuses.failure(404, "NotFound", "nodes \"" + name + "\" not found",
+        Statuses.details(name, null, "nodes", null)));
   }
 
   @Override
   public List<Node> objects(ListOptions options) {
+    return nodes(tenancy.readScope(), options.authorization);
+  }
+
+  /** The nodes of every pool of the org {@code scope} (of every org when null), sorted by name. */
+  List<Node> nodes(String scope, String authorization) {
     List<Node> nodes = new ArrayList<>();
-    for (Map.Entry<String, PoolView> pool : reads.views(tenancy.readScope(), options.authorization).entrySet()) {
+    for (Map.Entry<String, PoolView> pool : reads.views(scope, authorization).entrySet()) {
       String org = PoolKey.parse(pool.getKey()).org();
       var type = reads.instanceType(pool.getValue().accepted().nodePool().spec().instanceType()).orElse(null);
       pool.getValue().nodes().values().forEach(n -> nodes.add(CoreNodes.of(n, org, type)));

@@ -1,8 +1,7 @@
 package com.coreweave.nodepool.api.rest;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
-import com.coreweave.nodepool.api.domain.FieldSelector;
-import com.coreweave.nodepool.api.domain.LabelSelector;
+import com.coreweave.nodepool.api.domain.CoreEvents;
 import com.coreweave.nodepool.api.domain.ListVersion;
 import com.coreweave.nodepool.api.domain.OrgLabel;
 import com.coreweave.nodepool.kit.rest.ApiException;
@@ -12,6 +11,7 @@ import com.coreweave.nodepool.schema.resource.Statuses;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
@@ -25,7 +25,9 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -55,6 +57,11 @@ public class WatchResource {
 
   @Inject
   EventResource events;
+
+  @Inject
+  NodeResource nodes;
+
+  private static final long NODE_POLL_MILLIS = 1000;
 
   @Inject
   Listings listings;
@@ -93,6 +100,39 @@ public class WatchResource {
   public RestMulti<WatchEvent> namespacedEvents(@PathParam("namespace") String namespace,
                                                 @BeanParam ListOptions options) {
     return eventWatch(options.inNamespace(namespace));
+  }
+
+  /**
+   * Nodes have no topic of their own (they live in their pools' views), so their watch compares the caller's nodes
+   * every {@value #NODE_POLL_MILLIS} ms and streams what changed: enough for kubectl's waits.
+   */
+  @GET
+  @Path("/api/v1/watch/nodes")
+  @Blocking
+  @Produces(MediaType.APPLICATION_JSON)
+  public RestMulti<WatchEvent> nodes(@BeanParam ListOptions options) {
+    String scope = tenancy.readScope();
+    String authorization = options.authorization;
+    KubeWatch<Node> watch = new KubeWatch<>(n -> n.getMetadata().getName(), listings.selection(nodes, options),
+        renderer(nodes, options, n -> n));
+    Map<String, Node> last = new HashMap<>();
+    nodes.nodes(scope, authorization).forEach(n -> last.put(n.getMetadata().getName(), n));
+    var poller = Multi.createFrom().ticks().every(Duration.ofMillis(NODE_POLL_MILLIS)).subscribe().with(t -> {
+      Map<String, Node> now = new HashMap<>();
+      nodes.nodes(scope, authorization).forEach(n -> now.put(n.getMetadata().getName(), n));
+      now.forEach((name, node) -> {
+        if (!node.equals(last.get(name))) {
+          watch.onChange(new KubeWatch.Change<>(name, node));
+        }
+      });
+      last.keySet().stream().filter(name -> !now.containsKey(name)).toList()
+          .forEach(name -> watch.onChange(new KubeWatch.Change<>(name, null)));
+      last.clear();
+      last.putAll(now);
+    }, failure -> { });
+    String version = options.resourceVersion;
+    boolean fromNow = version == null || version.isEmpty() || version.equals("0");
+    return stream(watch.events(List.copyOf(last.values()), fromNow, poller::cancel, timeout(options)));
   }
 
   @GET
@@ -138,8 +178,7 @@ public class WatchResource {
         renderer(events, options, e -> e));
     return start(watch, LiveFeed.Stream.EVENTS, options, change -> {
       var event = (LiveFeed.EventChange) change;
-      return new KubeWatch.Change<>(event.event().getMetadata().getName(), EventResource.core(event.key(),
-          event.event()));
+      return new KubeWatch.Change<>(event.event().getMetadata().getName(), CoreEvents.of(event.event()));
     }, () -> events.objects(options), version -> new EventBuilder().withNewMetadata().withResourceVersion(version)
         .endMetadata().build());
   }

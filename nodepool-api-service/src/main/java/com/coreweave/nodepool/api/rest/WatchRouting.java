@@ -15,7 +15,7 @@ public class WatchRouting {
   private static final String POOLS = "/apis/compute.coreweave.com/v1alpha1/";
   private static final Pattern POOL_PATHS = Pattern.compile(Pattern.quote(POOLS) + "(nodepools(/[^/]+)?)/?");
   private static final Pattern POOL_EVENTS = Pattern.compile(Pattern.quote(POOLS) + "nodepools/([^/]+)/events/?");
-  private static final Pattern CORE_EVENTS = Pattern.compile("/api/v1/((namespaces/[^/]+/)?events)/?");
+  private static final Pattern CORE = Pattern.compile("/api/v1/((namespaces/[^/]+/)?events|nodes)/?");
 
   @ServerRequestFilter(preMatching = true)
   public void route(ContainerRequestContext request) {
@@ -30,7 +30,7 @@ public class WatchRouting {
     var uri = request.getUriInfo().getRequestUriBuilder();
     Matcher events = POOL_EVENTS.matcher(path);
     Matcher pools = POOL_PATHS.matcher(path);
-    Matcher core = CORE_EVENTS.matcher(path);
+    Matcher core = CORE.matcher(path);
     if (events.matches()) {
       request.setRequestUri(uri.replacePath(POOLS + "watch/events").queryParam("nodePool", events.group(1)).build());
     } else if (pools.matches()) {
