@@ -44,12 +44,6 @@ public final class FieldSelector implements Predicate<Map<String, String>> {
     return new FieldSelector(terms);
   }
 
-  /** The value a selector requires of {@code field} ({@code metadata.name=x} names one object), or null. */
-  public String required(String field) {
-    return terms.stream().filter(t -> t.equal() && t.field().equals(field)).map(Term::value).findFirst()
-        .orElse(null);
-  }
-
   @Override
   public boolean test(Map<String, String> fields) {
     return terms.stream().allMatch(t -> t.value().equals(fields.getOrDefault(t.field(), "")) == t.equal());

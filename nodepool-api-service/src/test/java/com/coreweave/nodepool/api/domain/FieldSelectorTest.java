@@ -28,7 +28,6 @@ class FieldSelectorTest {
 
     assertThat(selector.test(Map.of("type", "Warning", "reason", "CWInsufficientCapacity"))).isTrue();
     assertThat(selector.test(Map.of("type", "Warning", "reason", "CWOverQuota"))).isFalse();
-    assertThat(selector.required("type")).isEqualTo("Warning");
   }
 
   @Test
