@@ -9,7 +9,6 @@ import com.coreweave.nodepool.schema.resource.Statuses;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventList;
 import io.fabric8.kubernetes.api.model.EventListBuilder;
-import io.fabric8.kubernetes.api.model.ListMetaBuilder;
 import io.fabric8.kubernetes.api.model.PodListBuilder;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.BeanParam;
@@ -32,7 +31,7 @@ import java.util.Set;
  */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
-public class EventResource implements Lister<Event> {
+public class EventResource implements CoreLister<Event> {
 
   private static final TableConvertor<Event> TABLE = new EventTable();
 
@@ -99,11 +98,6 @@ public class EventResource implements Lister<Event> {
   }
 
   @Override
-  public Map<String, String> labels(Event event) {
-    return Map.of();
-  }
-
-  @Override
   public Map<String, String> fields(Event event) {
     return CoreEvents.fields(event);
   }
@@ -114,19 +108,9 @@ public class EventResource implements Lister<Event> {
   }
 
   @Override
-  public Object metadata(Event event) {
-    return event.getMetadata();
-  }
-
-  @Override
   public EventList listOf(List<Event> items, String resourceVersion, String continueToken) {
-    return new EventListBuilder().withItems(items).withMetadata(new ListMetaBuilder()
-        .withResourceVersion(resourceVersion).withContinue(continueToken).build()).build();
-  }
-
-  @Override
-  public String key(Event event) {
-    return event.getMetadata().getName();
+    return new EventListBuilder().withItems(items).withMetadata(CoreLister.listMeta(resourceVersion, continueToken))
+        .build();
   }
 
   @Override

@@ -7,7 +7,6 @@ import com.coreweave.nodepool.api.domain.TableConvertor;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.resource.Statuses;
-import io.fabric8.kubernetes.api.model.ListMetaBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeList;
 import io.fabric8.kubernetes.api.model.NodeListBuilder;
@@ -33,7 +32,7 @@ import java.util.Set;
  */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
-public class NodeResource implements Lister<Node> {
+public class NodeResource implements CoreLister<Node> {
 
   private static final TableConvertor<Node> TABLE = new NodeTable();
 
@@ -115,11 +114,6 @@ public class NodeResource implements Lister<Node> {
   }
 
   @Override
-  public Map<String, String> labels(Node node) {
-    return node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
-  }
-
-  @Override
   public Map<String, String> fields(Node node) {
     return NodeTable.fields(node);
   }
@@ -130,19 +124,9 @@ public class NodeResource implements Lister<Node> {
   }
 
   @Override
-  public Object metadata(Node node) {
-    return node.getMetadata();
-  }
-
-  @Override
   public NodeList listOf(List<Node> items, String resourceVersion, String continueToken) {
-    return new NodeListBuilder().withItems(items).withMetadata(new ListMetaBuilder()
-        .withResourceVersion(resourceVersion).withContinue(continueToken).build()).build();
-  }
-
-  @Override
-  public String key(Node node) {
-    return node.getMetadata().getName();
+    return new NodeListBuilder().withItems(items).withMetadata(CoreLister.listMeta(resourceVersion, continueToken))
+        .build();
   }
 
   @Override
