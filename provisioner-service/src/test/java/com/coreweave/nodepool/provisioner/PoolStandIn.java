@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * One pool as the services around the provisioner would drive it over the broker: the api-service publishes its
  * accepted spec, a stand-in for the capacity ledger grants machines up to the target (freeing a grant when a
- * {@code NodeRemoved} names it, never taking one back), platform teams report activity; and the pool's nodes are read
+ * {@code NodeRemoved} names it, never taking one back, keeping a machine taken out of service in maintenance),
+ * platform teams report activity; and the pool's nodes are read
  * back from {@code nodepool-nodes-changed} the way the status aggregator folds them.
  */
 final class PoolStandIn {
@@ -64,6 +65,7 @@ final class PoolStandIn {
   final String uid = UUID.randomUUID().toString();
   private final List<String> fleet = new ArrayList<>();
   private final Set<Grant> held = new LinkedHashSet<>();
+  private final Set<String> maintenance = new LinkedHashSet<>();
   private NodePoolAccepted accepted;
   private CapacityChecked published;
 
@@ -115,11 +117,14 @@ final class PoolStandIn {
     for (NodeFact fact : facts()) {
       if (fact instanceof NodeFact.NodeRemoved removed) {
         held.remove(removed.grant());
+        if (removed.outOfService()) {
+          maintenance.add(removed.grant().machine());
+        }
       }
     }
     int demand = accepted.deleting() ? 0 : accepted.nodePool().spec().target();
     for (String machine : fleet) {
-      boolean taken = held.stream().anyMatch(g -> g.machine().equals(machine));
+      boolean taken = held.stream().anyMatch(g -> g.machine().equals(machine)) || maintenance.contains(machine);
       if (held.size() < demand && !taken) {
         held.add(new Grant(machine, GRANT_IDS.getAndIncrement()));
       }
@@ -139,6 +144,10 @@ final class PoolStandIn {
 
   Set<Grant> heldGrants() {
     return held;
+  }
+
+  Set<String> maintenance() {
+    return maintenance;
   }
 
   void report(String node, boolean active) {

@@ -88,7 +88,7 @@ class ProvisionerIT {
           .containsEntry(Node.LABEL_HOSTNAME, node.name());
       assertThat(node.spec().taints()).containsExactly(new Taint("nvidia.com/gpu", "present", "NoSchedule"));
       assertThat(node.status().conditions()).extracting(c -> c.type() + "=" + c.status())
-          .containsExactly("CWActive=False", "CWRegistered=True", "CWNodeRemoval=False");
+          .containsExactly("CWActive=False", "CWRegistered=True", "CWNodeRemoval=False", "Ready=True");
       // Booted for the configured boot time before it registered.
       assertThat(Duration.between(node.metadata().creationTimestamp(), node.status().registeredAt()))
           .isGreaterThanOrEqualTo(Duration.ofMillis(300));
@@ -291,5 +291,37 @@ class ProvisionerIT {
     assertThat(pool.reasons()).contains("CWPendingNodeConfig");
     given().auth().oauth2("demo-token").get("/node-releases").then().statusCode(200)
         .body("find { it.releaseTrain == 'latest' }.version", org.hamcrest.Matchers.is("2027.1.0"));
+  }
+
+  @Test
+  void anOperatorsAlertTakesABadNodeOutOfServiceToMaintenanceAndTheNextGrantReplacesIt() {
+    PoolStandIn pool = new PoolStandIn(feeds, "xid-79", 3);
+    pool.accept(PoolStandIn.spec(2, Lifecycle.IDLE_ONLY));
+    settle(pool, () -> counts(pool, 2, 2, 0, 0));
+    String bad = registered(pool).get(0);
+    String alert = """
+        {"type":"NodeAlertRaised","subject":"%s","data":{"node":"%s","alert":"GPUFallenOffBus","details":"Xid 79"}}
+        """.formatted(pool.key(), bad);
+
+    given().auth().oauth2("demo-token").contentType("application/json").body(alert)
+        .post("/admin/node-alerts").then().statusCode(403);
+    given().auth().oauth2("admin-token").contentType("application/json")
+        .body(alert.replace("NodeAlertRaised", "NodeRebooted")).post("/admin/node-alerts").then().statusCode(422)
+        .body("details.causes[0].message", org.hamcrest.Matchers.containsString("NodeRebooted"));
+    given().auth().oauth2("admin-token").contentType("application/json").body(alert)
+        .post("/admin/node-alerts").then().statusCode(202)
+        .body("data.alert", org.hamcrest.Matchers.is("GPUFallenOffBus"));
+
+    settle(pool, () -> {
+      counts(pool, 2, 2, 0, 0);
+      assertThat(pool.nodes()).doesNotContainKey(bad);
+    });
+    assertThat(pool.maintenance()).containsExactly(bad);
+    assertThat(pool.facts(NodeRemoved.class)).extracting(r -> r.node().name(), NodeRemoved::cause)
+        .containsExactly(tuple(bad, "Replaced"));
+    await().atMost(WAIT).untilAsserted(() -> assertThat(pool.events().stream()
+        .filter(e -> e.involvedObject().name().equals(bad) || e.reason().equals("CWNodeDeleted"))
+        .map(RecordedEvent::reason)).containsSubsequence("CWNodeCordoned", "CWNodeTainted", "CWNodeDraining",
+            "CWNodeMarkedPrepareForTerminate", "CWNodePreparedForTerminate", "CWNodeDeleted"));
   }
 }

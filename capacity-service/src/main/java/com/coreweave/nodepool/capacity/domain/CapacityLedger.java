@@ -23,12 +23,17 @@ import java.util.TreeMap;
  * After every input it serves the queue: free machines go to {@code default} pools in the order they started
  * waiting, then to {@code spot} pools in the same order. It never takes a grant back by itself: a pool that asks for
  * fewer nodes than it holds keeps them until the provisioner releases them, and a release counts only if it names
- * the machine, pool incarnation and grant id that hold, so a duplicate or late release changes nothing. When
- * reserved demand waits and spot pools hold machines, it asks back exactly the machines needed, once each.
+ * the machine, pool incarnation and grant id that hold, so a duplicate or late release changes nothing. A machine
+ * released because it is out of service (a node taken out for an alert, or one that could not be delivered) goes to
+ * maintenance, not back to the free machines; a node a user deleted frees its machine, which the pool that deleted it
+ * gets back only when no other machine is free. When reserved demand waits and spot pools hold machines, it asks back
+ * exactly the machines needed, once each.
  */
 public final class CapacityLedger {
 
   public static final String COMPONENT = "capacity-service";
+  /** The release cause of a node a user deleted: the pool gets another machine when one is free. */
+  static final String DELETED = "Deleted";
   /** The reference's message of a pool whose nodes are all granted. */
   public static final String SUFFICIENT_MESSAGE = "Sufficient capacity available for the requested instance type.";
 
@@ -47,9 +52,24 @@ public final class CapacityLedger {
     final List<String> forgotten = new ArrayList<>();
     final List<SpotReclaimRequested> reclaims = new ArrayList<>();
     final List<RecordedEvent> events = new ArrayList<>();
+    /** A machine a pool released for a deleted node, which that pool should not be handed straight back. */
+    final Map<String, String> releasedBy = new HashMap<>();
   }
 
+  /**
+   * The ledger after {@code input}. An input it cannot apply (an unexpected error, a ledger that breaks an invariant)
+   * changes nothing and stops nothing: a pool whose demand it was gets the reference's {@code InternalError}, keeping
+   * what it holds, until its next check.
+   */
   public LedgerDecision apply(LedgerState state, LedgerInput input, Instant now) {
+    try {
+      return decide(state, input, now);
+    } catch (RuntimeException e) {
+      return failed(state, input, e, now);
+    }
+  }
+
+  private LedgerDecision decide(LedgerState state, LedgerInput input, Instant now) {
     if (input instanceof LedgerInput.FleetChange change) {
       var earlier = state.fleetChange(change.request().requestId());
       if (earlier.isPresent()) {
@@ -63,7 +83,7 @@ public final class CapacityLedger {
     switch (input) {
       case LedgerInput.Demand demand -> onDemand(ledger, demand.pool(), demand.checked(), evaluation);
       case LedgerInput.Forget forget -> onForget(ledger, forget, evaluation);
-      case LedgerInput.Release release -> onRelease(ledger, release.removed());
+      case LedgerInput.Release release -> onRelease(ledger, release.removed(), evaluation);
       case LedgerInput.FleetChange change -> {
         outcome = change.request().operation() == FleetChangeRequested.Operation.RECLAIM_SPOT
             ? reclaimForOperator(ledger, change.request(), evaluation, now)
@@ -81,6 +101,23 @@ public final class CapacityLedger {
       return new LedgerDecision(state, false, updates, evaluation.reclaims, evaluation.events, outcome);
     }
     return new LedgerDecision(ledger.state(), true, updates, evaluation.reclaims, evaluation.events, outcome);
+  }
+
+  private static LedgerDecision failed(LedgerState state, LedgerInput input, RuntimeException error, Instant now) {
+    if (!(input instanceof LedgerInput.Demand demand)) {
+      return new LedgerDecision(state, false, List.of(), List.of(), List.of(), null);
+    }
+    PoolRef ref = demand.checked().pool();
+    List<Grant> held = state.machines().values().stream()
+        .filter(m -> m.status() == Machine.Status.ALLOCATED && m.allocation() != null
+            && m.allocation().pool().equals(demand.pool()) && m.allocation().poolUid().equals(ref.uid()))
+        .map(m -> new Grant(m.name(), m.allocation().grantId())).toList();
+    String message = "Capacity check failed: " + (error.getMessage() == null ? error.getClass().getSimpleName()
+        : error.getMessage());
+    CapacityChecked checked = new CapacityChecked(ref, Conditions.Capacity.INTERNAL_ERROR,
+        demand.checked().admittedNodes(), held, 0, null, null, message, now);
+    return new LedgerDecision(state, false, List.of(new LedgerDecision.PoolUpdate(demand.pool(), checked)), List.of(),
+        List.of(), null);
   }
 
   private static void onDemand(WorkingLedger ledger, String pool, QuotaChecked checked, Evaluation evaluation) {
@@ -116,12 +153,16 @@ public final class CapacityLedger {
     evaluation.forgotten.add(forget.pool());
   }
 
-  private static void onRelease(WorkingLedger ledger, NodeFact.NodeRemoved removed) {
+  private static void onRelease(WorkingLedger ledger, NodeFact.NodeRemoved removed, Evaluation evaluation) {
     Grant grant = removed.grant();
     Machine machine = grant == null ? null : ledger.machine(grant.machine());
-    if (machine != null && machine.allocatedTo(removed.pool().key().toString(), removed.pool().uid())
+    String pool = removed.pool().key().toString();
+    if (machine != null && machine.allocatedTo(pool, removed.pool().uid())
         && machine.allocation().grantId() == grant.grantId()) {
-      ledger.release(machine);
+      ledger.release(machine, removed.outOfService());
+      if (DELETED.equals(removed.cause())) {
+        evaluation.releasedBy.put(pool, machine.name());
+      }
     }
   }
 
@@ -131,7 +172,7 @@ public final class CapacityLedger {
     for (PoolDemand pool : queue(ledger)) {
       String key = pool.ref().key().toString();
       for (int wanted = ledger.queued(pool); wanted > 0; wanted--) {
-        var free = ledger.nextFree();
+        var free = ledger.nextFree(evaluation.releasedBy.get(key));
         if (free.isEmpty()) {
           refreshTickets(ledger, now);
           return;

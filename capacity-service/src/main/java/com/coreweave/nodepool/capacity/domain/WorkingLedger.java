@@ -76,9 +76,13 @@ final class WorkingLedger {
         .sorted(Comparator.comparingInt(Machine::index)).toList();
   }
 
-  /** The free machine granted next: the lowest index, so allocations are deterministic. */
-  Optional<Machine> nextFree() {
-    return free.isEmpty() ? Optional.empty() : Optional.of(free.firstEntry().getValue());
+  /**
+   * The free machine granted next: the lowest index, so allocations are deterministic; {@code unless}, when another
+   * machine is free, is passed over.
+   */
+  Optional<Machine> nextFree(String unless) {
+    return free.values().stream().filter(m -> !m.name().equals(unless)).findFirst()
+        .or(() -> free.isEmpty() ? Optional.empty() : Optional.of(free.firstEntry().getValue()));
   }
 
   int nextIndex() {
@@ -109,17 +113,17 @@ final class WorkingLedger {
   }
 
   /**
-   * Ends an allocation: a machine an operator asked back goes to maintenance (the capacity is needed elsewhere),
-   * every other one becomes free for the queue.
+   * Ends an allocation: a machine out of service, or one an operator asked back (the capacity is needed elsewhere),
+   * goes to maintenance; every other one becomes free for the queue.
    */
-  void release(Machine machine) {
+  void release(Machine machine, boolean outOfService) {
     boolean forOperator = machine.allocation().reclaim() == Machine.Reclaim.OPERATOR;
-    put(machine.withStatus(forOperator ? Machine.Status.MAINTENANCE : Machine.Status.FREE));
+    put(machine.withStatus(forOperator || outOfService ? Machine.Status.MAINTENANCE : Machine.Status.FREE));
   }
 
   /** Frees every machine of one pool incarnation. */
   void releaseAll(String pool, String poolUid) {
-    held(pool, poolUid).forEach(this::release);
+    held(pool, poolUid).forEach(m -> release(m, false));
   }
 
   /** A pool changed its compute class: what it holds now counts as spot (reclaimable) or reserved. */

@@ -17,6 +17,7 @@ import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.resource.Conditions.Capacity;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import java.util.List;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -89,6 +90,26 @@ class CapacityLedgerTest {
 
       assertThat(run.checked(pool("p3")).message())
           .isEqualTo("2 nodes queued, position 3 of 5 for gd-8xa100-i128 in US-EAST-04A");
+    }
+
+    @Test
+    void reportsInternalErrorWhenTheCheckFailsKeepingWhatThePoolHoldsAndChangingNothing() {
+      LedgerRun run = new LedgerRun().with(size(3), demand(a, 1));
+      Grant held = run.grants(a).get(0);
+      // A ledger that breaks its invariant: a machine allocated to nobody.
+      var machines = new TreeMap<>(run.state.machines());
+      machines.put(machine(3), new Machine(machine(3), 3, Machine.Status.ALLOCATED, null));
+      run.state = new LedgerState(run.state.zone(), run.state.instanceType(), run.state.sequence(),
+          run.state.lastGrantId(), run.state.lastTicket(), machines, run.state.pools(), run.state.fleetChanges());
+      LedgerState broken = run.state;
+
+      run.apply(demand(a, 2));
+
+      assertThat(run.checked(a)).extracting(CapacityChecked::reason, CapacityChecked::grants)
+          .containsExactly(Capacity.INTERNAL_ERROR, List.of(held));
+      assertThat(run.checked(a).message()).startsWith("Capacity check failed: ");
+      assertThat(run.state).isSameAs(broken);
+      assertThat(run.last.changed()).isFalse();
     }
 
     @Test
@@ -250,6 +271,36 @@ class CapacityLedgerTest {
 
       assertThat(run.grants(b)).containsExactly(new Grant(old.machine(), 2));
       assertThat(run.last.capacity()).isEmpty();
+    }
+
+    @Test
+    void sendsAMachineTakenOutOfServiceToMaintenanceAndGrantsTheNextFreeOne() {
+      LedgerRun run = new LedgerRun().with(size(4), demand(a, 2));
+      Grant bad = run.grants(a).get(0);
+
+      run.apply(release(a, bad, "Replaced"));
+
+      assertThat(run.state.machines().get(bad.machine()).status()).isEqualTo(Machine.Status.MAINTENANCE);
+      assertThat(run.machinesOf(a)).containsExactly(machine(2), machine(3));
+      run.apply(release(a, run.grants(a).get(0), "Triaged"));
+      run.apply(release(a, run.grants(a).get(0), "DeliverFailed"));
+      assertThat(run.state.count(Machine.Status.MAINTENANCE)).isEqualTo(3);
+      assertThat(run.checked(a)).extracting(CapacityChecked::reason, CapacityChecked::queuedNodes)
+          .containsExactly(Capacity.QUEUED_AWAITING_CAPACITY, 1);
+    }
+
+    @Test
+    void freesTheMachineOfADeletedNodeButHandsThePoolAnotherWhileOneIsFree() {
+      LedgerRun run = new LedgerRun().with(size(3), demand(a, 1), demand(b, 1));
+      Grant deleted = run.grants(a).get(0);
+
+      run.apply(release(a, deleted, "Deleted"));
+      assertThat(run.machinesOf(a)).containsExactly(machine(3));
+      assertThat(run.state.machines().get(deleted.machine()).status()).isEqualTo(Machine.Status.FREE);
+
+      run.apply(release(a, run.grants(a).get(0), "Deleted"));
+      assertThat(run.machinesOf(a)).as("the only free machine is the one it just left")
+          .containsExactly(deleted.machine());
     }
 
     @Test

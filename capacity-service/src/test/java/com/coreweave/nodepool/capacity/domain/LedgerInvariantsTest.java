@@ -23,6 +23,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class LedgerInvariantsTest {
 
+  /** Why the provisioner releases grants: some free the machine, some take it out of service. */
+  static final List<String> CAUSES = List.of("ScaleDown", "BootFailed", "Deleted", "Replaced", "Triaged",
+      "DeliverFailed");
+
   private static final JsonSerde<LedgerState> SERDE = JsonSerde.of(LedgerState.class);
   private static final int STEPS = 300;
 
@@ -57,7 +61,7 @@ class LedgerInvariantsTest {
       return Inputs.demand(pool, random.nextInt(8));
     }
     if (dice < 55) {
-      // The provisioner releases a grant it was asked back, one beyond demand, or one failing to boot.
+      // The provisioner releases a grant: beyond demand, a failed boot, a deleted node, one out of service.
       List<Map.Entry<String, CapacityChecked>> holders = run.published.entrySet().stream()
           .filter(e -> !e.getValue().grants().isEmpty()).toList();
       if (holders.isEmpty()) {
@@ -66,7 +70,7 @@ class LedgerInvariantsTest {
       CapacityChecked holder = holders.get(random.nextInt(holders.size())).getValue();
       Grant grant = holder.grants().get(random.nextInt(holder.grants().size()));
       released.add(grant);
-      return Inputs.release(holder.pool(), grant, "ScaleDown");
+      return Inputs.release(holder.pool(), grant, CAUSES.get(random.nextInt(CAUSES.size())));
     }
     if (dice < 62 && !released.isEmpty()) {
       Grant late = released.get(random.nextInt(released.size()));

@@ -3,10 +3,12 @@ package com.coreweave.nodepool.schema.events;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
 import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What the provisioner tells the world about a pool's nodes ({@code nodepool-nodes-changed}, keyed
@@ -48,17 +50,30 @@ public sealed interface NodeFact {
       implements AboutNode {
   }
 
-  /** Anything else changed on a node: activity, cordon, drain, labels, taints. */
+  /** Anything else changed on a node: activity, cordon, drain, labels, taints, health alerts and remediation. */
   record NodeUpdated(PoolRef pool, Node node, Grant grant, String change, Instant at) implements AboutNode {
   }
 
   /**
    * The node left the pool and its machine is released: the capacity ledger frees {@code grant} exactly once
    * (a release of a grant it no longer holds is a no-op). {@code cause} is ScaleDown, PoolDeleted, Preempted,
-   * BootFailed or Declined (a grant the pool no longer needed; it never became a node, so {@code node} is a
-   * placeholder named after the machine, in phase Removed).
+   * BootFailed, Declined (a grant the pool no longer needed; it never became a node, so {@code node} is a
+   * placeholder named after the machine, in phase Removed), Deleted (a user deleted the node), or one that takes
+   * the machine out of service: Replaced or Triaged (an alert of the node-alert catalogue), DeliverFailed (the
+   * machine could not be delivered; {@code node} is a placeholder as for Declined). The ledger moves a machine
+   * released with one of those three to maintenance instead of freeing it.
    */
   record NodeRemoved(PoolRef pool, Node node, Grant grant, String cause, Instant at) implements AboutNode {
+
+    /** The causes after which the machine goes to maintenance in the fleet, not back to the free machines. */
+    public static final Set<String> OUT_OF_SERVICE = Set.of("Replaced", "Triaged",
+        "DeliverFailed");
+
+    /** Whether the machine is out of service after this release. */
+    @JsonIgnore
+    public boolean outOfService() {
+      return OUT_OF_SERVICE.contains(cause);
+    }
   }
 
   /**
@@ -68,17 +83,36 @@ public sealed interface NodeFact {
    * whether the pool is disabled after repeated boot failures, and whether a pool being deleted has no node left
    * ({@code nodesRemoved}), which lets the pool be finalized. {@code pool.generation} is the generation reconciled;
    * {@code targetNodes} is the count reconciled towards (the spec's target capped by what quota admitted, 0 while
-   * deleting).
+   * deleting). The errors, null when none, are failures of the fleet the provisioner is retrying: a node removal
+   * ({@code removalError}), a granted machine it could not deliver ({@code deliveryError}, until a node is delivered
+   * again), a configuration it could not stage onto a node for its reconfigure reboot ({@code stagingError}).
    */
   record NodePoolReconciled(PoolRef pool, int targetNodes, int currentNodes, int inProgress, int removing,
                             String nodeProfile, PendingNodeConfiguration pendingNodeConfiguration,
                             List<NodeConfigurationRevision> nodeConfigurationRevisions, boolean deleting,
-                            boolean nodesRemoved, boolean disabled, String disabledMessage, Instant at)
+                            boolean nodesRemoved, boolean disabled, String disabledMessage, Instant at,
+                            String removalError, String deliveryError, String stagingError)
       implements NodeFact {
 
     public NodePoolReconciled {
       nodeConfigurationRevisions = nodeConfigurationRevisions == null ? List.of()
           : List.copyOf(nodeConfigurationRevisions);
+    }
+
+    /** A summary without fleet errors. */
+    public NodePoolReconciled(PoolRef pool, int targetNodes, int currentNodes, int inProgress, int removing,
+                              String nodeProfile, PendingNodeConfiguration pendingNodeConfiguration,
+                              List<NodeConfigurationRevision> nodeConfigurationRevisions, boolean deleting,
+                              boolean nodesRemoved, boolean disabled, String disabledMessage, Instant at) {
+      this(pool, targetNodes, currentNodes, inProgress, removing, nodeProfile, pendingNodeConfiguration,
+          nodeConfigurationRevisions, deleting, nodesRemoved, disabled, disabledMessage, at, null, null, null);
+    }
+
+    /** The same summary as of another time: two summaries that differ only in {@code at} say the same. */
+    public NodePoolReconciled at(Instant time) {
+      return new NodePoolReconciled(pool, targetNodes, currentNodes, inProgress, removing, nodeProfile,
+          pendingNodeConfiguration, nodeConfigurationRevisions, deleting, nodesRemoved, disabled, disabledMessage,
+          time, removalError, deliveryError, stagingError);
     }
   }
 }

@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * A node of a pool in the shape of a Kubernetes Node: labels (the pool's {@code nodeLabels} plus the standard
  * ones), annotations, taints, cordon state ({@code spec.unschedulable}) and the node conditions {@code CWActive},
- * {@code CWRegistered}, {@code CWNodeRemoval}.
+ * {@code CWRegistered}, {@code CWNodeRemoval}, Kubernetes' {@code Ready}, and one per class of node alert the node
+ * has had ({@code GPUProblem}, {@code NVLinkProblem}, ...: True while an alert of that class is active).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"apiVersion", "kind", "metadata", "spec", "status"})
@@ -28,6 +29,10 @@ public record Node(String apiVersion, String kind, Meta metadata, Spec spec, Sta
   public static final String CONDITION_ACTIVE = "CWActive";
   public static final String CONDITION_REGISTERED = "CWRegistered";
   public static final String CONDITION_REMOVAL = "CWNodeRemoval";
+  public static final String CONDITION_READY = "Ready";
+
+  /** The taint node-health remediation sets on a node it takes out of scheduling; its value names the alert. */
+  public static final String TAINT_UNHEALTHY = "compute.coreweave.com/unhealthy";
 
   /** Where a node is in its life: booting after assignment, registered in the cluster, on its way out, gone. */
   public enum Phase { Booting, Registered, Draining, Removed, Failed }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
+import java.util.Set;
 
 /**
  * How {@code nodepool-requested} is read (DESIGN.md §3): a {@code NodePoolRequested} CloudEvent in structured JSON
@@ -23,11 +24,15 @@ public final class NodePoolRequests {
   }
 
   static final ValueFormat<CloudEvent<JsonNode>> FORMAT = new ValueFormat<>("CloudEvent NodePoolRequested",
-      NodePoolRequests::decode);
+      value -> envelope(value, Set.of(NodePoolRequested.TYPE)));
 
   static final RecordCheck<PoolKey, CloudEvent<JsonNode>> CHECK = NodePoolRequests::check;
 
-  private static CloudEvent<JsonNode> decode(byte[] value) {
+  /**
+   * A CloudEvent in structured JSON mode of one of {@code types}, its data left as JSON; shared by the inbound topics
+   * that carry CloudEvents.
+   */
+  static CloudEvent<JsonNode> envelope(byte[] value, Set<String> types) {
     JsonNode event;
     try {
       event = Json.mapper().readTree(value);
@@ -43,9 +48,9 @@ public final class NodePoolRequests {
     String id = required(event, "id");
     String source = required(event, "source");
     String type = required(event, "type");
-    if (!NodePoolRequested.TYPE.equals(type)) {
-      throw new Rejection(Code.UNSUPPORTED_TYPE, "type must be \"" + NodePoolRequested.TYPE + "\", was \"" + type
-          + "\"");
+    if (!types.contains(type)) {
+      throw new Rejection(Code.UNSUPPORTED_TYPE, "type must be " + String.join(" or ", types.stream().sorted()
+          .map(t -> "\"" + t + "\"").toList()) + ", was \"" + type + "\"");
     }
     String subject = required(event, "subject");
     String contentType = text(event, "datacontenttype");

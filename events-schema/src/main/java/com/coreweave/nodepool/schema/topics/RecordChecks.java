@@ -6,6 +6,7 @@ import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
+import com.coreweave.nodepool.schema.events.NodeDeletionRequested;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
@@ -121,6 +122,11 @@ final class RecordChecks {
     if (grace != null && !grace.isNull() && !(grace.isIntegralNumber() && grace.canConvertToInt())) {
       throw invalid("terminationGracePeriodSeconds must be a whole number of seconds");
     }
+    JsonNode disruptions = report.get("disruptionsAllowed");
+    if (disruptions != null && !disruptions.isNull() && !(disruptions.isIntegralNumber()
+        && disruptions.canConvertToInt() && disruptions.intValue() >= 0)) {
+      throw invalid("disruptionsAllowed must be a whole number >= 0 (the workload's PodDisruptionBudget status)");
+    }
     return bind(report, NodeActivityReported.class);
   });
 
@@ -190,6 +196,14 @@ final class RecordChecks {
     sameKey(key, request.org(), request.pool());
   }
 
+  static void deletionRequested(PoolKey key, NodeDeletionRequested request) {
+    if (blank(request.id()) || blank(request.org()) || blank(request.pool())) {
+      throw invalid("id, org and pool are required");
+    }
+    nodeName(request.node());
+    sameKey(key, request.org(), request.pool());
+  }
+
   static void release(String train, NodeReleasePublished release) {
     if (!train.equals(release.releaseTrain())) {
       throw new Rejection(Code.KEY_MISMATCH, "the release is of train \"" + release.releaseTrain()
@@ -221,7 +235,7 @@ final class RecordChecks {
     }
   }
 
-  private static void nodeName(String node) {
+  static void nodeName(String node) {
     if (node == null || node.length() > 253 || !NODE_NAME.matcher(node).matches()) {
       throw invalid("'" + node + "' is not a node name (a DNS-1123 subdomain)");
     }

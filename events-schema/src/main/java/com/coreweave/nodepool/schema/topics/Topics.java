@@ -5,7 +5,9 @@ import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
+import com.coreweave.nodepool.schema.events.NodeAlert;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
+import com.coreweave.nodepool.schema.events.NodeDeletionRequested;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
@@ -18,7 +20,7 @@ import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
-import com.coreweave.nodepool.schema.resource.KubeEvent;
+import io.fabric8.kubernetes.api.model.Event;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
@@ -99,8 +101,8 @@ public final class Topics {
   public static final Topic<PoolKey, RecordedEvent> NODEPOOL_EVENT_RECORDED = new Topic<>("nodepool-event-recorded",
       KeyFormat.POOL, ValueFormat.json(RecordedEvent.class), RecordChecks::eventRecorded, DELETED, WEEK,
       "every service", KEY_PARTITION, "CW* and spot events as each service records them; folded into nodepool-events.");
-  public static final Topic<PoolKey, KubeEvent> NODEPOOL_EVENTS = new Topic<>("nodepool-events", KeyFormat.POOL,
-      ValueFormat.json(KubeEvent.class), RecordCheck.none(), DELETED, WEEK, API, KEY_PARTITION,
+  public static final Topic<PoolKey, Event> NODEPOOL_EVENTS = new Topic<>("nodepool-events", KeyFormat.POOL,
+      ValueFormat.json(Event.class), RecordCheck.none(), DELETED, WEEK, API, KEY_PARTITION,
       "Outbound: Kubernetes Events (reason, type, message, involvedObject, count).");
   public static final Topic<PoolKey, NodePool> NODEPOOL_STATUS = new Topic<>("nodepool-status", KeyFormat.POOL,
       ValueFormat.json(NodePool.class), RecordChecks::status, COMPACTED, FOREVER, API, KEY_PARTITION,
@@ -115,6 +117,19 @@ public final class Topics {
       "node-release-published", KeyFormat.RELEASE_TRAIN, ValueFormat.json(NodeReleasePublished.class),
       RecordChecks::release, COMPACTED, FOREVER, PROVISIONER + " (admin REST)", KEY_PARTITION,
       "Upstream node image releases per release train, written to every partition.");
+
+  public static final Topic<PoolKey, CloudEvent<NodeAlert>> NODE_ALERT_RAISED = new Topic<>("node-alert-raised",
+      KeyFormat.POOL, NodeAlerts.FORMAT, NodeAlerts.CHECK, DELETED, WEEK, "monitoring, " + PROVISIONER
+      + " (admin REST)", ANY_PARTITION,
+      "Inbound: NodeAlertRaised / NodeAlertResolved CloudEvents naming a node and an alert of the catalogue.");
+  public static final Topic<String, byte[]> NODE_ALERT_RAISED_DLQ = deadLetters(NODE_ALERT_RAISED, PROVISIONER,
+      "Node alerts that could not be used, with reason.");
+  public static final Topic<PoolKey, NodeDeletionRequested> NODE_DELETION_REQUESTED = new Topic<>(
+      "node-deletion-requested", KeyFormat.POOL, ValueFormat.json(NodeDeletionRequested.class),
+      RecordChecks::deletionRequested, DELETED, WEEK, "platform teams, " + API + " (REST)", ANY_PARTITION,
+      "Inbound: a node to drain, remove and replace.");
+  public static final Topic<String, byte[]> NODE_DELETION_REQUESTED_DLQ = deadLetters(NODE_DELETION_REQUESTED,
+      PROVISIONER, "Node deletion requests that could not be used, with reason.");
 
   /** Records a service could not read from an internal topic (see {@link DeadLetters}). */
   public static Topic<String, byte[]> serviceDeadLetters(String service) {
@@ -133,6 +148,7 @@ public final class Topics {
         QUOTA_LIMIT_SET, QUOTA_CHECKED, INSTANCE_TYPE_CATALOGUED, FLEET_CHANGE_REQUESTED, CAPACITY_CHECKED,
         SPOT_RECLAIM_REQUESTED, NODE_ACTIVITY_REPORTED, NODE_ACTIVITY_REPORTED_DLQ, NODEPOOL_NODES_CHANGED,
         SPOT_PREEMPTION_PROGRESSED, NODEPOOL_EVENT_RECORDED, NODEPOOL_EVENTS, NODEPOOL_STATUS,
-        NODEPOOL_CONFIGURATION_REQUESTED, NODEPOOL_CONFIGURATION_REQUESTED_DLQ, NODE_RELEASE_PUBLISHED);
+        NODEPOOL_CONFIGURATION_REQUESTED, NODEPOOL_CONFIGURATION_REQUESTED_DLQ, NODE_RELEASE_PUBLISHED,
+        NODE_ALERT_RAISED, NODE_ALERT_RAISED_DLQ, NODE_DELETION_REQUESTED, NODE_DELETION_REQUESTED_DLQ);
   }
 }

@@ -45,7 +45,12 @@ class TopicReadTest {
         Arguments.of(Topics.NODEPOOL_EVENTS, "nodepool-events.json", POOL),
         Arguments.of(Topics.NODEPOOL_STATUS, "healthy-nodepool.json", POOL),
         Arguments.of(Topics.NODEPOOL_CONFIGURATION_REQUESTED, "nodepool-configuration-requested.json", POOL),
-        Arguments.of(Topics.NODE_RELEASE_PUBLISHED, "node-release-published.json", "stable"));
+        Arguments.of(Topics.NODE_RELEASE_PUBLISHED, "node-release-published.json", "stable"),
+        Arguments.of(Topics.NODE_ALERT_RAISED, "node-alert-raised.json", POOL),
+        Arguments.of(Topics.NODE_DELETION_REQUESTED, "node-deletion-requested.json", POOL),
+        Arguments.of(Topics.NODE_ACTIVITY_REPORTED, "node-activity-reported-pdb.json", POOL),
+        Arguments.of(Topics.NODEPOOL_NODES_CHANGED, "node-removed-triaged.json", POOL),
+        Arguments.of(Topics.NODEPOOL_NODES_CHANGED, "nodepool-reconciled-errors.json", POOL));
   }
 
   /** Every topic a service reads (dead letters are only written). */
@@ -80,7 +85,8 @@ class TopicReadTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("readTopics")
   void everyTopicRefusesJsonOfAnotherShape(Topic<?, ?> topic) {
-    Code expected = topic == Topics.NODEPOOL_REQUESTED ? Code.INVALID_CLOUD_EVENT : Code.INVALID_RECORD;
+    Code expected = topic == Topics.NODEPOOL_REQUESTED || topic == Topics.NODE_ALERT_RAISED
+        ? Code.INVALID_CLOUD_EVENT : Code.INVALID_RECORD;
     assertThat(refusal(topic, keyOf(topic), "[1, 2]")).isEqualTo(expected);
   }
 
@@ -125,7 +131,35 @@ class TopicReadTest {
     assertThat(refusal(Topics.NODE_ACTIVITY_REPORTED, POOL,
         "{\"org\":\"demo\",\"pool\":\"example-nodepool\",\"node\":\"Not_A_Node\",\"active\":true}"))
         .isEqualTo(Code.INVALID_RECORD);
+    assertThat(refusal(Topics.NODE_ACTIVITY_REPORTED, POOL, report
+        + ",\"active\":true,\"disruptionsAllowed\":\"none\"}")).isEqualTo(Code.INVALID_RECORD);
     assertThat(Topics.NODE_ACTIVITY_REPORTED.read(POOL, utf8(report + ",\"active\":false}")).active()).isFalse();
+    assertThat(Topics.NODE_ACTIVITY_REPORTED.read(POOL, utf8(report + ",\"active\":true,\"disruptionsAllowed\":0}"))
+        .drainBlocked()).isTrue();
+  }
+
+  @Test
+  void aNodeAlertIsARaisedOrResolvedCloudEventNamingANodeAndAnAlert() throws IOException {
+    String raised = new String(golden("node-alert-raised.json"), StandardCharsets.UTF_8);
+    var event = Topics.NODE_ALERT_RAISED.read(POOL, utf8(raised));
+    assertThat(event.data().alert()).isEqualTo("GPUFallenOffBus");
+    assertThat(Topics.NODE_ALERT_RAISED.read(POOL, utf8(raised.replace("NodeAlertRaised", "NodeAlertResolved")
+        .replace("GPUFallenOffBus", "NotInAnyCatalogue"))).data().alert()).as("recorded, never acted on")
+        .isEqualTo("NotInAnyCatalogue");
+    assertThat(refusal(Topics.NODE_ALERT_RAISED, POOL, raised.replace("NodeAlertRaised", "NodeRebooted")))
+        .isEqualTo(Code.UNSUPPORTED_TYPE);
+    assertThat(refusal(Topics.NODE_ALERT_RAISED, POOL, raised.replace("\"1.0\"", "\"0.3\"")))
+        .isEqualTo(Code.INVALID_CLOUD_EVENT);
+    assertThat(refusal(Topics.NODE_ALERT_RAISED, POOL, raised.replace("2025-06-09T14:48:54Z", "yesterday")))
+        .isEqualTo(Code.INVALID_CLOUD_EVENT);
+    assertThat(refusal(Topics.NODE_ALERT_RAISED, POOL, raised.replace("GPUFallenOffBus", "Xid 79; rm -rf")))
+        .isEqualTo(Code.INVALID_RECORD);
+    assertThat(refusal(Topics.NODE_ALERT_RAISED, POOL, raised.replace("us-east-04a-gd-8xa100-i128-0001", "N_1")))
+        .isEqualTo(Code.INVALID_RECORD);
+    assertThat(refusal(Topics.NODE_ALERT_RAISED, POOL, raised.replaceAll("\"details\" : \"[^\"]*\"",
+        "\"details\" : 7"))).isEqualTo(Code.INVALID_RECORD);
+    assertThat(refusal(Topics.NODE_ALERT_RAISED, POOL, raised.replace("\"data\" : {", "\"datum\" : {")))
+        .isEqualTo(Code.INVALID_RECORD);
   }
 
   @Test

@@ -77,15 +77,10 @@ public final class StatusProjector {
     }
     conditions.add(atTarget(spec, counts, reconciled, deleting, view));
     if (deleting) {
-      boolean complete = reconciled != null && reconciled.nodesRemoved() && view.nodes().isEmpty();
-      conditions.add(complete
-          ? Condition.of(Conditions.NODES_REMOVED, true, Conditions.NodesRemoved.COMPLETE,
-              "All nodes have been removed; the NodePool will be deleted.")
-          : Condition.of(Conditions.NODES_REMOVED, false, Conditions.NodesRemoved.PENDING,
-              view.nodes().size() + " node(s) are being removed from the NodePool."));
+      conditions.add(nodesRemoved(view, reconciled));
     }
     String profile = reconciled == null ? null : reconciled.nodeProfile();
-    conditions.add(reconfiguration(view, profile));
+    conditions.add(reconfiguration(view, profile, reconciled));
 
     List<Condition> previous = view.published() == null || view.published().status() == null
         ? List.of() : Objects.requireNonNullElse(view.published().status().conditions(), List.of());
@@ -124,6 +119,11 @@ public final class StatusProjector {
       return Condition.of(Conditions.AT_TARGET, false, Conditions.AtTarget.UNDER_TARGET,
           "NodePool is disabled: " + reconciled.disabledMessage());
     }
+    String fleetError = reconciled == null ? null
+        : reconciled.removalError() != null ? reconciled.removalError() : reconciled.deliveryError();
+    if (fleetError != null) {
+      return Condition.of(Conditions.AT_TARGET, false, Conditions.AtTarget.INTERNAL_ERROR, fleetError);
+    }
     int staying = counts.current() - counts.removing();
     if (counts.current() > target || (counts.removing() > 0 && staying >= target)) {
       return Condition.of(Conditions.AT_TARGET, false, Conditions.AtTarget.OVER_TARGET,
@@ -143,7 +143,25 @@ public final class StatusProjector {
             + queued + " queued." + why);
   }
 
-  private static Condition reconfiguration(PoolView view, String profile) {
+  /** Complete once no node is left; while a removal fails (and is retried), an internal error saying which. */
+  private static Condition nodesRemoved(PoolView view, NodePoolReconciled reconciled) {
+    if (reconciled != null && reconciled.nodesRemoved() && view.nodes().isEmpty()) {
+      return Condition.of(Conditions.NODES_REMOVED, true, Conditions.NodesRemoved.COMPLETE,
+          "All nodes have been removed; the NodePool will be deleted.");
+    }
+    if (reconciled != null && reconciled.removalError() != null) {
+      return Condition.of(Conditions.NODES_REMOVED, false, Conditions.NodesRemoved.INTERNAL_ERROR,
+          reconciled.removalError());
+    }
+    return Condition.of(Conditions.NODES_REMOVED, false, Conditions.NodesRemoved.PENDING,
+        view.nodes().size() + " node(s) are being removed from the NodePool.");
+  }
+
+  private static Condition reconfiguration(PoolView view, String profile, NodePoolReconciled reconciled) {
+    if (reconciled != null && reconciled.stagingError() != null) {
+      return Condition.of(Conditions.NODE_RECONFIGURATION_REQUIRED, false,
+          Conditions.NodeReconfigurationRequired.INTERNAL_ERROR, reconciled.stagingError());
+    }
     long outdated = profile == null ? 0 : view.nodes().values().stream()
         .filter(n -> n.status().nodeProfile() != null && !profile.equals(n.status().nodeProfile()))
         .count();

@@ -247,6 +247,13 @@ final class Fixtures {
         message, NOW);
   }
 
+  /** A reconcile reporting fleet failures being retried (null where none). */
+  static NodePoolReconciled failing(PoolRef pool, boolean deleting, String removal, String delivery,
+                                    String staging) {
+    return new NodePoolReconciled(pool, 1, 1, 0, removal == null ? 0 : 1, "profile-1", null, List.of(), deleting,
+        false, false, null, NOW, removal, delivery, staging);
+  }
+
   // ---- nodes ----------------------------------------------------------------------------------------------------
 
   static Node node(String name, Node.Phase phase, String nodeProfile) {

@@ -10,6 +10,7 @@ import static com.coreweave.nodepool.api.domain.Fixtures.beingRemoved;
 import static com.coreweave.nodepool.api.domain.Fixtures.capacity;
 import static com.coreweave.nodepool.api.domain.Fixtures.deleting;
 import static com.coreweave.nodepool.api.domain.Fixtures.disabled;
+import static com.coreweave.nodepool.api.domain.Fixtures.failing;
 import static com.coreweave.nodepool.api.domain.Fixtures.node;
 import static com.coreweave.nodepool.api.domain.Fixtures.nodes;
 import static com.coreweave.nodepool.api.domain.Fixtures.nodesRemoved;
@@ -253,6 +254,20 @@ class StatusProjectorTest {
     }
 
     @Test
+    void aFailedNodeRemovalOrDeliveryIsAnInternalErrorSayingWhatIsRetried() {
+      PoolView removing = healthy().withReconciled(failing(GEN_1, false, "Removing node m-1 failed (attempt 1); "
+          + "retrying in 5s.", null, null));
+      PoolView undelivered = healthy().withReconciled(failing(GEN_1, false, null, "Machine m-2 could not be "
+          + "delivered to the NodePool.", null));
+
+      assertThat(condition(removing, Conditions.AT_TARGET))
+          .extracting(Condition::status, Condition::reason, Condition::message)
+          .containsExactly("False", AtTarget.INTERNAL_ERROR, "Removing node m-1 failed (attempt 1); retrying in 5s.");
+      assertThat(condition(undelivered, Conditions.AT_TARGET).reason()).isEqualTo(AtTarget.INTERNAL_ERROR);
+      assertThat(condition(healthy(), Conditions.AT_TARGET).reason()).isEqualTo(AtTarget.TARGET_MET);
+    }
+
+    @Test
     void registeredAndDrainingNodesAreCurrentBootingOnesInProgressAndFailedOnesNeither() {
       PoolView view = pool(spec().targetNodes(5)).withNodes(nodes(
           node("a", Phase.Registered, "p"), node("b", Phase.Draining, "p"), node("c", Phase.Booting, null),
@@ -303,6 +318,20 @@ class StatusProjectorTest {
       assertThat(condition(view, Conditions.NODES_REMOVED))
           .extracting(Condition::status, Condition::reason, Condition::message)
           .containsExactly("True", NodesRemoved.COMPLETE, "All nodes have been removed; the NodePool will be deleted.");
+    }
+
+    @Test
+    void aNodeRemovalThatFailsWhileDeletingIsAnInternalErrorUntilTheRetrySucceeds() {
+      PoolView failing = deletingWith(healthy()).withReconciled(failing(GEN_1, true, "Removing node m-1 failed "
+          + "(attempt 2): the fleet did not release the machine; retrying in 5s.", null, null));
+
+      assertThat(condition(failing, Conditions.NODES_REMOVED))
+          .extracting(Condition::status, Condition::reason)
+          .containsExactly("False", NodesRemoved.INTERNAL_ERROR);
+      assertThat(condition(failing, Conditions.NODES_REMOVED).message()).contains("attempt 2", "retrying");
+      assertThat(condition(failing, Conditions.AT_TARGET).reason()).isEqualTo(AtTarget.PENDING_DELETE);
+      assertThat(condition(failing.withReconciled(nodesRemoved(GEN_1)).withNodes(nodes()),
+          Conditions.NODES_REMOVED).reason()).isEqualTo(NodesRemoved.COMPLETE);
     }
 
     @Test
@@ -417,6 +446,17 @@ class StatusProjectorTest {
 
       assertThat(condition(view, Conditions.NODE_RECONFIGURATION_REQUIRED).message())
           .isEqualTo("2 node(s) need a reconfigure reboot to run profile-3.");
+    }
+
+    @Test
+    void aConfigurationThatCannotBeStagedIsAnInternalErrorUntilTheRetrySucceeds() {
+      PoolView view = healthy().withReconciled(failing(GEN_1, false, null, null, "Staging node configuration "
+          + "profile-1 onto node m-1 failed (attempt 1); retrying in 5s."));
+
+      assertThat(condition(view, Conditions.NODE_RECONFIGURATION_REQUIRED))
+          .extracting(Condition::status, Condition::reason)
+          .containsExactly("False", Conditions.NodeReconfigurationRequired.INTERNAL_ERROR);
+      assertThat(condition(view, Conditions.NODE_RECONFIGURATION_REQUIRED).message()).contains("Staging", "m-1");
     }
 
     @Test

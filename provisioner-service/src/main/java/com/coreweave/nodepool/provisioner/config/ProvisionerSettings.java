@@ -1,6 +1,8 @@
 package com.coreweave.nodepool.provisioner.config;
 
+import com.coreweave.nodepool.provisioner.domain.FleetFaults;
 import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
+import com.coreweave.nodepool.provisioner.domain.RepairPolicy;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
@@ -22,7 +24,7 @@ public interface ProvisionerSettings {
   @WithDefault("0.0")
   double bootFailureRate();
 
-  /** Seeds the deterministic choice of failing boots, so another seed fails other machines. */
+  /** Seeds the deterministic choice of failing boots, deliveries, removals and stagings. */
   @WithName("boot-failure-seed")
   @WithDefault("0")
   long bootFailureSeed();
@@ -56,6 +58,46 @@ public interface ProvisionerSettings {
   @WithDefault("10m")
   Duration scaleDownUnneededTime();
 
+  /** The share of granted machines the fleet fails to deliver (they go to maintenance; another is granted). */
+  @WithName("delivery-failure-rate")
+  @WithDefault("0.0")
+  double deliveryFailureRate();
+
+  /** The share of node removals that fail; a failed removal is tried again after the retry interval. */
+  @WithName("removal-failure-rate")
+  @WithDefault("0.0")
+  double removalFailureRate();
+
+  /** The share of configuration stagings onto a node (before its reconfigure reboot) that fail, then are retried. */
+  @WithName("staging-failure-rate")
+  @WithDefault("0.0")
+  double stagingFailureRate();
+
+  /** How long a failed node removal or configuration staging waits before it is tried again. */
+  @WithName("retry-interval")
+  @WithDefault("5s")
+  Duration retryInterval();
+
+  /** The share of a pool's nodes (at least one) that node-health remediation takes out at once. */
+  @WithName("health.max-unhealthy-percent")
+  @WithDefault("20")
+  int maxUnhealthyPercent();
+
+  /** A Reboot alert raised this many times within the flap window takes its node out of service instead. */
+  @WithName("health.flap-threshold")
+  @WithDefault("3")
+  int flapThreshold();
+
+  /** The window in which the raises of a flapping alert are counted. */
+  @WithName("health.flap-window")
+  @WithDefault("30m")
+  Duration flapWindow();
+
+  /** How long a node signalled to prepare for termination gets before it is removed. */
+  @WithName("health.prepare-for-terminate")
+  @WithDefault("10s")
+  Duration prepareForTerminate();
+
   /** How often the durable boot and drain deadlines are checked. */
   @WithName("timer-interval")
   @WithDefault("1s")
@@ -65,6 +107,8 @@ public interface ProvisionerSettings {
   default ProvisioningPolicy policy() {
     return new ProvisioningPolicy(bootTime(), bootFailureRate(), bootFailureSeed(),
         failingImages().orElse(Set.of()), maxConsecutiveBootFailures(), drainGrace(), maxConcurrentReboots(),
-        scaleUpAfter(), scaleDownUnneededTime());
+        scaleUpAfter(), scaleDownUnneededTime(),
+        new FleetFaults(deliveryFailureRate(), removalFailureRate(), stagingFailureRate(), retryInterval()),
+        new RepairPolicy(maxUnhealthyPercent(), flapThreshold(), flapWindow(), prepareForTerminate()));
   }
 }

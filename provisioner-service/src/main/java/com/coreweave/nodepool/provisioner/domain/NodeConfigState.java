@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * What the provisioner keeps about a pool's node configurations: the active one (what new and reconfigured nodes
  * boot), the one waiting for a user's upgrade ({@code pending}, null when none), the once-active ones
- * ({@code revisions}, oldest first, at most {@link NodeConfigurations#MAX_REVISIONS}), the spec source and the release
+ * ({@code revisions}, oldest first, at most {@link ConfigurationController#MAX_REVISIONS}), the spec source and the release
  * version the configuration was last built from (to tell a spec change and an upstream release apart), a manual
  * change waiting for nodes mid-delivery ({@code waiting}), and the ids of the latest requests handled (a repeated
  * request changes nothing).

@@ -13,8 +13,9 @@ import java.util.TreeMap;
 
 /**
  * Shapes a pool's nodes as Kubernetes Nodes: the pool's labels, annotations and taints plus the standard labels a
- * node carries, cordon state, and the node conditions {@code CWActive}, {@code CWRegistered} and
- * {@code CWNodeRemoval} (a condition keeps its transition time while its status stays).
+ * node carries, cordon state and the health taint, the node conditions {@code CWActive}, {@code CWRegistered},
+ * {@code CWNodeRemoval} and {@code Ready}, and one condition per class of alert the node has had (a condition keeps
+ * its transition time while its status stays).
  */
 public final class NodeTemplate {
 
@@ -24,6 +25,8 @@ public final class NodeTemplate {
   public static final String REGISTERED = "Registered";
   public static final String REGISTRATION_FAILED = "RegistrationFailed";
   public static final String NOT_PENDING_REMOVAL = "NotPendingRemoval";
+  public static final String KUBELET_READY = "KubeletReady";
+  public static final String KUBELET_NOT_READY = "KubeletNotReady";
 
   /** Labels the node itself owns (set by the preemption timeline), kept when the pool's labels are applied. */
   private static final List<String> NODE_OWNED_LABELS = List.of(Node.LABEL_PENDING_PREEMPTION,
@@ -39,15 +42,16 @@ public final class NodeTemplate {
     List<Condition> conditions = List.of(
         condition(Node.CONDITION_ACTIVE, false, IDLE, "No workload is running.", null, now),
         condition(Node.CONDITION_REGISTERED, false, BOOTING, bootMessage(1, profile), null, now),
-        condition(Node.CONDITION_REMOVAL, false, NOT_PENDING_REMOVAL, "", null, now));
+        condition(Node.CONDITION_REMOVAL, false, NOT_PENDING_REMOVAL, "", null, now),
+        condition(Node.CONDITION_READY, false, KUBELET_NOT_READY, "Node is booting.", null, now));
     return Node.of(meta, nodeSpec, new Node.Status(Node.Phase.Booting, profile, 1, null, conditions));
   }
 
-  /** What is released for a grant that never became a node. */
-  public static Node declined(PoolRef ref, NodePoolSpec spec, String machine, Instant now) {
+  /** What is released for a grant that never became a node: not needed, or not deliverable. */
+  public static Node declined(PoolRef ref, NodePoolSpec spec, String machine, RemovalCause cause, String message,
+                              Instant now) {
     var meta = new Node.Meta(machine, now, labels(ref, spec, machine, Map.of()), null);
-    List<Condition> conditions = List.of(condition(Node.CONDITION_REMOVAL, true, RemovalCause.Declined.name(),
-        "The pool did not need this machine.", null, now));
+    List<Condition> conditions = List.of(condition(Node.CONDITION_REMOVAL, true, cause.name(), message, null, now));
     return Node.of(meta, new Node.Spec(providerId(ref, machine), false, null),
         new Node.Status(Node.Phase.Removed, null, null, null, conditions));
   }
@@ -56,14 +60,16 @@ public final class NodeTemplate {
     var status = node.status();
     Node next = node.withStatus(new Node.Status(Node.Phase.Registered, status.nodeProfile(), status.bootAttempt(),
         now, status.conditions()));
-    return withCondition(next, Node.CONDITION_REGISTERED, true, REGISTERED, "Node joined the cluster.", now);
+    next = withCondition(next, Node.CONDITION_REGISTERED, true, REGISTERED, "Node joined the cluster.", now);
+    return withCondition(next, Node.CONDITION_READY, true, KUBELET_READY, "kubelet is posting ready status.", now);
   }
 
   public static Node failed(Node node, String message, Instant now) {
     var status = node.status();
     Node next = node.withStatus(new Node.Status(Node.Phase.Failed, status.nodeProfile(), status.bootAttempt(), null,
         status.conditions()));
-    return withCondition(next, Node.CONDITION_REGISTERED, false, REGISTRATION_FAILED, message, now);
+    next = withCondition(next, Node.CONDITION_REGISTERED, false, REGISTRATION_FAILED, message, now);
+    return withCondition(next, Node.CONDITION_READY, false, KUBELET_NOT_READY, message, now);
   }
 
   /** The next boot attempt of a node whose boot failed, with the pool's current node configuration. */
@@ -71,7 +77,8 @@ public final class NodeTemplate {
     int attempt = node.status().bootAttempt() == null ? 1 : node.status().bootAttempt() + 1;
     Node next = node.withStatus(new Node.Status(Node.Phase.Booting, profile, attempt, null,
         node.status().conditions()));
-    return withCondition(next, Node.CONDITION_REGISTERED, false, BOOTING, bootMessage(attempt, profile), now);
+    next = withCondition(next, Node.CONDITION_REGISTERED, false, BOOTING, bootMessage(attempt, profile), now);
+    return withCondition(next, Node.CONDITION_READY, false, KUBELET_NOT_READY, "Node is rebooting.", now);
   }
 
   public static Node withActivity(Node node, boolean active, Instant now) {
@@ -88,6 +95,15 @@ public final class NodeTemplate {
         .withStatus(new Node.Status(phase, status.nodeProfile(), status.bootAttempt(), status.registeredAt(),
             status.conditions()));
     return withCondition(next, Node.CONDITION_REMOVAL, true, cause.name(), message, now);
+  }
+
+  /** Cordoned and draining in place (for a reboot): it does not leave the pool. */
+  public static Node draining(Node node) {
+    var status = node.status();
+    Node.Phase phase = status.phase() == Node.Phase.Registered ? Node.Phase.Draining : status.phase();
+    return node.withSpec(new Node.Spec(node.spec().providerID(), true, node.spec().taints()))
+        .withStatus(new Node.Status(phase, status.nodeProfile(), status.bootAttempt(), status.registeredAt(),
+            status.conditions()));
   }
 
   /** Back in service: uncordoned, no longer pending removal. */
@@ -117,12 +133,20 @@ public final class NodeTemplate {
         .withSpec(new Node.Spec(node.spec().providerID(), true, node.spec().taints()));
   }
 
-  /** The node with the pool's current labels, annotations and taints (its own preemption labels kept). */
+  /** The node with the pool's labels, annotations and taints (its own preemption labels and health taint kept). */
   public static Node withPoolMetadata(Node node, PoolRef ref, NodePoolSpec spec) {
     var meta = node.metadata();
     var labels = labels(ref, spec, node.name(), meta.labels() == null ? Map.of() : meta.labels());
+    List<Taint> taints = new ArrayList<>(spec.nodeTaints() == null ? List.of() : spec.nodeTaints());
+    HealthMarks.taint(node).ifPresent(taints::add);
     return node.withMetadata(new Node.Meta(meta.name(), meta.creationTimestamp(), labels, annotations(spec)))
-        .withSpec(new Node.Spec(node.spec().providerID(), node.spec().unschedulable(), taints(spec)));
+        .withSpec(new Node.Spec(node.spec().providerID(), node.spec().unschedulable(),
+            taints.isEmpty() ? null : List.copyOf(taints)));
+  }
+
+  /** Cordoned (unschedulable) or uncordoned, nothing else changed. */
+  public static Node cordoned(Node node, boolean cordon) {
+    return node.withSpec(new Node.Spec(node.spec().providerID(), cordon, node.spec().taints()));
   }
 
   /** The {@code topology.kubernetes.io/region} of a zone: the zone without its letter (US-EAST-04A → US-EAST-04). */
@@ -178,8 +202,7 @@ public final class NodeTemplate {
     return Condition.of(type, status, reason, message).after(previous, now);
   }
 
-  private static Node withCondition(Node node, String type, boolean status, String reason, String message,
-                                    Instant now) {
+  static Node withCondition(Node node, String type, boolean status, String reason, String message, Instant now) {
     List<Condition> conditions = new ArrayList<>(node.status().conditions());
     for (int i = 0; i < conditions.size(); i++) {
       if (conditions.get(i).type().equals(type)) {

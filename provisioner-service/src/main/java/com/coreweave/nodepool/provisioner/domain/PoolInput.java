@@ -1,8 +1,11 @@
 package com.coreweave.nodepool.provisioner.domain;
 
 import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
+import com.coreweave.nodepool.schema.events.NodeAlert;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
+import com.coreweave.nodepool.schema.events.NodeDeletionRequested;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
@@ -35,5 +38,13 @@ public sealed interface PoolInput {
    * keeps it and reconciles every pool of its partition with it.
    */
   record ReleasePublished(NodeReleasePublished release) implements PoolInput {
+  }
+
+  /** Monitoring raised or resolved an alert on a node, from {@code node-alert-raised}. */
+  record AlertReported(CloudEvent<NodeAlert> alert) implements PoolInput {
+  }
+
+  /** A user asked for one node to be deleted (and replaced), from {@code node-deletion-requested}. */
+  record DeletionRequested(NodeDeletionRequested request) implements PoolInput {
   }
 }

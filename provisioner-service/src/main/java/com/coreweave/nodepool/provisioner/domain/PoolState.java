@@ -16,7 +16,9 @@ import java.util.stream.Stream;
  * capacity ledger lists, the nodes by name, the grant ids it released (never turned into a node again), the current
  * boot-failure streak, whether the pool is disabled, the scaling episode in progress (for its start and end events),
  * the last {@code NodePoolReconciled} sent, the pool's node configurations (null until its first reconcile), the
- * resourceVersion the autoscaler last asked to change (it asks once per version of the pool) and when it looks again.
+ * resourceVersion the autoscaler last asked to change (it asks once per version of the pool) and when it looks again,
+ * the ids of the latest node alerts and deletion requests handled (a redelivered one changes nothing), and the last
+ * delivery failure of a granted machine (null once a node was delivered after it).
  */
 public record PoolState(
     NodePoolAccepted accepted,
@@ -30,7 +32,9 @@ public record PoolState(
     NodePoolReconciled lastReconciled,
     NodeConfigState configs,
     String autoscaledVersion,
-    Instant autoscaleAt) {
+    Instant autoscaleAt,
+    List<String> handledRequests,
+    String deliveryError) {
 
   /** A scaling in progress: up to the target, down to it, or down to nothing for a deletion. */
   public enum Scaling { UP, DOWN, DELETE }
@@ -38,10 +42,12 @@ public record PoolState(
   public PoolState {
     nodes = nodes == null ? new TreeMap<>() : new TreeMap<>(nodes);
     releasedGrants = releasedGrants == null ? List.of() : List.copyOf(releasedGrants);
+    handledRequests = handledRequests == null ? List.of() : List.copyOf(handledRequests);
   }
 
   public static PoolState of(NodePoolAccepted accepted, CapacityChecked capacity) {
-    return new PoolState(accepted, capacity, Map.of(), List.of(), 0, null, null, 0, null, null, null, null);
+    return new PoolState(accepted, capacity, Map.of(), List.of(), 0, null, null, 0, null, null, null, null, List.of(),
+        null);
   }
 
   @JsonIgnore
@@ -49,7 +55,7 @@ public record PoolState(
     return disabledMessage != null;
   }
 
-  /** The earliest boot or drain deadline of the pool's nodes, or the autoscaler's next look; null when none. */
+  /** The earliest deadline of the pool's nodes (boot, drain, retry, remediation step) or the autoscaler's next look. */
   @JsonIgnore
   public Instant wakeAt() {
     return Stream.concat(nodes.values().stream().map(PoolNode::deadline), Stream.of(autoscaleAt))
@@ -58,17 +64,17 @@ public record PoolState(
 
   public PoolState withAccepted(NodePoolAccepted next) {
     return new PoolState(next, capacity, nodes, releasedGrants, bootFailureStreak, disabledMessage, scaling, episode,
-        lastReconciled, configs, autoscaledVersion, autoscaleAt);
+        lastReconciled, configs, autoscaledVersion, autoscaleAt, handledRequests, deliveryError);
   }
 
   public PoolState withCapacity(CapacityChecked next, List<Long> released) {
     return new PoolState(accepted, next, nodes, released, bootFailureStreak, disabledMessage, scaling, episode,
-        lastReconciled, configs, autoscaledVersion, autoscaleAt);
+        lastReconciled, configs, autoscaledVersion, autoscaleAt, handledRequests, deliveryError);
   }
 
   /** The spec changed: the failure streak and a disabled flag start over. */
   public PoolState withNewGeneration(NodePoolAccepted next) {
     return new PoolState(next, capacity, nodes, releasedGrants, 0, null, scaling, episode, lastReconciled, configs,
-        autoscaledVersion, autoscaleAt);
+        autoscaledVersion, autoscaleAt, handledRequests, deliveryError);
   }
 }

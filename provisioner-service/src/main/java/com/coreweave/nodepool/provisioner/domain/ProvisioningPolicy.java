@@ -6,12 +6,14 @@ import java.util.Set;
 /**
  * How the simulated fleet boots nodes and how long nodes take to leave: boot time, the deterministic share of failed
  * boots (and images that never boot), the failure streak that disables a pool, the default drain grace period, how
- * many nodes of a pool a reconfigure reboot takes down at once, and when the autoscaler of a pool with
- * {@code autoscaling: true} adds a node (every node busy this long) or removes one (idle this long).
+ * many nodes of a pool a reconfigure reboot takes down at once, when the autoscaler of a pool with
+ * {@code autoscaling: true} adds a node (every node busy this long) or removes one (idle this long), the fleet's other
+ * failures, and how node-health remediation is paced.
  */
 public record ProvisioningPolicy(Duration bootTime, double bootFailureRate, long bootFailureSeed,
                                  Set<String> failingImages, int maxConsecutiveBootFailures, Duration drainGrace,
-                                 int maxConcurrentReboots, Duration scaleUpAfter, Duration scaleDownUnneededTime) {
+                                 int maxConcurrentReboots, Duration scaleUpAfter, Duration scaleDownUnneededTime,
+                                 FleetFaults faults, RepairPolicy repair) {
 
   /** The autoscaler's defaults: one busy half-minute to grow, ten idle minutes to shrink (the cluster-autoscaler's). */
   public static final Duration SCALE_UP_AFTER = Duration.ofSeconds(30);
@@ -34,5 +36,25 @@ public record ProvisioningPolicy(Duration bootTime, double bootFailureRate, long
       throw new IllegalArgumentException("provisioner.autoscaler durations must not be negative");
     }
     failingImages = Set.copyOf(failingImages);
+  }
+
+  /** A fleet that fails nothing but boots, with the default repair pacing. */
+  public ProvisioningPolicy(Duration bootTime, double bootFailureRate, long bootFailureSeed,
+                            Set<String> failingImages, int maxConsecutiveBootFailures, Duration drainGrace,
+                            int maxConcurrentReboots, Duration scaleUpAfter, Duration scaleDownUnneededTime) {
+    this(bootTime, bootFailureRate, bootFailureSeed, failingImages, maxConsecutiveBootFailures, drainGrace,
+        maxConcurrentReboots, scaleUpAfter, scaleDownUnneededTime, FleetFaults.NONE, RepairPolicy.DEFAULTS);
+  }
+
+  public ProvisioningPolicy withFaults(FleetFaults next) {
+    return new ProvisioningPolicy(bootTime, bootFailureRate, bootFailureSeed, failingImages,
+        maxConsecutiveBootFailures, drainGrace, maxConcurrentReboots, scaleUpAfter, scaleDownUnneededTime, next,
+        repair);
+  }
+
+  public ProvisioningPolicy withRepair(RepairPolicy next) {
+    return new ProvisioningPolicy(bootTime, bootFailureRate, bootFailureSeed, failingImages,
+        maxConsecutiveBootFailures, drainGrace, maxConcurrentReboots, scaleUpAfter, scaleDownUnneededTime, faults,
+        next);
   }
 }

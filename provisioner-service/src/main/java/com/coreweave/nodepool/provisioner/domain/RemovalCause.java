@@ -11,5 +11,13 @@ public enum RemovalCause {
   /** The node kept failing to boot and the pool was disabled. */
   BootFailed,
   /** A grant the pool no longer needed, released before it became a node. */
-  Declined
+  Declined,
+  /** A user deleted the node; the pool gets another. */
+  Deleted,
+  /** A node alert took the node out of service; its machine goes to maintenance. */
+  Replaced,
+  /** A node alert took the node out of service for diagnosis; its machine goes to maintenance. */
+  Triaged,
+  /** The granted machine could not be delivered; it goes to maintenance and never was a node. */
+  DeliverFailed
 }

@@ -7,11 +7,10 @@ import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.provisioner.domain.NodeReleases;
 import com.coreweave.nodepool.provisioner.domain.ReleaseRequest;
 import com.coreweave.nodepool.provisioner.streams.StoreNames;
-import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.StatusCause;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -48,13 +47,8 @@ public class NodeReleaseResource {
   @Consumes(MediaType.APPLICATION_JSON)
   public Response publish(String body) {
     caller.admin();
-    JsonNode tree;
-    try {
-      tree = Json.mapper().readTree(body == null ? "" : body);
-    } catch (Exception e) {
-      throw ApiException.badRequest("the body is not JSON: " + e.getMessage().lines().findFirst().orElse(""));
-    }
-    List<KubeStatus.Cause> causes = ReleaseRequest.problems(tree);
+    JsonNode tree = JsonBody.read(body);
+    List<StatusCause> causes = ReleaseRequest.problems(tree);
     if (!causes.isEmpty()) {
       throw ApiException.invalid("NodeRelease", tree != null && tree.path("version").isTextual()
           ? tree.path("version").asText() : null, causes);

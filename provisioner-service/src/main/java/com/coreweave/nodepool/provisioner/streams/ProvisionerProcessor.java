@@ -2,6 +2,7 @@ package com.coreweave.nodepool.provisioner.streams;
 
 import com.coreweave.nodepool.kit.streams.DueIndex;
 import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.provisioner.domain.AlertCatalogue;
 import com.coreweave.nodepool.provisioner.domain.NodeReleases;
 import com.coreweave.nodepool.provisioner.domain.Outcome;
 import com.coreweave.nodepool.provisioner.domain.PoolInput;
@@ -32,7 +33,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbound> {
 
-  private final ProvisioningPolicy policy;
+  private final PoolReconciler reconciler;
   private final Duration timerInterval;
   private final Clock clock;
   private ProcessorContext<String, Outbound> context;
@@ -43,7 +44,7 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
   private NodeReleases known;
 
   ProvisionerProcessor(ProvisioningPolicy policy, Duration timerInterval, Clock clock) {
-    this.policy = policy;
+    this.reconciler = new PoolReconciler(policy, AlertCatalogue.standard());
     this.timerInterval = timerInterval;
     this.clock = clock;
   }
@@ -64,7 +65,7 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
       return;
     }
     PoolState before = pools.get(record.key());
-    save(record.key(), before, PoolReconciler.handle(before, record.value(), clock.instant(), policy, releases()));
+    save(record.key(), before, reconciler.handle(before, record.value(), clock.instant(), releases()));
   }
 
   /**
@@ -84,7 +85,7 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
     }
     for (String key : keys) {
       PoolState before = pools.get(key);
-      save(key, before, PoolReconciler.reconcile(before, now, policy, known));
+      save(key, before, reconciler.reconcile(before, now, known));
     }
   }
 
@@ -112,7 +113,7 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
       timers.delete(timer.key);
       PoolState before = pools.get(timer.value);
       if (before != null) {
-        save(timer.value, before, PoolReconciler.reconcile(before, now, policy, releases()), null);
+        save(timer.value, before, reconciler.reconcile(before, now, releases()), null);
       }
     }
   }

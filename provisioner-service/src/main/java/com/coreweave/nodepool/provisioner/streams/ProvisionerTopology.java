@@ -24,8 +24,9 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The provisioner's topology: the accepted spec, the ledger's grants, activity reports, spot preemption steps and
- * configuration requests of a pool (all keyed {@code <org>/<pool>}, so co-partitioned) meet in one
+ * The provisioner's topology: the accepted spec, the ledger's grants, activity reports, spot preemption steps,
+ * configuration requests, node alerts and node deletion requests of a pool (all keyed {@code <org>/<pool>}, so
+ * co-partitioned) meet in one
  * {@link ProvisionerProcessor} per partition, which owns the pool's nodes and writes {@code nodepool-nodes-changed}
  * and {@code nodepool-event-recorded}. Upstream releases (written to every partition) reach every task.
  */
@@ -67,6 +68,12 @@ public class ProvisionerTopology {
     KStream<String, PoolInput> configurations = in.read(Topics.NODEPOOL_CONFIGURATION_REQUESTED,
             Interpretation.asIs(), Topics.NODEPOOL_CONFIGURATION_REQUESTED_DLQ.name())
         .mapValues(PoolInput.ConfigurationRequested::new, Named.as("as-configuration"));
+    KStream<String, PoolInput> alerts = in.read(Topics.NODE_ALERT_RAISED, Interpretation.asIs(),
+            Topics.NODE_ALERT_RAISED_DLQ.name())
+        .mapValues(PoolInput.AlertReported::new, Named.as("as-alert"));
+    KStream<String, PoolInput> deletions = in.read(Topics.NODE_DELETION_REQUESTED, Interpretation.asIs(),
+            Topics.NODE_DELETION_REQUESTED_DLQ.name())
+        .mapValues(PoolInput.DeletionRequested::new, Named.as("as-deletion"));
     KStream<String, PoolInput> releases = in.read(Topics.NODE_RELEASE_PUBLISHED)
         .filter((train, release) -> release != null, Named.as("present-release"))
         .mapValues(PoolInput.ReleasePublished::new, Named.as("as-release"));
@@ -75,6 +82,8 @@ public class ProvisionerTopology {
         .merge(activity, Named.as("merge-activity"))
         .merge(preemptions, Named.as("merge-preemptions"))
         .merge(configurations, Named.as("merge-configurations"))
+        .merge(alerts, Named.as("merge-alerts"))
+        .merge(deletions, Named.as("merge-deletions"))
         .merge(releases, Named.as("merge-releases"))
         .process(() -> new ProvisionerProcessor(policy, timerInterval, clock), Named.as("provisioner"),
             StoreNames.POOLS, StoreNames.TIMERS, StoreNames.RELEASES);

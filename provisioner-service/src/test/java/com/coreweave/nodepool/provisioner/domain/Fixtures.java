@@ -1,14 +1,18 @@
 package com.coreweave.nodepool.provisioner.domain;
 
 import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
+import com.coreweave.nodepool.schema.events.NodeAlert;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.Validation;
+import com.coreweave.nodepool.schema.resource.Condition;
 import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.Image;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
+import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
@@ -98,6 +102,21 @@ final class Fixtures {
   static CapacityChecked capacity(PoolRef ref, Grant... grants) {
     return new CapacityChecked(ref, Conditions.Capacity.SUFFICIENT, grants.length, Arrays.asList(grants), 0, null,
         null, "", T0);
+  }
+
+  static Condition condition(Node node, String type) {
+    return node.status().conditions().stream().filter(c -> c.type().equals(type)).findFirst().orElseThrow();
+  }
+
+  static CloudEvent<NodeAlert> alert(String type, int machine, String alert, Instant time, int id) {
+    return CloudEvent.of("alert-" + id, "monitoring", type, ORG + "/" + POOL, time,
+        new NodeAlert(machine(machine), alert, "seen on GPU 3"));
+  }
+
+  static NodePoolSpec withEvictionDisabled(NodePoolSpec spec) {
+    return new NodePoolSpec(spec.computeClass(), spec.instanceType(), spec.targetNodes(), null, null,
+        spec.nodeLabels(), spec.nodeAnnotations(), spec.nodeTaints(), spec.image(), spec.gpu(), false,
+        new Lifecycle(spec.scaleDownStrategy(), true), null, spec.region());
   }
 
   static NodeActivityReported activity(int machine, boolean active, Integer graceSeconds) {

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.CloudEvent;
+import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
+import com.coreweave.nodepool.schema.events.NodeAlert;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
+import com.coreweave.nodepool.schema.events.NodeDeletionRequested;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
@@ -18,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Plays one pool through the reconciler the way the processor does: inputs are handled, timers reconcile at their
@@ -26,9 +30,11 @@ import java.util.List;
  */
 final class PoolDriver {
 
-  private final ProvisioningPolicy policy;
+  private final PoolReconciler reconciler;
+  private final Duration bootTime;
   private final JsonSerde<PoolState> serde = JsonSerde.of(PoolState.class);
   Instant now = Fixtures.T0;
+  private int alerts;
   NodeReleases releases = NodeReleases.INITIAL;
   PoolState state;
   Outcome last;
@@ -37,11 +43,19 @@ final class PoolDriver {
   final List<CloudEvent<NodePoolRequested>> requests = new ArrayList<>();
 
   PoolDriver(ProvisioningPolicy policy) {
-    this.policy = policy;
+    this.reconciler = new PoolReconciler(policy, AlertCatalogue.standard());
+    this.bootTime = policy.bootTime();
   }
 
   PoolDriver apply(PoolInput input) {
-    return record(PoolReconciler.handle(state, input, now, policy, releases));
+    return record(reconciler.handle(state, input, now, releases));
+  }
+
+  /** A pool of {@code target} nodes with that scale-down strategy, all granted, booted and registered. */
+  PoolDriver registered(String strategy, int target) {
+    spec(Fixtures.accepted(Fixtures.withStrategy(Fixtures.spec(target), strategy), 1));
+    grants(Fixtures.capacity(1, IntStream.rangeClosed(1, target).mapToObj(Fixtures::grant).toArray(Grant[]::new)));
+    return tick(bootTime);
   }
 
   PoolDriver spec(NodePoolAccepted accepted) {
@@ -59,17 +73,33 @@ final class PoolDriver {
   /** An upstream release reaches the pool's task, which reconciles the pool with it. */
   PoolDriver release(NodeReleasePublished release) {
     releases = releases.with(release);
-    return record(PoolReconciler.reconcile(state, now, policy, releases));
+    return record(reconciler.reconcile(state, now, releases));
   }
 
   PoolDriver configuration(NodeConfigurationRequested request) {
     return apply(new PoolInput.ConfigurationRequested(request));
   }
 
+  /** Monitoring raises an alert on a node, now. */
+  PoolDriver raise(int machine, String alert) {
+    return apply(new PoolInput.AlertReported(Fixtures.alert(NodeAlert.RAISED, machine, alert, now, ++alerts)));
+  }
+
+  /** Monitoring says the alert on the node ended, now. */
+  PoolDriver resolve(int machine, String alert) {
+    return apply(new PoolInput.AlertReported(Fixtures.alert(NodeAlert.RESOLVED, machine, alert, now, ++alerts)));
+  }
+
+  /** A user deletes one node. */
+  PoolDriver deleteNode(int machine) {
+    return apply(new PoolInput.DeletionRequested(new NodeDeletionRequested("delete-" + (++alerts), Fixtures.ORG,
+        Fixtures.POOL, Fixtures.UID, Fixtures.machine(machine), now)));
+  }
+
   /** Time passes; the punctuator reconciles the pool. */
   PoolDriver tick(Duration elapsed) {
     now = now.plus(elapsed);
-    return record(PoolReconciler.reconcile(state, now, policy, releases));
+    return record(reconciler.reconcile(state, now, releases));
   }
 
   private PoolDriver record(Outcome outcome) {

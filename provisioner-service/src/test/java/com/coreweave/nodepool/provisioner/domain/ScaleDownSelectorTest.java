@@ -21,7 +21,7 @@ class ScaleDownSelectorTest {
       case Registered -> NodeTemplate.registered(booting, T0.plusSeconds(100));
       default -> throw new IllegalArgumentException("not a staying phase: " + phase);
     };
-    return new PoolNode(NodeTemplate.withActivity(node, active, T0), Fixtures.grant(n), null, null, null, null, null);
+    return PoolNode.assigned(NodeTemplate.withActivity(node, active, T0), Fixtures.grant(n), null);
   }
 
   static int size(ScaleDownSelector.Selection selection) {

@@ -6,10 +6,14 @@ import static org.assertj.core.api.Assertions.tuple;
 import com.coreweave.nodepool.kit.streams.DueIndex;
 import com.coreweave.nodepool.provisioner.domain.PoolState;
 import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
+import com.coreweave.nodepool.provisioner.domain.RepairPolicy;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.Grant;
+import com.coreweave.nodepool.schema.events.NodeAlert;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
+import com.coreweave.nodepool.schema.events.NodeDeletionRequested;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
@@ -269,5 +273,38 @@ class ProvisionerTopologyTest {
                 "key 'demo/train' does not match the pool named in the value, 'demo/other'"));
     assertThat(output(DeadLetters.serviceTopic(ProvisionerTopology.SERVICE)).readRecordsToList())
         .singleElement().satisfies(r -> assertThat(header(r, DeadLetters.ERROR)).isEqualTo("InvalidKey"));
+  }
+
+  @Test
+  void alertsAndNodeDeletionsReachTheirNodeAndBadOnesGoToTheirDeadLetterTopics() {
+    accepted.pipeInput(KEY, json(pool(2)));
+    capacity.pipeInput(KEY, json(grants(new Grant("m-1", 11), new Grant("m-2", 12))));
+    elapse(BOOT);
+    facts();
+    var alerts = input(Topics.NODE_ALERT_RAISED.name());
+    var deletions = input(Topics.NODE_DELETION_REQUESTED.name());
+
+    alerts.pipeInput(KEY, "{\"specversion\":\"1.0\"}".getBytes(StandardCharsets.UTF_8));
+    alerts.pipeInput(KEY, json(CloudEvent.of("a-1", "monitoring", NodeAlert.RAISED, KEY, T0,
+        new NodeAlert("m-1", "GPUContainedECCError", null))));
+    deletions.pipeInput(KEY, "{\"id\":\"d-0\",\"org\":\"demo\",\"pool\":\"other\",\"node\":\"m-2\"}"
+        .getBytes(StandardCharsets.UTF_8));
+    deletions.pipeInput(KEY, json(new NodeDeletionRequested("d-1", "demo", "train", "uid-1", "m-2", T0)));
+
+    assertThat(output(Topics.NODE_ALERT_RAISED_DLQ.name()).readRecordsToList()).singleElement()
+        .satisfies(r -> assertThat(header(r, DeadLetters.ERROR)).isEqualTo("InvalidCloudEvent"));
+    assertThat(output(Topics.NODE_DELETION_REQUESTED_DLQ.name()).readRecordsToList()).singleElement()
+        .satisfies(r -> assertThat(header(r, DeadLetters.ERROR)).isEqualTo("KeyMismatch"));
+    assertThat(facts()).filteredOn(NodeFact.NodeUpdated.class::isInstance)
+        .extracting(f -> ((NodeFact.NodeUpdated) f).node().name(), f -> ((NodeFact.NodeUpdated) f).change())
+        .containsExactly(tuple("m-1", "AlertRaised"), tuple("m-2", "Draining"), tuple("m-2", "PrepareForTerminate"));
+    assertThat(output(Topics.NODEPOOL_EVENT_RECORDED.name()).readValuesToList())
+        .anyMatch(e -> e.contains("\"CWNodeDeletionRequestSuccess\""));
+
+    // The node's durable timer removes it once its time to prepare for termination is over.
+    elapse(RepairPolicy.DEFAULTS.prepareForTerminate());
+    assertThat(facts()).filteredOn(NodeFact.NodeRemoved.class::isInstance)
+        .extracting(f -> ((NodeFact.NodeRemoved) f).node().name(), f -> ((NodeFact.NodeRemoved) f).cause())
+        .containsExactly(tuple("m-2", "Deleted"));
   }
 }

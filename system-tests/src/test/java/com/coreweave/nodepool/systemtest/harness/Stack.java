@@ -36,6 +36,9 @@ public final class Stack implements AutoCloseable {
     private static final Duration GRACEFUL_STOP = Duration.ofSeconds(20);
     /** The data is deleted right after, so close() gives little grace (a Streams app can hang while rebalancing). */
     private static final Duration CLOSING_STOP = Duration.ofSeconds(5);
+    /** The api-service's settings that say where the services its dashboard reads from listen. */
+    private static final Map<Service, String> DASHBOARD_PEERS = Map.of(
+            Service.QUOTA, "nodepool.dashboard.quota-url", Service.CAPACITY, "nodepool.dashboard.capacity-url");
 
     private final Set<Service> services;
     private final Map<Service, Map<String, String>> properties;
@@ -49,6 +52,8 @@ public final class Stack implements AutoCloseable {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final Thread shutdownHook = new Thread(this::close, "stack-shutdown");
     private final ChildProcess broker;
+    private final ApiTls apiTls;
+    private final int apiHttpsPort;
     private boolean closed;
 
     private Stack(Builder builder) {
@@ -71,6 +76,8 @@ public final class Stack implements AutoCloseable {
                 "--port", String.valueOf(brokerPort), "--controller-port", String.valueOf(freePort())),
                 logs.resolve("kafka.log"));
         services.forEach(service -> httpPorts.put(service, freePort()));
+        apiTls = builder.apiTls ? ApiTls.create(workDir) : null;
+        apiHttpsPort = builder.apiTls ? freePort() : -1;
     }
 
     public static Builder builder() {
@@ -100,6 +107,19 @@ public final class Stack implements AutoCloseable {
     public URI url(Service service) {
         requireChosen(service);
         return URI.create("http://localhost:" + httpPorts.get(service));
+    }
+
+    /** The API's HTTPS URL ({@link Builder#withApiTls()}), where kubectl sends its bearer token. */
+    public URI apiHttpsUrl() {
+        if (apiTls == null) {
+            throw new IllegalStateException("the stack was built without withApiTls()");
+        }
+        return URI.create("https://localhost:" + apiHttpsPort);
+    }
+
+    /** The certificate the API's HTTPS serves ({@link Builder#withApiTls()}). */
+    public ApiTls apiTls() {
+        return apiTls;
     }
 
     /** Where this run's logs are: one file per component, appended across restarts. */
@@ -221,7 +241,19 @@ public final class Stack implements AutoCloseable {
                 "-Dkafka.bootstrap.servers=" + bootstrapServers(),
                 // Kafka Streams' own state.dir: Quarkus ignores a quarkus.kafka-streams.state-dir ("unrecognized key").
                 "-Dkafka-streams.state.dir=" + workDir.resolve("state").resolve(instanceId)));
+        if (service == Service.API) {
+            // The dashboard's reads of the quotas and the fleet go to those services, wherever they listen.
+            DASHBOARD_PEERS.forEach((peer, key) -> {
+                if (services.contains(peer)) {
+                    command.add("-D" + key + "=" + url(peer));
+                }
+            });
+        }
         properties.getOrDefault(service, Map.of()).forEach((key, value) -> command.add("-D" + key + "=" + value));
+        if (apiTls != null && service == Service.API) {
+            // An extra instance listens on its own HTTPS port.
+            command.addAll(apiTls.properties(instanceId.equals(service.module()) ? apiHttpsPort : freePort()));
+        }
         command.addAll(List.of("-jar", jar(service).toString()));
         ChildProcess process = new ChildProcess(instanceId, command, logs.resolve(instanceId + ".log"));
         process.launch();
@@ -318,6 +350,7 @@ public final class Stack implements AutoCloseable {
 
         private final Set<Service> services = EnumSet.noneOf(Service.class);
         private final Map<Service, Map<String, String>> properties = new EnumMap<>(Service.class);
+        private boolean apiTls;
 
         private Builder() {
         }
@@ -330,6 +363,12 @@ public final class Stack implements AutoCloseable {
         /** A {@code -Dkey=value} for one service, e.g. a duration shortened for the test. */
         public Builder withProperty(Service service, String key, String value) {
             properties.computeIfAbsent(service, s -> new LinkedHashMap<>()).put(key, value);
+            return this;
+        }
+
+        /** The API listens on HTTPS too, with a self-signed certificate for localhost ({@link ApiTls}). */
+        public Builder withApiTls() {
+            apiTls = true;
             return this;
         }
 

@@ -1,0 +1,65 @@
+package com.coreweave.nodepool.provisioner.domain;
+
+import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
+import com.coreweave.nodepool.schema.resource.Node;
+import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
+import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * The pool's {@code NodePoolReconciled} after a reconcile: the counts, the node configurations as the status shows
+ * them, whether a deleting pool has no node left, and the fleet failures being retried. It is sent only when it
+ * differs from the last one sent.
+ */
+final class PoolSummary {
+
+  private PoolSummary() {
+  }
+
+  static void summarize(WorkingPool pool) {
+    int current = 0;
+    int inProgress = 0;
+    int removing = 0;
+    for (PoolNode node : pool.nodes()) {
+      switch (node.phase()) {
+        case Booting -> inProgress++;
+        case Registered, Draining -> current++;
+        default -> { }
+      }
+      if (node.leaving()) {
+        removing++;
+      }
+    }
+    NodeConfigState configs = pool.configs();
+    NodePoolReconciled next = new NodePoolReconciled(pool.ref(), ScalingController.desired(pool), current,
+        inProgress, removing, pool.activeProfile(), pendingView(configs), revisionsView(configs, pool.nodes()),
+        pool.deleting(), pool.deleting() && pool.nodes().isEmpty(), pool.disabled(), pool.disabledMessage(),
+        pool.now(), error(pool.nodes(), NodeRemovals::retrying), pool.deliveryError(),
+        error(pool.nodes(), ReconfigureReboots::retrying));
+    NodePoolReconciled last = pool.lastReconciled();
+    if (last == null || !next.equals(last.at(pool.now()))) {
+      pool.summary(next);
+    }
+  }
+
+  /** The error of the first node whose failed step waits for its retry, or null. */
+  private static String error(Collection<PoolNode> nodes, Predicate<PoolNode> retrying) {
+    return nodes.stream().filter(retrying).map(n -> n.retry().error()).findFirst().orElse(null);
+  }
+
+  private static PendingNodeConfiguration pendingView(NodeConfigState state) {
+    NodeConfig pending = state.pending();
+    return pending == null ? null
+        : new PendingNodeConfiguration(pending.createdAt(), pending.nodeProfile(), pending.summary());
+  }
+
+  /** The revisions as the status shows them, with the nodes booted into each. */
+  private static List<NodeConfigurationRevision> revisionsView(NodeConfigState state, Collection<PoolNode> nodes) {
+    return state.revisions().stream().map(r -> new NodeConfigurationRevision(
+        (int) nodes.stream().filter(n -> n.phase() == Node.Phase.Registered || n.phase() == Node.Phase.Draining)
+            .filter(n -> r.config().nodeProfile().equals(n.node().status().nodeProfile())).count(),
+        r.config().createdAt(), r.config().nodeProfile(), r.disabled(), r.config().summary())).toList();
+  }
+}
