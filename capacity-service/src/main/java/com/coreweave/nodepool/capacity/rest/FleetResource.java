@@ -7,10 +7,10 @@ import com.coreweave.nodepool.capacity.domain.LedgerSummary;
 import com.coreweave.nodepool.kit.auth.CurrentCaller;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.Json;
-import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested.Operation;
+import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -182,7 +182,7 @@ public class FleetResource {
         case FleetOutcome.CONFLICT -> 409;
         default -> 422;
       };
-      throw new ApiException(KubeStatus.failure(code, outcome.code(), outcome.message(), null));
+      throw new ApiException(Statuses.failure(code, outcome.code(), outcome.message(), null));
     }
     return Response.ok(new ChangeAnswer(change.requestId(), key.zone(), key.instanceType(), operation, "Applied",
         outcome.message(), outcome.added(), outcome.retired(), outcome.notRetired(), outcome.machines(),
@@ -193,7 +193,7 @@ public class FleetResource {
   private ZoneTypeKey offered(String zone, String instanceType) {
     catalogue.refusal(zone, instanceType).ifPresent(why -> {
       throw ApiException.invalid("Fleet", zone + "/" + instanceType,
-          List.of(new KubeStatus.Cause(KubeStatus.Cause.NOT_SUPPORTED, why, "instanceType")));
+          List.of(Statuses.cause(Statuses.NOT_SUPPORTED, why, "instanceType")));
     });
     return new ZoneTypeKey(zone, instanceType);
   }

@@ -38,7 +38,7 @@ public class FleetWrites {
         }
       } catch (ApiException e) {
         // The ledgers may be rebalancing right after a start; the change is durable, so keep looking until the end.
-        if (e.status().code() != 503) {
+        if (e.status().getCode() != 503) {
           throw e;
         }
       }

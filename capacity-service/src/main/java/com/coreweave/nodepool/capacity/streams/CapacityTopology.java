@@ -59,6 +59,10 @@ public class CapacityTopology {
     KStream<String, LedgerInput> fleet = in.read(Topics.FLEET_CHANGE_REQUESTED, Readers.fleetChanges(catalogue))
         .mapValues(change -> (LedgerInput) new LedgerInput.FleetChange(change), Named.as("as-fleet-change"));
 
+    // The catalogue's owner reads its own topic back only to dead-letter what it would never have written: the
+    // api-service's global store of it can only skip such a record (docs/flow.md).
+    in.read(Topics.INSTANCE_TYPE_CATALOGUED);
+
     KStream<String, LedgerInput> byLedger = demand.merge(releases, Named.as("merge-releases"))
         .merge(fleet, Named.as("merge-fleet"))
         .repartition(Repartitioned.with(Serdes.String(), JsonSerde.of(LedgerInput.class)).withName("by-ledger"));

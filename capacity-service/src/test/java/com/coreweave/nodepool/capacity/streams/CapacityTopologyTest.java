@@ -9,6 +9,7 @@ import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.Grant;
+import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
@@ -147,6 +148,22 @@ class CapacityTopologyTest {
     assertThat(header(dead.get(0), DeadLetters.SOURCE_TOPIC)).isEqualTo(Topics.QUOTA_CHECKED.name());
     assertThat(header(dead.get(0), DeadLetters.SERVICE)).isEqualTo("capacity-service");
     assertThat(Json.read(capacity.readValue(), CapacityChecked.class).grants()).hasSize(1);
+  }
+
+  @Test
+  void deadLettersACatalogueRecordItWouldNeverHaveWrittenAndPassesItsOwn() {
+    var catalogued = driver.createInputTopic(Topics.INSTANCE_TYPE_CATALOGUED.name(), Serdes.String().serializer(),
+        Serdes.String().serializer());
+    InstanceType a100 = Catalogue.fromResource("instance-types.yaml").all().stream()
+        .filter(t -> t.name().equals("gd-8xa100-i128")).findFirst().orElseThrow();
+    catalogued.pipeInput("gd-8xa100-i128", "{not json");
+    catalogued.pipeInput("gd-8xa100-i128-elsewhere", Json.string(a100));
+    catalogued.pipeInput("gd-8xa100-i128", Json.string(a100));
+
+    List<TestRecord<String, String>> dead = dlq.readRecordsToList();
+    assertThat(dead).extracting(r -> header(r, DeadLetters.ERROR)).containsExactly("MalformedJson", "KeyMismatch");
+    assertThat(dead).extracting(r -> header(r, DeadLetters.SOURCE_TOPIC))
+        .containsOnly(Topics.INSTANCE_TYPE_CATALOGUED.name());
   }
 
   private void setSize(int machines) {

@@ -6,6 +6,7 @@ import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePool;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +27,18 @@ public record PoolView(
     NodeTime nodeTime,
     NodePool published) {
 
-  /** One spot node taken back from this pool: when it was warned, when it left, and why then. */
-  public record Preemption(String node, Instant pendingAt, Instant removedAt, String cause) {
+  /**
+   * One spot node taken back from this pool: its timeline (warned at {@code pendingAt}, drained from {@code drainAt}
+   * or {@code evictedAt} once the drain began, gone by {@code removeBy}), and when it left and why then;
+   * {@code removedAt} and {@code cause} stay null while the node is being preempted.
+   */
+  public record Preemption(String node, Instant pendingAt, Instant drainAt, Instant removeBy, Instant evictedAt,
+                           Instant removedAt, String cause) {
+
+    @JsonIgnore
+    public boolean inFlight() {
+      return removedAt == null;
+    }
   }
 
   public static PoolView of(NodePoolAccepted accepted) {
@@ -37,6 +48,12 @@ public record PoolView(
 
   public String uid() {
     return accepted.uid();
+  }
+
+  /** The resourceVersion clients see: the last write's, or a later status change's. */
+  public String version() {
+    return published == null ? accepted.nodePool().metadata().resourceVersion()
+        : published.metadata().resourceVersion();
   }
 
   public PoolView withAccepted(NodePoolAccepted next) {

@@ -8,7 +8,6 @@ import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.resource.Node;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -44,16 +43,18 @@ public final class PoolViewReducer {
         nodes.put(about.node().name(), about.node());
         yield withNodes(view, nodes, now);
       }
-      case PreemptionFact.NodePreempted p when current(view, p.pool()) -> {
-        List<PoolView.Preemption> history = new ArrayList<>(view.preemptions().stream()
-            .filter(e -> e.removedAt().isAfter(now.minus(PREEMPTION_HISTORY)))
-            .filter(e -> !e.node().equals(p.node()) || !e.pendingAt().equals(p.pendingAt()))
-            .toList());
-        history.add(new PoolView.Preemption(p.node(), p.pendingAt(), p.removedAt(), p.cause()));
-        yield view.withPreemptions(history);
-      }
+      case PreemptionFact.PreemptionPending p when current(view, p.pool()) ->
+          withPreemptions(view, PreemptionLog.pending(view.preemptions(), p, now));
+      case PreemptionFact.PreemptionInProgress d when current(view, d.pool()) ->
+          withPreemptions(view, PreemptionLog.draining(view.preemptions(), d));
+      case PreemptionFact.NodePreempted p when current(view, p.pool()) ->
+          withPreemptions(view, PreemptionLog.preempted(view.preemptions(), p, now));
       default -> view;
     };
+  }
+
+  private static PoolView withPreemptions(PoolView view, List<PoolView.Preemption> log) {
+    return log == view.preemptions() ? view : view.withPreemptions(log);
   }
 
   /** The new nodes, and the node-time account advanced to now with the new count of registered nodes. */

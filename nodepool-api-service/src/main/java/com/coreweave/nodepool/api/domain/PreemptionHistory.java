@@ -11,7 +11,8 @@ import java.util.TreeMap;
 
 /**
  * A spot pool's preemptions over the last 7 days (the reference keeps preemption logs for a week), counted per day,
- * with the nodes being preempted right now and an interruption rate: preemptions per node-day run.
+ * with the nodes being preempted right now (names, and each one's timeline in {@code inProgress}) and an
+ * interruption rate: preemptions per node-day run.
  */
 public record PreemptionHistory(
     String nodePool,
@@ -21,12 +22,13 @@ public record PreemptionHistory(
     long last7d,
     double nodeDays7d,
     Double interruptionsPerNodeDay,
-    List<String> nodesPendingPreemption) {
+    List<String> nodesPendingPreemption,
+    List<PoolView.Preemption> inProgress) {
 
   public static PreemptionHistory of(PoolView view, Instant now) {
     Instant weekAgo = now.minus(7, ChronoUnit.DAYS);
     List<PoolView.Preemption> week = view.preemptions().stream()
-        .filter(p -> p.removedAt().isAfter(weekAgo))
+        .filter(p -> !p.inFlight() && p.removedAt().isAfter(weekAgo))
         .sorted(java.util.Comparator.comparing(PoolView.Preemption::removedAt))
         .toList();
     Map<String, Integer> perDay = new TreeMap<>();
@@ -38,7 +40,12 @@ public record PreemptionHistory(
         .filter(n -> n.metadata().labels() != null
             && "true".equals(n.metadata().labels().get(Node.LABEL_PENDING_PREEMPTION)))
         .map(Node::name).toList();
+    // A timeline whose node has already gone another way (e.g. the pool was scaled down) is not shown as running.
+    List<PoolView.Preemption> inProgress = view.preemptions().stream()
+        .filter(p -> p.inFlight() && view.nodes().containsKey(p.node()))
+        .sorted(java.util.Comparator.comparing(PoolView.Preemption::pendingAt))
+        .toList();
     return new PreemptionHistory(view.accepted().nodePool().name(), week, perDay, last24h, week.size(), nodeDays,
-        rate, pending);
+        rate, pending, inProgress);
   }
 }

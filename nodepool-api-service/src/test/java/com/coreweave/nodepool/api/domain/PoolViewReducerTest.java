@@ -230,8 +230,39 @@ class PoolViewReducerTest {
 
       PoolView view = fold(VIEW, preempted(GEN_2, "n-1", pendingAt));
 
-      assertThat(view.preemptions()).containsExactly(
-          new PoolView.Preemption("n-1", pendingAt, pendingAt.plus(Duration.ofMinutes(7)), "Deadline"));
+      assertThat(view.preemptions()).containsExactly(new PoolView.Preemption("n-1", pendingAt, null, null, null,
+          pendingAt.plus(Duration.ofMinutes(7)), "Deadline"));
+    }
+
+    @Test
+    void aNodeBeingPreemptedShowsItsTimelineUntilItLeaves() {
+      Instant pendingAt = NOW.minusSeconds(200);
+      Instant drainAt = pendingAt.plusSeconds(120);
+      Instant removeBy = pendingAt.plusSeconds(420);
+
+      PoolView warned = fold(VIEW, new PreemptionFact.PreemptionPending("r-1", GEN_2, "n-1", pendingAt, drainAt,
+          removeBy));
+      PoolView draining = fold(warned, new PreemptionFact.PreemptionInProgress("r-1", GEN_2, "n-1",
+          drainAt.plusSeconds(1), 30, removeBy));
+      PoolView gone = fold(draining, preempted(GEN_2, "n-1", pendingAt));
+
+      assertThat(warned.preemptions()).containsExactly(
+          new PoolView.Preemption("n-1", pendingAt, drainAt, removeBy, null, null, null));
+      assertThat(draining.preemptions()).containsExactly(
+          new PoolView.Preemption("n-1", pendingAt, drainAt, removeBy, drainAt.plusSeconds(1), null, null));
+      assertThat(gone.preemptions()).containsExactly(new PoolView.Preemption("n-1", pendingAt, drainAt, removeBy,
+          drainAt.plusSeconds(1), pendingAt.plus(Duration.ofMinutes(7)), "Deadline"));
+    }
+
+    @Test
+    void replayedTimelineStepsLeaveTheViewAsItWas() {
+      var pending = new PreemptionFact.PreemptionPending("r-1", GEN_2, "n-1", NOW, NOW.plusSeconds(120),
+          NOW.plusSeconds(420));
+      var drain = new PreemptionFact.PreemptionInProgress("r-1", GEN_2, "n-1", NOW.plusSeconds(120), 30,
+          NOW.plusSeconds(420));
+      PoolView view = fold(VIEW, pending, drain);
+
+      assertThat(fold(view, pending, drain)).isSameAs(view);
     }
 
     @Test
@@ -277,9 +308,6 @@ class PoolViewReducerTest {
 
   @Test
   void aFactThePoolViewDoesNotFoldLeavesItAsItWas() {
-    PreemptionFact.PreemptionPending pending = new PreemptionFact.PreemptionPending("r-1", GEN_2, "n-1", NOW,
-        NOW.plusSeconds(120), NOW.plusSeconds(420));
-
-    assertThat(fold(VIEW, pending, "not a fact")).isSameAs(VIEW);
+    assertThat(fold(VIEW, "not a fact")).isSameAs(VIEW);
   }
 }

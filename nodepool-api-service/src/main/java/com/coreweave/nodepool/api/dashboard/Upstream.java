@@ -1,0 +1,44 @@
+package com.coreweave.nodepool.api.dashboard;
+
+import com.coreweave.nodepool.kit.rest.ApiException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/**
+ * Reads of another service's API on the caller's behalf: the caller's own token goes along, so that service decides
+ * what the caller may see, and its answer (a body or a {@code Status}) comes back as it was given.
+ */
+@ApplicationScoped
+public class Upstream {
+
+  @Inject
+  DashboardSettings settings;
+
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  /** GET {@code path} on the service at {@code base}; 503 when it cannot be reached in time. */
+  public Response get(URI base, String path, String authorization) {
+    HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
+        .timeout(settings.upstreamTimeout())
+        .header("Authorization", authorization)
+        .header("Accept", MediaType.APPLICATION_JSON)
+        .GET().build();
+    try {
+      HttpResponse<byte[]> answer = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+      return Response.status(answer.statusCode()).type(MediaType.APPLICATION_JSON).entity(answer.body()).build();
+    } catch (IOException e) {
+      throw ApiException.unavailable(base + " did not answer " + path + ": " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw ApiException.unavailable("interrupted while asking " + base + path);
+    }
+  }
+}
