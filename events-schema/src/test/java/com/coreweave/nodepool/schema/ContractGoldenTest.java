@@ -23,8 +23,7 @@ import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
 import com.coreweave.nodepool.schema.events.Validation;
 import com.coreweave.nodepool.schema.resource.Condition;
 import com.coreweave.nodepool.schema.resource.Conditions;
-import com.coreweave.nodepool.schema.resource.KubeEvent;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
+import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
 import com.coreweave.nodepool.schema.resource.NodePool;
@@ -32,7 +31,10 @@ import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.resource.ObjectReference;
 import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import com.coreweave.nodepool.schema.resource.Taint;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.Status;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -83,10 +85,10 @@ class ContractGoldenTest {
     Golden.assertMatches("nodepool-request-decided.json", new RequestDecided("6f1c2f0e", RequestDecided.Outcome.CREATED,
         201, stored(), null, T0));
     Golden.assertMatches("nodepool-request-rejected.json", new RequestDecided("6f1c2f0f",
-        RequestDecided.Outcome.REJECTED, 422, null, KubeStatus.failure(422, "Invalid",
+        RequestDecided.Outcome.REJECTED, 422, null, Statuses.failure(422, "Invalid",
             "NodePool.compute.coreweave.com \"example-nodepool\" is invalid: spec.instanceType: field is immutable",
-            new KubeStatus.Details("example-nodepool", "compute.coreweave.com", "NodePool",
-                List.of(new KubeStatus.Cause("FieldValueInvalid", "field is immutable", "spec.instanceType")))),
+            Statuses.details("example-nodepool", "compute.coreweave.com", "NodePool",
+                List.of(Statuses.cause("FieldValueInvalid", "field is immutable", "spec.instanceType")))),
         T0));
   }
 
@@ -158,11 +160,15 @@ class ContractGoldenTest {
   void eventsAndStatus() throws Exception {
     Golden.assertMatches("nodepool-event-recorded.json", new RecordedEvent("quota-checked/demo/example-nodepool/1",
         "demo", "example-nodepool", POOL.uid(), ObjectReference.nodePool("example-nodepool", POOL.uid()),
-        "CWOverQuota", KubeEvent.WARNING,
+        "CWOverQuota", CwEvent.WARNING,
         "NodePool targetNodes pushes you over quota for gd-8xa100-i128 in US-EAST-04A", "quota-service", T0));
-    Golden.assertMatches("nodepool-events.json", new KubeEvent("v1", "Event",
-        Map.of("name", "example-nodepool.1843f2c1a9d0e6b2"), ObjectReference.nodePool("example-nodepool", POOL.uid()),
-        "CWNodePoolCreated", "NodePool example-nodepool created.", KubeEvent.NORMAL, 1, T0, T0,
-        Map.of("component", "nodepool-api-service"), "nodepool-api-service"));
+    Golden.assertMatches("nodepool-events.json", new EventBuilder()
+        .withNewMetadata().withName("example-nodepool.1843f2c1a9d0e6b2").endMetadata()
+        .withNewInvolvedObject().withApiVersion(NodePool.API_VERSION).withKind(NodePool.KIND)
+          .withName("example-nodepool").withUid(POOL.uid()).endInvolvedObject()
+        .withReason("CWNodePoolCreated").withMessage("NodePool example-nodepool created.").withType(CwEvent.NORMAL)
+        .withCount(1).withFirstTimestamp("2025-06-09T14:48:54Z").withLastTimestamp("2025-06-09T14:48:54Z")
+        .withNewSource().withComponent("nodepool-api-service").endSource()
+        .withReportingComponent("nodepool-api-service").build());
   }
 }

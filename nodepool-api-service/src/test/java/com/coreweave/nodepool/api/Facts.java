@@ -2,6 +2,7 @@ package com.coreweave.nodepool.api;
 
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.Grant;
+import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
@@ -13,6 +14,7 @@ import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
 import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
 import com.coreweave.nodepool.schema.topics.Topics;
+import com.coreweave.nodepool.testing.KafkaResource;
 import com.coreweave.nodepool.testing.TopicProbe;
 import io.restassured.path.json.JsonPath;
 import java.time.Instant;
@@ -24,6 +26,14 @@ final class Facts {
 
   private final TopicProbe probe;
   private final PoolRef pool;
+
+  /** A probe of the test broker that has published the catalogue's A100 type, as the capacity-service does. */
+  static TopicProbe probeWithCatalogue() {
+    TopicProbe probe = new TopicProbe(KafkaResource.bootstrapServers());
+    probe.sendJson(Topics.INSTANCE_TYPE_CATALOGUED.name(), "gd-8xa100-i128", new InstanceType("gd-8xa100-i128",
+        "8x A100", "A100", 8, 128, 2048, false, List.of("US-EAST-04A")));
+    return probe;
+  }
 
   Facts(TopicProbe probe, JsonPath created, String org) {
     this.probe = probe;

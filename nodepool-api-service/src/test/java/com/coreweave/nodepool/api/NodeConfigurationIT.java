@@ -13,9 +13,8 @@ import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
 
 import com.coreweave.nodepool.schema.Json;
-import com.coreweave.nodepool.schema.events.InstanceType;
-import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested.Action;
+import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
 import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
 import com.coreweave.nodepool.schema.topics.Topics;
@@ -45,9 +44,7 @@ class NodeConfigurationIT {
 
   @BeforeAll
   static void catalogue() {
-    probe = new TopicProbe(KafkaResource.bootstrapServers());
-    probe.sendJson(Topics.INSTANCE_TYPE_CATALOGUED.name(), "gd-8xa100-i128", new InstanceType("gd-8xa100-i128",
-        "8x A100", "A100", 8, 128, 2048, false, List.of("US-EAST-04A")));
+    probe = Facts.probeWithCatalogue();
   }
 
   @AfterAll

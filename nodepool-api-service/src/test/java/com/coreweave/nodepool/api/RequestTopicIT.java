@@ -6,7 +6,6 @@ import static org.hamcrest.Matchers.equalTo;
 
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CloudEvent;
-import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodePoolRequested;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
@@ -19,7 +18,6 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,9 +32,7 @@ class RequestTopicIT {
 
   @BeforeAll
   static void catalogue() {
-    probe = new TopicProbe(KafkaResource.bootstrapServers());
-    probe.sendJson(Topics.INSTANCE_TYPE_CATALOGUED.name(), "gd-8xa100-i128", new InstanceType("gd-8xa100-i128",
-        "8x A100", "A100", 8, 128, 2048, false, List.of("US-EAST-04A")));
+    probe = Facts.probeWithCatalogue();
   }
 
   @AfterAll
@@ -112,6 +108,18 @@ class RequestTopicIT {
     org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
         given().auth().oauth2("demo-token").get(POOLS + "topic-pool").then().log().ifValidationFails().statusCode(200)
             .body("spec.targetNodes", equalTo(1))
+            .body("status.conditions.find { it.type == 'Validated' }.reason", equalTo("Valid")));
+  }
+
+  @Test
+  void anUnreadableCatalogueRecordIsSkippedAndTheTypeItWouldHaveReplacedStaysKnown() {
+    probe.send(Topics.INSTANCE_TYPE_CATALOGUED.name(), "gd-8xa100-i128", "{not json");
+    probe.send(Topics.INSTANCE_TYPE_CATALOGUED.name(), "gd-8xa100-i128", "[\"wrong shape\"]");
+    probe.send(Topics.NODEPOOL_REQUESTED.name(), "demo/after-bad-catalogue", request("c-1",
+        "demo/after-bad-catalogue", "after-bad-catalogue", 1));
+
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        given().auth().oauth2("demo-token").get(POOLS + "after-bad-catalogue").then().statusCode(200)
             .body("status.conditions.find { it.type == 'Validated' }.reason", equalTo("Valid")));
   }
 

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.coreweave.nodepool.schema.Json;
-import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.resource.CwEvent;
-import com.coreweave.nodepool.schema.topics.Topics;
 import com.coreweave.nodepool.testing.KafkaResource;
 import com.coreweave.nodepool.testing.TopicProbe;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -41,9 +39,7 @@ class WatchIT {
 
   @BeforeAll
   static void catalogue() {
-    probe = new TopicProbe(KafkaResource.bootstrapServers());
-    probe.sendJson(Topics.INSTANCE_TYPE_CATALOGUED.name(), "gd-8xa100-i128", new InstanceType("gd-8xa100-i128",
-        "8x A100", "A100", 8, 128, 2048, false, List.of("US-EAST-04A")));
+    probe = Facts.probeWithCatalogue();
   }
 
   @AfterAll

@@ -57,6 +57,12 @@ final class Api {
         .POST(HttpRequest.BodyPublishers.ofString(json)));
   }
 
+  /** A create a client may retry: the same {@code idempotencyKey} gets the first call's answer. */
+  Answer post(String path, String json, String idempotencyKey) {
+    return send(HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "application/json")
+        .header("Idempotency-Key", idempotencyKey).POST(HttpRequest.BodyPublishers.ofString(json)));
+  }
+
   Answer put(String path, String json) {
     return send(HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "application/json")
         .PUT(HttpRequest.BodyPublishers.ofString(json)));

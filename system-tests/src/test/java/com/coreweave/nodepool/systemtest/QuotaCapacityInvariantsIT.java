@@ -15,7 +15,6 @@ import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.topics.Topics;
-import com.coreweave.nodepool.systemtest.TopicLog.Rec;
 import com.coreweave.nodepool.systemtest.harness.KafkaProbe;
 import com.coreweave.nodepool.systemtest.harness.Service;
 import com.coreweave.nodepool.systemtest.harness.Stack;
@@ -24,12 +23,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -187,7 +184,7 @@ class QuotaCapacityInvariantsIT {
           + seconds(started) + " s; quota-service and capacity-service were killed -9 and restarted");
 
       Settling settling = new Settling(fired.ids(), List.of(decided, accepted, quota, capacity, nodes, status),
-          decided, accepted, quota, capacity, status);
+          decided, accepted, quota, capacity, status, QUIET, READ);
       long settleStart = System.nanoTime();
       try {
         await().atMost(SETTLE).pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ofSeconds(1))
@@ -204,7 +201,7 @@ class QuotaCapacityInvariantsIT {
         log.catchUp(READ);
       }
       Invariants invariants = new Invariants(new Invariants.Setup(ZONE, TYPE, FLEET, QUOTAS),
-          partitions(capacity), partitions(quota), partitions(nodes), partitions(accepted), partitions(status));
+          capacity.partitions(), quota.partitions(), nodes.partitions(), accepted.partitions(), status.partitions());
       List<String> notSettled = settling.reasons();
 
       SoftAssertions soft = new SoftAssertions();
@@ -247,9 +244,9 @@ class QuotaCapacityInvariantsIT {
           .as("F4 pools now: status counts and nodes match the grants").isEmpty();
 
       Map<String, NodePoolAccepted> live = invariants.livePools();
-      int granted = Invariants.live(partitions(capacity)).values().stream()
+      int granted = Invariants.live(capacity.partitions()).values().stream()
           .mapToInt(c -> c.grants() == null ? 0 : c.grants().size()).sum();
-      int queued = Invariants.live(partitions(capacity)).values().stream().mapToInt(CapacityChecked::queuedNodes)
+      int queued = Invariants.live(capacity.partitions()).values().stream().mapToInt(CapacityChecked::queuedNodes)
           .sum();
       LOG.info(() -> "checked " + capacity.size() + " capacity-checked, " + quota.size() + " quota-checked, "
           + nodes.size() + " node facts, " + status.size() + " status records; " + invariants.replayedStates()
@@ -352,113 +349,7 @@ class QuotaCapacityInvariantsIT {
             : NodePoolRequested.Operation.APPLY, pool)));
   }
 
-  // ----------------------------------------------------------------------------------------------- settling
-
-  /**
-   * When the system has settled: every request decided, no pool still being deleted, every service caught up with
-   * every live pool's incarnation and generation, no node in progress, deleted pools gone everywhere, and no new
-   * record on the topics for {@link #QUIET}. These are progress conditions: the invariants are asserted after.
-   */
-  static final class Settling {
-
-    private final Set<String> ids;
-    private final List<TopicLog<?>> logs;
-    private final TopicLog<RequestDecided> decided;
-    private final TopicLog<NodePoolAccepted> accepted;
-    private final TopicLog<QuotaChecked> quota;
-    private final TopicLog<CapacityChecked> capacity;
-    private final TopicLog<NodePool> status;
-    private long lastSize = -1;
-    private long lastChange = System.nanoTime();
-    volatile String why = "not checked yet";
-
-    Settling(List<String> ids, List<TopicLog<?>> logs, TopicLog<RequestDecided> decided,
-             TopicLog<NodePoolAccepted> accepted, TopicLog<QuotaChecked> quota, TopicLog<CapacityChecked> capacity,
-             TopicLog<NodePool> status) {
-      this.ids = new HashSet<>(ids);
-      this.logs = logs;
-      this.decided = decided;
-      this.accepted = accepted;
-      this.quota = quota;
-      this.capacity = capacity;
-      this.status = status;
-    }
-
-    boolean settled() {
-      logs.forEach(log -> log.catchUp(READ));
-      long size = logs.stream().mapToLong(TopicLog::size).sum();
-      if (size != lastSize) {
-        lastSize = size;
-        lastChange = System.nanoTime();
-      }
-      List<String> reasons = reasons();
-      long quietFor = System.nanoTime() - lastChange;
-      if (reasons.isEmpty() && quietFor < QUIET.toNanos()) {
-        reasons = List.of("records still arriving");
-      }
-      why = reasons.isEmpty() ? "" : reasons.toString();
-      return reasons.isEmpty();
-    }
-
-    List<String> reasons() {
-      List<String> reasons = new ArrayList<>();
-      Set<String> answered = new HashSet<>();
-      decided.all().forEach(r -> {
-        if (r.value() != null) {
-          answered.add(r.value().requestId());
-        }
-      });
-      long undecided = ids.stream().filter(id -> !answered.contains(id)).count();
-      if (undecided > 0) {
-        reasons.add(undecided + " request(s) not decided yet");
-      }
-      Map<String, NodePoolAccepted> pools = Invariants.latest(partitions(accepted));
-      Map<String, QuotaChecked> quotaNow = Invariants.latest(partitions(quota));
-      Map<String, CapacityChecked> capacityNow = Invariants.latest(partitions(capacity));
-      Map<String, NodePool> statusNow = Invariants.latest(partitions(status));
-      Set<String> keys = new HashSet<>(pools.keySet());
-      keys.addAll(quotaNow.keySet());
-      keys.addAll(capacityNow.keySet());
-      keys.addAll(statusNow.keySet());
-      for (String key : new java.util.TreeSet<>(keys)) {
-        NodePoolAccepted a = pools.get(key);
-        QuotaChecked q = quotaNow.get(key);
-        CapacityChecked c = capacityNow.get(key);
-        NodePool s = statusNow.get(key);
-        if (a == null) {
-          if (q != null || c != null || s != null) {
-            reasons.add(key + " deleted but not yet forgotten everywhere");
-          }
-        } else if (a.deleting()) {
-          reasons.add(key + " still being deleted");
-        } else if (a.validation() == null || !a.validation().valid()) {
-          reasons.add(key + " not validated yet: " + a.validation());
-        } else if (q == null || !q.pool().uid().equals(a.uid()) || q.pool().generation() != a.generation()) {
-          reasons.add(key + " quota not caught up");
-        } else if (c == null || !c.pool().uid().equals(a.uid()) || c.pool().generation() != a.generation()
-            || c.requestedNodes() != q.admittedNodes()) {
-          reasons.add(key + " capacity not caught up");
-        } else if (s == null || s.status() == null || !a.uid().equals(s.metadata().uid())
-            || s.status().observedGeneration() == null || s.status().observedGeneration() != a.generation()
-            || s.status().inProgress() == null || s.status().inProgress() != 0
-            || s.status().currentNodes() == null
-            || s.status().currentNodes() != (c.grants() == null ? 0 : c.grants().size())) {
-          reasons.add(key + " nodes not at their grants yet");
-        }
-      }
-      return reasons;
-    }
-  }
-
   // ------------------------------------------------------------------------------------------------ helpers
-
-  static <T> List<List<Rec<T>>> partitions(TopicLog<T> log) {
-    List<List<Rec<T>>> partitions = new ArrayList<>();
-    for (int p = 0; p < log.partitionCount(); p++) {
-      partitions.add(log.partition(p));
-    }
-    return partitions;
-  }
 
   static JsonNode fleetView() {
     Api.Answer answer = SystemStack.admin(Service.CAPACITY).get("/admin/fleet/" + ZONE + "/" + TYPE);

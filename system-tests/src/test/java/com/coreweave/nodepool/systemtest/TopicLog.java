@@ -97,6 +97,18 @@ final class TopicLog<T> implements AutoCloseable {
     return partitions.size();
   }
 
+  /** Every kept record, one list per partition in partition order, each in offset order. */
+  List<List<Rec<T>>> partitions() {
+    return partitions(key -> true);
+  }
+
+  /** As {@link #partitions()}, only the records whose key matches. */
+  List<List<Rec<T>>> partitions(Predicate<String> keys) {
+    List<List<Rec<T>>> kept = new ArrayList<>();
+    partitions.forEach(partition -> kept.add(partition.stream().filter(r -> keys.test(r.key())).toList()));
+    return kept;
+  }
+
   /** Every kept record, partition by partition, each in offset order. */
   List<Rec<T>> all() {
     List<Rec<T>> all = new ArrayList<>();

@@ -24,11 +24,12 @@ public interface CapacitySettings {
   Duration fleetChangePollInterval();
 
   /**
-   * The most machines one zone × instance type may hold (in service, maintenance or retired); a ledger is one
-   * store record, and this keeps it well under the broker's default 1 MB record limit.
+   * The most machines one zone × instance type may hold (in service, maintenance or retired). A ledger is stored a
+   * record per pool and per machine out of service, and an input costs what it changes, so the bound is the memory
+   * of the service (a ledger is kept in memory, about 100 bytes per allocated machine), not the record size.
    */
   @WithName("max-machines")
-  @WithDefault("1000")
+  @WithDefault("50000")
   int maxMachines();
 
   /** How many applied fleet changes each ledger remembers (their outcomes answer admin calls and dedupe repeats). */

@@ -22,7 +22,7 @@ public record Availability(String zone, long total, long free, int reservedDeman
       .thenComparing(Availability::zone);
 
   /** The zone's availability from its ledger ({@code null}: no fleet there yet). */
-  public static Availability of(String zone, LedgerState ledger, int nodes, boolean spotOffered) {
+  public static Availability of(String zone, Ledger ledger, int nodes, boolean spotOffered) {
     if (ledger == null) {
       return new Availability(zone, 0, 0, 0, 0, 0, 0, 0, 0, spotOffered, false, false);
     }
@@ -31,7 +31,7 @@ public record Availability(String zone, long total, long free, int reservedDeman
     int spot = ledger.spotDemandWaiting();
     long forDefault = Math.max(0, free - reserved);
     long forSpot = spotOffered ? Math.max(0, free - reserved - spot) : 0;
-    long reclaimable = ledger.machines().values().stream().filter(SpotReclaimPolicy::reclaimable).count();
+    long reclaimable = ledger.reclaimable();
     return new Availability(zone, ledger.total(), free, reserved, spot, ledger.spotHeld(), reclaimable, forDefault,
         forSpot, spotOffered, forDefault >= nodes, spotOffered && forSpot >= nodes);
   }

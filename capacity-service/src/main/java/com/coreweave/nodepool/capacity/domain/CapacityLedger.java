@@ -12,22 +12,27 @@ import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
- * The capacity decision of one zone × instance type, as a pure function {@code (ledger, input) -> decision}.
- * After every input it serves the queue: free machines go to {@code default} pools in the order they started
+ * The capacity decision of one zone × instance type: applies an input to the {@link Ledger} and returns what to
+ * write and what to publish ({@code (ledger, input) -> decision}, the ledger changed in place). After every input it serves the queue: free machines go to {@code default} pools in the order they started
  * waiting, then to {@code spot} pools in the same order. It never takes a grant back by itself: a pool that asks for
  * fewer nodes than it holds keeps them until the provisioner releases them, and a release counts only if it names
  * the machine, pool incarnation and grant id that hold, so a duplicate or late release changes nothing. A machine
  * released because it is out of service (a node taken out for an alert, or one that could not be delivered) goes to
  * maintenance, not back to the free machines; a node a user deleted frees its machine, which the pool that deleted it
  * gets back only when no other machine is free. When reserved demand waits and spot pools hold machines, it asks back
- * exactly the machines needed, once each.
+ * exactly the machines needed, once each, the most recently granted first (the least work lost; the longest-running
+ * spot nodes keep running). It reads and changes only what the input concerns, through the {@link Ledger}'s indexes,
+ * and compares before and after only for the pools it touched (and the queue, when its order changed).
  */
 public final class CapacityLedger {
 
@@ -53,31 +58,32 @@ public final class CapacityLedger {
     final List<SpotReclaimRequested> reclaims = new ArrayList<>();
     final List<RecordedEvent> events = new ArrayList<>();
     /** A machine a pool released for a deleted node, which that pool should not be handed straight back. */
-    final Map<String, String> releasedBy = new HashMap<>();
+    final Map<String, Integer> releasedBy = new HashMap<>();
   }
 
   /**
-   * The ledger after {@code input}. An input it cannot apply (an unexpected error, a ledger that breaks an invariant)
-   * changes nothing and stops nothing: a pool whose demand it was gets the reference's {@code InternalError}, keeping
-   * what it holds, until its next check.
+   * Applies {@code input} to the ledger and says what to write and publish. An input it cannot apply (an unexpected
+   * error, a ledger that breaks an invariant) is undone and stops nothing: a pool whose demand it was gets the
+   * reference's {@code InternalError}, keeping what it holds, until its next check.
    */
-  public LedgerDecision apply(LedgerState state, LedgerInput input, Instant now) {
+  public LedgerDecision apply(Ledger ledger, LedgerInput input, Instant now) {
+    if (input instanceof LedgerInput.FleetChange change) {
+      var earlier = ledger.fleetChange(change.request().requestId());
+      if (earlier.isPresent()) {
+        return new LedgerDecision(LedgerWrites.NONE, List.of(), List.of(), List.of(), earlier.get());
+      }
+    }
+    ledger.begin();
     try {
-      return decide(state, input, now);
+      return decide(ledger, input, now);
     } catch (RuntimeException e) {
-      return failed(state, input, e, now);
+      ledger.rollback();
+      return failed(ledger, input, e, now);
     }
   }
 
-  private LedgerDecision decide(LedgerState state, LedgerInput input, Instant now) {
-    if (input instanceof LedgerInput.FleetChange change) {
-      var earlier = state.fleetChange(change.request().requestId());
-      if (earlier.isPresent()) {
-        return new LedgerDecision(state, false, List.of(), List.of(), List.of(), earlier.get());
-      }
-    }
-    WorkingLedger ledger = new WorkingLedger(state);
-    Map<String, CapacityChecked> published = lastPublished(ledger, now);
+  private LedgerDecision decide(Ledger ledger, LedgerInput input, Instant now) {
+    Map<String, Integer> placesBefore = ledger.places();
     Evaluation evaluation = new Evaluation();
     FleetOutcome outcome = null;
     switch (input) {
@@ -93,218 +99,237 @@ public final class CapacityLedger {
     }
     serve(ledger, evaluation, now);
     reclaimForReservedDemand(ledger, evaluation, now);
-    List<LedgerDecision.PoolUpdate> updates = publish(ledger, published, evaluation, now);
+    List<LedgerDecision.PoolUpdate> updates = publish(ledger, placesBefore, evaluation, now);
     // Every output changes the ledger too (a published allocation, a reported generation, a machine asked back, a
-    // remembered outcome), so an input that leaves it as it was has nothing to say and nothing to store; the
-    // sequence, which only names outputs, then stays where it was.
-    if (!ledger.differsFrom(state)) {
-      return new LedgerDecision(state, false, updates, evaluation.reclaims, evaluation.events, outcome);
-    }
-    return new LedgerDecision(ledger.state(), true, updates, evaluation.reclaims, evaluation.events, outcome);
+    // remembered outcome), so an input that leaves it as it was writes nothing and says nothing; the sequence,
+    // which only names outputs, then stays where it was.
+    return new LedgerDecision(ledger.commit(), updates, evaluation.reclaims, evaluation.events, outcome);
   }
 
-  private static LedgerDecision failed(LedgerState state, LedgerInput input, RuntimeException error, Instant now) {
+  private static LedgerDecision failed(Ledger ledger, LedgerInput input, RuntimeException error, Instant now) {
     if (!(input instanceof LedgerInput.Demand demand)) {
-      return new LedgerDecision(state, false, List.of(), List.of(), List.of(), null);
+      return new LedgerDecision(LedgerWrites.NONE, List.of(), List.of(), List.of(), null);
     }
     PoolRef ref = demand.checked().pool();
-    List<Grant> held = state.machines().values().stream()
-        .filter(m -> m.status() == Machine.Status.ALLOCATED && m.allocation() != null
-            && m.allocation().pool().equals(demand.pool()) && m.allocation().poolUid().equals(ref.uid()))
-        .map(m -> new Grant(m.name(), m.allocation().grantId())).toList();
+    PoolDemand pool = ledger.pool(demand.pool());
+    List<Grant> held = pool != null && pool.ref().uid().equals(ref.uid()) ? ledger.grants(pool) : List.of();
     String message = "Capacity check failed: " + (error.getMessage() == null ? error.getClass().getSimpleName()
         : error.getMessage());
     CapacityChecked checked = new CapacityChecked(ref, Conditions.Capacity.INTERNAL_ERROR,
         demand.checked().admittedNodes(), held, 0, null, null, message, now);
-    return new LedgerDecision(state, false, List.of(new LedgerDecision.PoolUpdate(demand.pool(), checked)), List.of(),
-        List.of(), null);
+    return new LedgerDecision(LedgerWrites.NONE, List.of(new LedgerDecision.PoolUpdate(demand.pool(), checked)),
+        List.of(), List.of(), null);
   }
 
-  private static void onDemand(WorkingLedger ledger, String pool, QuotaChecked checked, Evaluation evaluation) {
+  private static void onDemand(Ledger ledger, String pool, QuotaChecked checked, Evaluation evaluation) {
     PoolRef ref = checked.pool();
-    PoolDemand held = ledger.pools.get(pool);
+    PoolDemand held = ledger.pool(pool);
     if (held != null && held.ref().uid().equals(ref.uid()) && ref.generation() < held.ref().generation()) {
       return;
     }
     if (held != null && !held.ref().uid().equals(ref.uid())) {
       // The pool was deleted and created again under the same name: the old incarnation's grants are void.
-      ledger.releaseAll(pool, held.ref().uid());
+      release(ledger, pool, held.held(), false);
       held = null;
-    }
-    if (held != null && held.spot() != ref.spot()) {
-      ledger.reclass(pool, ref.uid(), ref.spot());
     }
     int demand = Math.max(0, checked.admittedNodes());
     int previous = held == null ? 0 : held.demand();
-    ledger.pools.put(pool, held == null ? new PoolDemand(ref, demand, null, null, 0, null)
-        : held.withRef(ref, demand));
+    // A change of compute class needs nothing more: what a pool holds counts as spot exactly while it is spot.
+    ledger.putPool(pool, held == null ? PoolDemand.of(ref, demand) : held.withRef(ref, demand));
     if (held == null || previous != demand) {
       evaluation.previousDemand.put(pool, previous);
     }
   }
 
-  private static void onForget(WorkingLedger ledger, LedgerInput.Forget forget, Evaluation evaluation) {
-    PoolDemand held = ledger.pools.get(forget.pool());
+  private static void onForget(Ledger ledger, LedgerInput.Forget forget, Evaluation evaluation) {
+    PoolDemand held = ledger.pool(forget.pool());
     if (held == null || (forget.poolUid() != null && !forget.poolUid().equals(held.ref().uid()))) {
       return;
     }
-    ledger.releaseAll(forget.pool(), held.ref().uid());
-    ledger.pools.remove(forget.pool());
+    release(ledger, forget.pool(), held.held(), false);
+    ledger.putPool(forget.pool(), null);
     evaluation.forgotten.add(forget.pool());
   }
 
-  private static void onRelease(WorkingLedger ledger, NodeFact.NodeRemoved removed, Evaluation evaluation) {
+  private static void onRelease(Ledger ledger, NodeFact.NodeRemoved removed, Evaluation evaluation) {
     Grant grant = removed.grant();
-    Machine machine = grant == null ? null : ledger.machine(grant.machine());
     String pool = removed.pool().key().toString();
-    if (machine != null && machine.allocatedTo(pool, removed.pool().uid())
-        && machine.allocation().grantId() == grant.grantId()) {
-      ledger.release(machine, removed.outOfService());
-      if (DELETED.equals(removed.cause())) {
-        evaluation.releasedBy.put(pool, machine.name());
+    PoolDemand holder = ledger.pool(pool);
+    if (grant == null || holder == null || !holder.ref().uid().equals(removed.pool().uid())) {
+      return;
+    }
+    int machine = ledger.indexOf(grant.machine());
+    holder.held().stream().filter(h -> h.machine() == machine && h.grantId() == grant.grantId()).findFirst()
+        .ifPresent(held -> {
+          release(ledger, pool, List.of(held), removed.outOfService());
+          if (DELETED.equals(removed.cause())) {
+            evaluation.releasedBy.put(pool, machine);
+          }
+        });
+  }
+
+  /**
+   * Ends allocations of one pool: a machine out of service, or one an operator asked back (the capacity is needed
+   * elsewhere), goes to maintenance; every other one becomes free for the queue.
+   */
+  private static void release(Ledger ledger, String pool, List<Holding> released, boolean outOfService) {
+    if (released.isEmpty()) {
+      return;
+    }
+    Set<Long> ended = new HashSet<>();
+    released.forEach(h -> ended.add(h.grantId()));
+    PoolDemand holder = ledger.pool(pool);
+    ledger.putPool(pool, holder.withHeld(holder.held().stream().filter(h -> !ended.contains(h.grantId())).toList()));
+    for (Holding h : released) {
+      if (outOfService || h.reclaim() == Machine.Reclaim.OPERATOR) {
+        ledger.setOutOfService(h.machine(), Machine.Status.MAINTENANCE);
       }
     }
   }
 
   /** Hands free machines to waiting pools: default before spot, each in the order they started waiting. */
-  private static void serve(WorkingLedger ledger, Evaluation evaluation, Instant now) {
+  private static void serve(Ledger ledger, Evaluation evaluation, Instant now) {
     refreshTickets(ledger, now);
-    for (PoolDemand pool : queue(ledger)) {
-      String key = pool.ref().key().toString();
-      for (int wanted = ledger.queued(pool); wanted > 0; wanted--) {
-        var free = ledger.nextFree(evaluation.releasedBy.get(key));
-        if (free.isEmpty()) {
-          refreshTickets(ledger, now);
-          return;
+    for (PoolDemand waiting : ledger.queue()) {
+      String key = waiting.ref().key().toString();
+      int wanted = waiting.queued();
+      Integer unless = evaluation.releasedBy.get(key);
+      List<Integer> chosen = new ArrayList<>();
+      for (int i = ledger.nextFree(1); i >= 0 && chosen.size() < wanted; i = ledger.nextFree(i + 1)) {
+        if (unless == null || i != unless) {
+          chosen.add(i);
         }
-        ledger.grant(free.get(), pool.ref(), now);
-        evaluation.grantedNow.merge(key, 1, Integer::sum);
+      }
+      if (chosen.size() < wanted && unless != null && ledger.status(unless) == Machine.Status.FREE) {
+        chosen.add(unless);
+      }
+      if (!chosen.isEmpty()) {
+        List<Holding> held = new ArrayList<>(waiting.held());
+        chosen.forEach(i -> held.add(new Holding(i, ledger.nextGrantId(), now, null)));
+        ledger.putPool(key, waiting.withHeld(held));
+        evaluation.grantedNow.merge(key, chosen.size(), Integer::sum);
+      }
+      if (chosen.size() < wanted) {
+        break;
       }
     }
     refreshTickets(ledger, now);
   }
 
-  /** A pool that starts waiting takes the next ticket; a pool that waits no more gives its ticket up. */
-  private static void refreshTickets(WorkingLedger ledger, Instant now) {
-    for (var entry : ledger.pools.entrySet()) {
-      PoolDemand pool = entry.getValue();
-      boolean waits = ledger.queued(pool) > 0;
+  /**
+   * A pool that starts waiting takes the next ticket; a pool that waits no more gives its ticket up. Only a pool
+   * this input changed can start or stop waiting.
+   */
+  private static void refreshTickets(Ledger ledger, Instant now) {
+    for (String key : new TreeSet<>(ledger.touched())) {
+      PoolDemand pool = ledger.pool(key);
+      if (pool == null) {
+        continue;
+      }
+      boolean waits = pool.queued() > 0;
       if (waits && pool.ticket() == null) {
-        entry.setValue(pool.waiting(ledger.nextTicket(), now));
+        ledger.putPool(key, pool.waiting(ledger.nextTicket(), now));
       } else if (!waits && pool.ticket() != null) {
-        entry.setValue(pool.waiting(null, null));
+        ledger.putPool(key, pool.waiting(null, null));
       }
     }
-  }
-
-  private static List<PoolDemand> queue(WorkingLedger ledger) {
-    return ledger.pools.values().stream()
-        .filter(p -> p.ticket() != null)
-        .sorted(Comparator.comparing(PoolDemand::spot).thenComparing(PoolDemand::ticket))
-        .toList();
-  }
-
-  /** Each waiting pool's place in the queue, 1-based. */
-  private static Map<String, Integer> places(WorkingLedger ledger) {
-    Map<String, Integer> places = new HashMap<>();
-    for (PoolDemand pool : queue(ledger)) {
-      places.put(pool.ref().key().toString(), places.size() + 1);
-    }
-    return places;
   }
 
   /** Reserved demand waits while spot pools hold machines: ask back exactly the machines not yet asked for. */
-  private static void reclaimForReservedDemand(WorkingLedger ledger, Evaluation evaluation, Instant now) {
-    int waiting = ledger.pools.values().stream().filter(p -> !p.spot()).mapToInt(ledger::queued).sum();
-    long asked = ledger.machines().stream().filter(m -> m.status() == Machine.Status.ALLOCATED
-        && m.allocation().reclaim() == Machine.Reclaim.RESERVED_DEMAND).count();
-    int needed = (int) (waiting - asked);
+  private static void reclaimForReservedDemand(Ledger ledger, Evaluation evaluation, Instant now) {
+    int waiting = ledger.reservedDemandWaiting();
+    int needed = (int) (waiting - ledger.reclaiming(Machine.Reclaim.RESERVED_DEMAND));
     if (needed <= 0) {
       return;
     }
-    List<Machine> chosen = SpotReclaimPolicy.choose(ledger.machines(), needed);
-    reclaim(ledger, chosen, Machine.Reclaim.RESERVED_DEMAND, waiting + " node(s) of reserved demand wait for "
-        + ledger.instanceType + " in " + ledger.zone, evaluation, now);
+    reclaim(ledger, ledger.newestReclaimable(needed), Machine.Reclaim.RESERVED_DEMAND, waiting
+        + " node(s) of reserved demand wait for " + ledger.instanceType() + " in " + ledger.zone(), evaluation, now);
   }
 
-  private static FleetOutcome reclaimForOperator(WorkingLedger ledger, FleetChangeRequested request,
+  private static FleetOutcome reclaimForOperator(Ledger ledger, FleetChangeRequested request,
                                                  Evaluation evaluation, Instant now) {
     if (request.count() == null || request.count() <= 0) {
       return FleetOutcome.refused(request, FleetOutcome.INVALID, "reclaim-spot needs a positive number of nodes",
           now);
     }
-    List<Machine> chosen = SpotReclaimPolicy.choose(ledger.machines(), request.count());
-    reclaim(ledger, chosen, Machine.Reclaim.OPERATOR, "capacity of " + ledger.instanceType + " in " + ledger.zone
-        + " is needed elsewhere (operator reclaim)", evaluation, now);
-    List<String> names = chosen.stream().map(Machine::name).sorted().toList();
+    List<LedgerIndex.Reclaimable> chosen = ledger.newestReclaimable(request.count());
+    reclaim(ledger, chosen, Machine.Reclaim.OPERATOR, "capacity of " + ledger.instanceType() + " in "
+        + ledger.zone() + " is needed elsewhere (operator reclaim)", evaluation, now);
+    List<String> names = chosen.stream().map(r -> ledger.machineName(r.holding().machine())).sorted().toList();
     return new FleetOutcome(request.requestId(), request.operation(), null, names.size() + " of " + request.count()
         + " spot node(s) asked back" + (names.size() < request.count() ? " (spot pools hold no more that are not "
         + "already asked back)" : "") + "; they go to maintenance once preempted", 0, 0, 0, names, now);
   }
 
   /** Marks the machines asked back and writes one request per spot pool naming its nodes. */
-  private static void reclaim(WorkingLedger ledger, List<Machine> chosen, Machine.Reclaim why, String reason,
+  private static void reclaim(Ledger ledger, List<LedgerIndex.Reclaimable> chosen, Machine.Reclaim why, String reason,
                               Evaluation evaluation, Instant now) {
-    Map<String, List<String>> byPool = new TreeMap<>();
-    for (Machine machine : chosen) {
-      ledger.put(machine.reclaimed(why));
-      byPool.computeIfAbsent(machine.allocation().pool(), p -> new ArrayList<>()).add(machine.name());
-    }
-    byPool.forEach((pool, nodes) -> {
-      PoolRef ref = ledger.pools.get(pool).ref();
-      String id = ledger.zone + "/" + ledger.instanceType + "#" + ledger.sequence + "/"
-          + why.name().toLowerCase(java.util.Locale.ROOT) + "/" + pool;
-      evaluation.reclaims.add(new SpotReclaimRequested(id, ref, nodes.stream().sorted().toList(), reason, now));
+    Map<String, Set<Long>> byPool = new TreeMap<>();
+    chosen.forEach(r -> byPool.computeIfAbsent(r.pool(), p -> new HashSet<>()).add(r.holding().grantId()));
+    byPool.forEach((key, grants) -> {
+      PoolDemand pool = ledger.pool(key);
+      ledger.putPool(key, pool.withHeld(pool.held().stream()
+          .map(h -> grants.contains(h.grantId()) ? h.reclaimed(why) : h).toList()));
+      List<String> nodes = pool.held().stream().filter(h -> grants.contains(h.grantId()))
+          .map(h -> ledger.machineName(h.machine())).sorted().toList();
+      String id = ledger.key() + "#" + ledger.nextSequence() + "/" + why.name().toLowerCase(java.util.Locale.ROOT)
+          + "/" + key;
+      evaluation.reclaims.add(new SpotReclaimRequested(id, pool.ref(), nodes, reason, now));
     });
   }
 
   /**
-   * What every pool was last told, as of the ledger before the input. After each input a pool's published
-   * {@code capacity-checked} is exactly the ledger's view of it (grants, demand, queue place) with the reason decided
-   * then, so only that reason is stored with the pool and the rest is derived here: a second copy of every pool's
-   * record made up most of a big ledger's bytes.
+   * The {@code capacity-checked} of every pool whose allocation, queue place or reason changed, and events. A
+   * pool's last published record is exactly the ledger's view of it before the input (grants, demand, queue place)
+   * with the reason stored with it, so only the pools the input touched and the waiting ones (whose place, or
+   * reason on a later evaluation, may change) can have anything new to say.
    */
-  private static Map<String, CapacityChecked> lastPublished(WorkingLedger ledger, Instant now) {
-    Map<String, Integer> places = places(ledger);
-    Map<String, CapacityChecked> published = new HashMap<>();
-    ledger.pools.forEach((key, pool) -> published.put(key,
-        checked(key, pool, pool.publishedReason(), grants(ledger, key, pool.ref()), places, now)));
-    return published;
-  }
-
-  /** The {@code capacity-checked} of every pool whose allocation, queue place or reason changed, and events. */
-  private static List<LedgerDecision.PoolUpdate> publish(WorkingLedger ledger, Map<String, CapacityChecked> published,
+  private static List<LedgerDecision.PoolUpdate> publish(Ledger ledger, Map<String, Integer> placesBefore,
                                                          Evaluation evaluation, Instant now) {
     List<LedgerDecision.PoolUpdate> updates = new ArrayList<>();
-    Map<String, Integer> places = places(ledger);
-    for (var entry : ledger.pools.entrySet()) {
-      String key = entry.getKey();
-      PoolDemand pool = entry.getValue();
+    Map<String, Integer> places = ledger.places();
+    Set<String> touched = ledger.touched();
+    SortedSet<String> candidates = new TreeSet<>(touched);
+    candidates.addAll(placesBefore.keySet());
+    candidates.addAll(places.keySet());
+    boolean sameQueue = places.equals(placesBefore);
+    for (String key : candidates) {
+      PoolDemand pool = ledger.pool(key);
+      if (pool == null || !touched.contains(key) && sameQueue
+          && Conditions.Capacity.QUEUED_AWAITING_CAPACITY.equals(pool.publishedReason())) {
+        // Still waiting in the same place, and already told so.
+        continue;
+      }
+      PoolDemand was = ledger.before(key);
+      CapacityChecked published = was == null ? null
+          : checked(ledger, key, was, was.publishedReason(), placesBefore, now);
       PoolRef ref = pool.ref();
-      List<Grant> grants = grants(ledger, key, ref);
-      int queued = Math.max(0, pool.demand() - grants.size());
+      int queued = pool.queued();
       int granted = evaluation.grantedNow.getOrDefault(key, 0);
       boolean ownDemand = evaluation.previousDemand.containsKey(key);
-      String reason = reason(pool, grants.size(), queued, ownDemand, granted);
-      CapacityChecked checked = checked(key, pool, reason, grants, places, now);
+      String reason = reason(pool, pool.held().size(), queued, ownDemand, granted);
+      CapacityChecked checked = checked(ledger, key, pool, reason, places, now);
+      PoolDemand next = pool;
       // Both carry the same checkedAt: equal means nothing new to publish.
-      if (!checked.equals(published.get(key))) {
+      if (!checked.equals(published)) {
         updates.add(new LedgerDecision.PoolUpdate(key, checked));
-        pool = pool.withPublishedReason(reason);
+        next = next.withPublishedReason(reason);
       }
       if (ownDemand && pool.demand() > evaluation.previousDemand.get(key)) {
         int requested = pool.demand() - evaluation.previousDemand.get(key);
         evaluation.events.add(RecordedEvent.ofPool(ref, CwEvent.CWNodeRequestQueued, "Requested " + requested
             + " node(s) of " + ref.instanceType() + " in " + ref.zone() + "; " + granted + " granted, " + queued
-            + " queued", ref.uid() + "/demand-" + ledger.sequence, COMPONENT, now));
+            + " queued", ref.uid() + "/demand-" + ledger.nextSequence(), COMPONENT, now));
       }
       if (queued > 0 && pool.insufficientReported() < ref.generation()) {
         evaluation.events.add(RecordedEvent.ofPool(ref, CwEvent.CWInsufficientCapacity, "Insufficient capacity: "
             + queued + " of " + pool.demand() + " requested node(s) of " + ref.instanceType() + " in " + ref.zone()
             + " are queued until capacity frees up.", ref.uid() + "/" + ref.generation(), COMPONENT, now));
-        pool = pool.reportedInsufficient(ref.generation());
+        next = next.reportedInsufficient(ref.generation());
       }
-      entry.setValue(pool);
+      if (next != pool) {
+        ledger.putPool(key, next);
+      }
     }
     evaluation.forgotten.forEach(key -> updates.add(new LedgerDecision.PoolUpdate(key, null)));
     return updates;
@@ -332,18 +357,15 @@ public final class CapacityLedger {
   }
 
   /** A pool's {@code capacity-checked}: what it holds, how many nodes it waits for, its place, and what that means. */
-  private static CapacityChecked checked(String key, PoolDemand pool, String reason, List<Grant> grants,
+  private static CapacityChecked checked(Ledger ledger, String key, PoolDemand pool, String reason,
                                          Map<String, Integer> places, Instant now) {
     PoolRef ref = pool.ref();
-    int queued = Math.max(0, pool.demand() - grants.size());
+    List<Grant> grants = ledger.grants(pool);
+    int queued = pool.queued();
     int position = places.getOrDefault(key, 0);
     int length = places.size();
     return new CapacityChecked(ref, reason, pool.demand(), grants, queued, queued > 0 ? position : null,
         queued > 0 ? length : null, queued > 0 ? queuedMessage(queued, position, length, ref)
             : grants.isEmpty() && pool.demand() == 0 ? null : SUFFICIENT_MESSAGE, now);
-  }
-
-  private static List<Grant> grants(WorkingLedger ledger, String key, PoolRef ref) {
-    return ledger.held(key, ref.uid()).stream().map(m -> new Grant(m.name(), m.allocation().grantId())).toList();
   }
 }

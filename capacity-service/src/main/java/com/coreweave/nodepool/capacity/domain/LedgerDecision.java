@@ -6,15 +6,19 @@ import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
 import java.util.List;
 
 /**
- * The ledger after one input ({@code changed} false: the input changed nothing, so the ledger needs no store write)
- * and what it tells the world: the {@code capacity-checked} of every pool whose allocation changed (null: the pool
- * is forgotten, a tombstone), spot reclaims, events, and the outcome of an operator change (null for other inputs).
+ * What one input did to a ledger: the records to write ({@code writes}, empty when it changed nothing) and what it
+ * tells the world: the {@code capacity-checked} of every pool whose allocation changed (null: the pool is forgotten,
+ * a tombstone), spot reclaims, events, and the outcome of an operator change (null for other inputs).
  */
-public record LedgerDecision(LedgerState state, boolean changed, List<PoolUpdate> capacity,
-                             List<SpotReclaimRequested> reclaims, List<RecordedEvent> events,
-                             FleetOutcome fleetOutcome) {
+public record LedgerDecision(LedgerWrites writes, List<PoolUpdate> capacity, List<SpotReclaimRequested> reclaims,
+                             List<RecordedEvent> events, FleetOutcome fleetOutcome) {
 
   /** A pool's new allocation, keyed {@code <org>/<pool>}; {@code checked} null is a tombstone. */
   public record PoolUpdate(String pool, CapacityChecked checked) {
+  }
+
+  /** Whether the input changed the ledger, so that its records are written. */
+  public boolean changed() {
+    return !writes.isEmpty();
   }
 }

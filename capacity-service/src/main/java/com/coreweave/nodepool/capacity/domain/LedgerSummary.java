@@ -1,8 +1,10 @@
 package com.coreweave.nodepool.capacity.domain;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -19,28 +21,30 @@ public record LedgerSummary(String zone, String instanceType, long total, long f
   public record Waiting(int position, String pool, String computeClass, int waitingNodes, Instant since) {
   }
 
-  public static LedgerSummary of(LedgerState state, boolean detailed) {
-    Holdings holdings = state.holdings();
+  public static LedgerSummary of(Ledger ledger, boolean detailed) {
     Map<String, Integer> byPool = new TreeMap<>();
-    state.pools().forEach((key, pool) -> {
-      int held = holdings.held(pool);
-      if (held > 0) {
-        byPool.put(key, held);
+    ledger.pools().forEach((key, pool) -> {
+      if (!pool.held().isEmpty()) {
+        byPool.put(key, pool.held().size());
       }
     });
-    List<PoolDemand> waiting = state.queue();
-    List<Waiting> queue = new java.util.ArrayList<>();
-    for (int i = 0; i < waiting.size(); i++) {
-      PoolDemand pool = waiting.get(i);
-      queue.add(new Waiting(i + 1, pool.ref().key().toString(), pool.spot() ? "spot" : "default",
-          holdings.queued(pool), pool.waitingSince()));
+    List<Waiting> queue = new ArrayList<>();
+    for (PoolDemand pool : ledger.queue()) {
+      queue.add(new Waiting(queue.size() + 1, pool.ref().key().toString(), pool.spot() ? "spot" : "default",
+          pool.queued(), pool.waitingSince()));
     }
-    return new LedgerSummary(state.zone(), state.instanceType(), state.total(), state.count(Machine.Status.FREE),
-        state.count(Machine.Status.ALLOCATED), state.count(Machine.Status.MAINTENANCE),
-        state.count(Machine.Status.RETIRED), byPool, queue, state.reservedDemandWaiting(),
-        state.spotDemandWaiting(), state.spotHeld(),
-        state.reclaiming(Machine.Reclaim.RESERVED_DEMAND) + state.reclaiming(Machine.Reclaim.OPERATOR),
-        state.reservedDemandWaitsOnSpot(), detailed ? List.copyOf(state.machines().values()) : null,
-        detailed ? state.fleetChanges() : null);
+    return new LedgerSummary(ledger.zone(), ledger.instanceType(), ledger.total(), ledger.count(Machine.Status.FREE),
+        ledger.count(Machine.Status.ALLOCATED), ledger.count(Machine.Status.MAINTENANCE),
+        ledger.count(Machine.Status.RETIRED), byPool, queue, ledger.reservedDemandWaiting(),
+        ledger.spotDemandWaiting(), ledger.spotHeld(),
+        ledger.reclaiming(Machine.Reclaim.RESERVED_DEMAND) + ledger.reclaiming(Machine.Reclaim.OPERATOR),
+        ledger.reservedDemandWaitsOnSpot(), detailed ? List.copyOf(ledger.machines().values()) : null,
+        detailed ? ledger.fleetChanges() : null);
+  }
+
+  /** The remembered outcome of an operator change, if the ledger has applied it. */
+  public Optional<FleetOutcome> fleetChange(String requestId) {
+    return fleetChanges == null ? Optional.empty()
+        : fleetChanges.stream().filter(o -> o.requestId().equals(requestId)).findFirst();
   }
 }

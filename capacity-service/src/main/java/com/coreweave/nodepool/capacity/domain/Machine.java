@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.Locale;
 
 /**
- * One machine of a zone × instance type. Its name is deterministic and DNS-safe (it becomes the node name); while
- * it is {@code ALLOCATED}, {@code allocation} says to which pool incarnation and under which grant.
+ * One machine of a zone × instance type as operators see it. Its name is deterministic and DNS-safe (it becomes the
+ * node name); while it is {@code ALLOCATED}, {@code allocation} says to which pool incarnation and under which grant.
  */
 public record Machine(String name, int index, Status status, Allocation allocation) {
 
@@ -20,38 +20,20 @@ public record Machine(String name, int index, Status status, Allocation allocati
    */
   public record Allocation(String pool, String poolUid, boolean spot, long grantId, Instant grantedAt,
                            Reclaim reclaim) {
-
-    Allocation reclaimed(Reclaim why) {
-      return new Allocation(pool, poolUid, spot, grantId, grantedAt, why);
-    }
-
-    Allocation asSpot(boolean isSpot) {
-      return new Allocation(pool, poolUid, isSpot, grantId, grantedAt, reclaim);
-    }
   }
 
   /** {@code us-east-04a-gd-8xa100-i128-0007}: lower-case zone, type and a 4-digit (or longer) index. */
   public static String nameOf(String zone, String instanceType, int index) {
-    return (zone + "-" + instanceType).toLowerCase(Locale.ROOT) + "-" + String.format(Locale.ROOT, "%04d", index);
+    return nameOf(prefix(zone, instanceType), index);
   }
 
-  public static Machine fresh(String zone, String instanceType, int index) {
-    return new Machine(nameOf(zone, instanceType, index), index, Status.FREE, null);
+  /** The part of every machine name of a zone and type before its index. */
+  static String prefix(String zone, String instanceType) {
+    return (zone + "-" + instanceType).toLowerCase(Locale.ROOT) + "-";
   }
 
-  public boolean allocatedTo(String pool, String poolUid) {
-    return status == Status.ALLOCATED && allocation.pool().equals(pool) && allocation.poolUid().equals(poolUid);
-  }
-
-  Machine withStatus(Status next) {
-    return new Machine(name, index, next, null);
-  }
-
-  Machine allocate(Allocation to) {
-    return new Machine(name, index, Status.ALLOCATED, to);
-  }
-
-  Machine reclaimed(Reclaim why) {
-    return new Machine(name, index, status, allocation.reclaimed(why));
+  static String nameOf(String prefix, int index) {
+    String digits = Integer.toString(index);
+    return digits.length() >= 4 ? prefix + digits : prefix + "0".repeat(4 - digits.length()) + digits;
   }
 }

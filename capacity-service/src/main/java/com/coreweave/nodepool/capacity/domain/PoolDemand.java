@@ -1,52 +1,54 @@
 package com.coreweave.nodepool.capacity.domain;
 
-import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.PoolRef;
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
+import java.util.List;
 
 /**
- * A pool's demand in one ledger: the incarnation and generation last decided by quota ({@code ref}), how many nodes
- * it is admitted to hold, its place in the queue while it waits ({@code ticket}: lower is earlier; null when it
- * does not wait), the generation it was last told capacity is insufficient for, and the {@code Capacity} reason it
- * was last published with (the rest of that {@code capacity-checked} follows from the ledger, see
- * {@link CapacityLedger}).
+ * A pool's demand in one ledger and what it holds there: the incarnation and generation last decided by quota
+ * ({@code ref}), how many nodes it is admitted to hold, its place in the queue while it waits ({@code ticket}: lower
+ * is earlier; null when it does not wait), the generation it was last told capacity is insufficient for, the
+ * {@code Capacity} reason it was last published with (the rest of that {@code capacity-checked} follows from the
+ * ledger, see {@link CapacityLedger}), and its machines in the order they were granted (all of this incarnation: an
+ * earlier one's are released before a new one is taken in).
  */
 public record PoolDemand(PoolRef ref, int demand, Long ticket, Instant waitingSince, long insufficientReported,
-                         String publishedReason) {
+                         String publishedReason, List<Holding> held) implements LedgerRecord {
 
-  /**
-   * Reads a stored pool; ledgers stored before {@code publishedReason} kept the whole {@code published}
-   * {@code capacity-checked}, whose reason is all that is needed of it.
-   */
-  @JsonCreator
-  static PoolDemand read(@JsonProperty("ref") PoolRef ref, @JsonProperty("demand") int demand,
-                         @JsonProperty("ticket") Long ticket, @JsonProperty("waitingSince") Instant waitingSince,
-                         @JsonProperty("insufficientReported") long insufficientReported,
-                         @JsonProperty("publishedReason") String publishedReason,
-                         @JsonProperty("published") CapacityChecked published) {
-    return new PoolDemand(ref, demand, ticket, waitingSince, insufficientReported,
-        published == null ? publishedReason : published.reason());
+  public PoolDemand {
+    held = held == null ? List.of() : List.copyOf(held);
+  }
+
+  static PoolDemand of(PoolRef ref, int demand) {
+    return new PoolDemand(ref, demand, null, null, 0, null, List.of());
   }
 
   public boolean spot() {
     return ref.spot();
   }
 
+  /** Nodes it still waits for: what it is admitted to hold beyond what it holds. */
+  public int queued() {
+    return Math.max(0, demand - held.size());
+  }
+
   PoolDemand withRef(PoolRef next, int nextDemand) {
-    return new PoolDemand(next, nextDemand, ticket, waitingSince, insufficientReported, publishedReason);
+    return new PoolDemand(next, nextDemand, ticket, waitingSince, insufficientReported, publishedReason, held);
   }
 
   PoolDemand waiting(Long nextTicket, Instant since) {
-    return new PoolDemand(ref, demand, nextTicket, since, insufficientReported, publishedReason);
+    return new PoolDemand(ref, demand, nextTicket, since, insufficientReported, publishedReason, held);
   }
 
   PoolDemand reportedInsufficient(long generation) {
-    return new PoolDemand(ref, demand, ticket, waitingSince, generation, publishedReason);
+    return new PoolDemand(ref, demand, ticket, waitingSince, generation, publishedReason, held);
   }
 
   PoolDemand withPublishedReason(String reason) {
-    return new PoolDemand(ref, demand, ticket, waitingSince, insufficientReported, reason);
+    return new PoolDemand(ref, demand, ticket, waitingSince, insufficientReported, reason, held);
+  }
+
+  PoolDemand withHeld(List<Holding> next) {
+    return new PoolDemand(ref, demand, ticket, waitingSince, insufficientReported, publishedReason, next);
   }
 }

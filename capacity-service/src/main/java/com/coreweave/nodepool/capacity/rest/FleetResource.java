@@ -2,15 +2,15 @@ package com.coreweave.nodepool.capacity.rest;
 
 import com.coreweave.nodepool.capacity.domain.Catalogue;
 import com.coreweave.nodepool.capacity.domain.FleetOutcome;
-import com.coreweave.nodepool.capacity.domain.LedgerState;
+import com.coreweave.nodepool.capacity.domain.Ledger;
 import com.coreweave.nodepool.capacity.domain.LedgerSummary;
 import com.coreweave.nodepool.kit.auth.CurrentCaller;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.Json;
-import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested.Operation;
+import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -80,8 +80,7 @@ public class FleetResource {
   public List<LedgerSummary> list(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
     caller.admin();
     return reads.ledgers(authorization).stream()
-        .sorted(Comparator.comparing(LedgerState::zone).thenComparing(LedgerState::instanceType))
-        .map(l -> LedgerSummary.of(l, false))
+        .sorted(Comparator.comparing(LedgerSummary::zone).thenComparing(LedgerSummary::instanceType))
         .toList();
   }
 
@@ -91,7 +90,7 @@ public class FleetResource {
                            @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
     caller.admin();
     ZoneTypeKey key = offered(zone, instanceType);
-    return LedgerSummary.of(reads.ledger(key, authorization).orElse(LedgerState.empty(key)), true);
+    return reads.ledger(key, authorization).orElseGet(() -> LedgerSummary.of(Ledger.empty(key), true));
   }
 
   @PUT
@@ -183,18 +182,18 @@ public class FleetResource {
         case FleetOutcome.CONFLICT -> 409;
         default -> 422;
       };
-      throw new ApiException(KubeStatus.failure(code, outcome.code(), outcome.message(), null));
+      throw new ApiException(Statuses.failure(code, outcome.code(), outcome.message(), null));
     }
     return Response.ok(new ChangeAnswer(change.requestId(), key.zone(), key.instanceType(), operation, "Applied",
         outcome.message(), outcome.added(), outcome.retired(), outcome.notRetired(), outcome.machines(),
-        LedgerSummary.of(applied.get().ledger(), false))).build();
+        applied.get().ledger())).build();
   }
 
   /** The ledger key of a type in a zone it is offered in; anything else is an invalid fleet (422). */
   private ZoneTypeKey offered(String zone, String instanceType) {
     catalogue.refusal(zone, instanceType).ifPresent(why -> {
       throw ApiException.invalid("Fleet", zone + "/" + instanceType,
-          List.of(new KubeStatus.Cause(KubeStatus.Cause.NOT_SUPPORTED, why, "instanceType")));
+          List.of(Statuses.cause(Statuses.NOT_SUPPORTED, why, "instanceType")));
     });
     return new ZoneTypeKey(zone, instanceType);
   }

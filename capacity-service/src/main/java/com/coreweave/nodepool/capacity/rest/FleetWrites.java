@@ -1,8 +1,6 @@
 package com.coreweave.nodepool.capacity.rest;
 
 import com.coreweave.nodepool.capacity.config.CapacitySettings;
-import com.coreweave.nodepool.capacity.domain.FleetOutcome;
-import com.coreweave.nodepool.capacity.domain.LedgerState;
 import com.coreweave.nodepool.kit.kafka.RecordPublisher;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
@@ -28,23 +26,19 @@ public class FleetWrites {
   @Inject
   CapacitySettings settings;
 
-  /** What became of a change: its outcome and the ledger after it, or neither when it is not applied yet. */
-  public record Applied(FleetOutcome outcome, LedgerState ledger) {
-  }
-
-  public Optional<Applied> submit(FleetChangeRequested change, String authorization) {
+  /** What became of a change: its outcome and the ledger after it, or empty when it is not applied yet. */
+  public Optional<LedgerReads.Applied> submit(FleetChangeRequested change, String authorization) {
     publisher.publish(Topics.FLEET_CHANGE_REQUESTED.name(), change.key().toString(), change);
     Instant deadline = Instant.now().plus(settings.fleetChangeTimeout());
     while (true) {
       try {
-        Optional<LedgerState> ledger = reads.ledger(change.key(), authorization);
-        Optional<FleetOutcome> outcome = ledger.flatMap(l -> l.fleetChange(change.requestId()));
-        if (outcome.isPresent()) {
-          return Optional.of(new Applied(outcome.get(), ledger.get()));
+        Optional<LedgerReads.Applied> applied = reads.applied(change.key(), change.requestId(), authorization);
+        if (applied.isPresent()) {
+          return applied;
         }
       } catch (ApiException e) {
         // The ledgers may be rebalancing right after a start; the change is durable, so keep looking until the end.
-        if (e.status().code() != 503) {
+        if (e.status().getCode() != 503) {
           throw e;
         }
       }

@@ -2,7 +2,7 @@ package com.coreweave.nodepool.capacity.rest;
 
 import com.coreweave.nodepool.capacity.domain.Availability;
 import com.coreweave.nodepool.capacity.domain.Catalogue;
-import com.coreweave.nodepool.capacity.domain.LedgerState;
+import com.coreweave.nodepool.capacity.domain.LedgerSummary;
 import com.coreweave.nodepool.kit.auth.CurrentCaller;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.InstanceType;
@@ -19,7 +19,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /**
  * What one instance answers another during an interactive query: only its own store, never forwarded again.
- * Whole ledgers name every org's pools, so they need the operator's token; availability counts are for anyone.
+ * Ledgers name every org's pools, so they need the operator's token; availability counts are for anyone.
  */
 @Path("/internal")
 @Produces(MediaType.APPLICATION_JSON)
@@ -37,18 +37,29 @@ public class InternalReadsResource {
   @GET
   @Path("/ledgers")
   @Operation(hidden = true)
-  public List<LedgerState> ledgers() {
+  public List<LedgerSummary> ledgers() {
     caller.admin();
-    return reads.localLedgers();
+    return reads.localLedgers().stream().map(l -> LedgerSummary.of(l, false)).toList();
   }
 
   @GET
   @Path("/ledgers/{zone}/{instanceType}")
   @Operation(hidden = true)
-  public LedgerState ledger(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType) {
+  public LedgerSummary ledger(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType) {
     caller.admin();
-    return reads.localLedger(new ZoneTypeKey(zone, instanceType))
+    return reads.localLedger(new ZoneTypeKey(zone, instanceType)).map(l -> LedgerSummary.of(l, true))
         .orElseThrow(() -> ApiException.notFound("Ledger", zone + "/" + instanceType));
+  }
+
+  @GET
+  @Path("/ledgers/{zone}/{instanceType}/fleet-changes/{requestId}")
+  @Operation(hidden = true)
+  public LedgerReads.Applied fleetChange(@PathParam("zone") String zone,
+                                         @PathParam("instanceType") String instanceType,
+                                         @PathParam("requestId") String requestId) {
+    caller.admin();
+    return reads.localApplied(new ZoneTypeKey(zone, instanceType), requestId)
+        .orElseThrow(() -> ApiException.notFound("FleetChange", requestId));
   }
 
   @GET

@@ -3,9 +3,15 @@ package com.coreweave.nodepool.capacity.rest;
 import static com.coreweave.nodepool.kit.kafka.InteractiveQueries.segment;
 
 import com.coreweave.nodepool.capacity.domain.Availability;
-import com.coreweave.nodepool.capacity.domain.LedgerState;
+import com.coreweave.nodepool.capacity.domain.Catalogue;
+import com.coreweave.nodepool.capacity.domain.FleetOutcome;
+import com.coreweave.nodepool.capacity.domain.Ledger;
+import com.coreweave.nodepool.capacity.domain.LedgerRecord;
+import com.coreweave.nodepool.capacity.domain.LedgerSummary;
 import com.coreweave.nodepool.capacity.streams.StoreNames;
+import com.coreweave.nodepool.capacity.streams.StoredLedgers;
 import com.coreweave.nodepool.kit.kafka.InteractiveQueries;
+import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -16,28 +22,47 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * Reads ledgers from the Streams state stores by interactive queries: a single ledger from the instance that owns
- * its key, lists and the Capacity Finder from every instance's share. Forwarded reads carry the caller's token.
+ * Reads ledgers from the Streams state store by interactive queries: a single ledger or an operator change's outcome
+ * from the instance that owns its key, lists and the Capacity Finder from every instance's share. Forwarded reads
+ * carry the caller's token. A ledger is many records ({@code StoredLedgers}), so instances exchange summaries.
  */
 @ApplicationScoped
 public class LedgerReads {
 
+  /** An operator change the ledger has applied: its outcome and the ledger after it. */
+  public record Applied(FleetOutcome outcome, LedgerSummary ledger) {
+  }
+
   @Inject
   InteractiveQueries queries;
 
-  public Optional<LedgerState> ledger(ZoneTypeKey key, String authorization) {
-    return queries.get(StoreNames.LEDGERS, key.toString(),
-        "/internal/ledgers/" + segment(key.zone()) + "/" + segment(key.instanceType()), authorization,
-        LedgerState.class);
+  @Inject
+  Catalogue catalogue;
+
+  /** One ledger with its machines and remembered changes; empty while it has none. */
+  public Optional<LedgerSummary> ledger(ZoneTypeKey key, String authorization) {
+    Optional<HostInfo> owner = queries.remoteOwner(StoreNames.LEDGERS, key.toString());
+    return owner.isEmpty() ? localLedger(key).map(l -> LedgerSummary.of(l, true))
+        : queries.fetch(owner.get(), path(key), authorization, Json.mapper().constructType(LedgerSummary.class));
+  }
+
+  /** The outcome of an operator change, once its ledger has applied it. */
+  public Optional<Applied> applied(ZoneTypeKey key, String requestId, String authorization) {
+    Optional<HostInfo> owner = queries.remoteOwner(StoreNames.LEDGERS, key.toString());
+    return owner.isEmpty() ? localApplied(key, requestId)
+        : queries.fetch(owner.get(), path(key) + "/fleet-changes/" + segment(requestId), authorization,
+            Json.mapper().constructType(Applied.class));
   }
 
   /** Every ledger, from all instances. */
-  public List<LedgerState> ledgers(String authorization) {
-    List<LedgerState> all = new ArrayList<>(localLedgers());
+  public List<LedgerSummary> ledgers(String authorization) {
+    List<LedgerSummary> all = new ArrayList<>(localLedgers().stream().map(l -> LedgerSummary.of(l, false)).toList());
     all.addAll(queries.fromOthers(StoreNames.LEDGERS, "/internal/ledgers", authorization,
-        new TypeReference<List<LedgerState>>() { }));
+        new TypeReference<List<LedgerSummary>>() { }));
     return all;
   }
 
@@ -55,19 +80,39 @@ public class LedgerReads {
     return Availability.ranked(zones);
   }
 
-  public Optional<LedgerState> localLedger(ZoneTypeKey key) {
-    return queries.localGet(StoreNames.LEDGERS, key.toString());
+  public Optional<Ledger> localLedger(ZoneTypeKey key) {
+    return queries.readLocal(StoreNames.LEDGERS,
+        (ReadOnlyKeyValueStore<String, LedgerRecord> store) -> StoredLedgers.read(store, key));
   }
 
-  public List<LedgerState> localLedgers() {
-    return queries.localValues(StoreNames.LEDGERS, null);
+  public Optional<Applied> localApplied(ZoneTypeKey key, String requestId) {
+    return queries.readLocal(StoreNames.LEDGERS, (ReadOnlyKeyValueStore<String, LedgerRecord> store) ->
+        StoredLedgers.fleetChange(store, key, requestId).map(outcome -> new Applied(outcome,
+            LedgerSummary.of(StoredLedgers.read(store, key).orElseGet(() -> Ledger.empty(key)), false))));
+  }
+
+  /** This instance's ledgers: those of the catalogue's zones and types whose key it owns. */
+  public List<Ledger> localLedgers() {
+    List<Ledger> ledgers = new ArrayList<>();
+    for (InstanceType type : catalogue.all()) {
+      for (String zone : type.zones()) {
+        localLedger(new ZoneTypeKey(zone, type.name())).ifPresent(ledgers::add);
+      }
+    }
+    return ledgers;
   }
 
   /** This instance's zones of {@code type}; spot is never offered on Superchip types. */
   public List<Availability> localAvailability(InstanceType type, int nodes) {
-    return localLedgers().stream()
-        .filter(l -> l.instanceType().equals(type.name()) && type.offeredIn(l.zone()))
-        .map(l -> Availability.of(l.zone(), l, nodes, !type.superchip()))
-        .toList();
+    List<Availability> zones = new ArrayList<>();
+    for (String zone : type.zones()) {
+      localLedger(new ZoneTypeKey(zone, type.name()))
+          .ifPresent(l -> zones.add(Availability.of(zone, l, nodes, !type.superchip())));
+    }
+    return zones;
+  }
+
+  private static String path(ZoneTypeKey key) {
+    return "/internal/ledgers/" + segment(key.zone()) + "/" + segment(key.instanceType());
   }
 }

@@ -4,7 +4,7 @@ import com.coreweave.nodepool.capacity.config.CapacitySettings;
 import com.coreweave.nodepool.capacity.domain.CapacityLedger;
 import com.coreweave.nodepool.capacity.domain.Catalogue;
 import com.coreweave.nodepool.capacity.domain.LedgerInput;
-import com.coreweave.nodepool.capacity.domain.LedgerState;
+import com.coreweave.nodepool.capacity.domain.LedgerRecord;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.streams.Inputs;
@@ -46,7 +46,7 @@ public class CapacityTopology {
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.POOL_ROUTES),
         Serdes.String(), JsonSerde.of(PoolRoute.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.LEDGERS),
-        Serdes.String(), JsonSerde.of(LedgerState.class)));
+        Serdes.String(), JsonSerde.of(LedgerRecord.class)));
     Inputs in = new Inputs(builder, SERVICE, partitions, clock);
 
     KStream<String, LedgerInput> demand = in.read(Topics.QUOTA_CHECKED, Readers.quotaChecked(catalogue))
@@ -58,6 +58,10 @@ public class CapacityTopology {
             Named.as("as-release"));
     KStream<String, LedgerInput> fleet = in.read(Topics.FLEET_CHANGE_REQUESTED, Readers.fleetChanges(catalogue))
         .mapValues(change -> (LedgerInput) new LedgerInput.FleetChange(change), Named.as("as-fleet-change"));
+
+    // The catalogue's owner reads its own topic back only to dead-letter what it would never have written: the
+    // api-service's global store of it can only skip such a record (docs/flow.md).
+    in.read(Topics.INSTANCE_TYPE_CATALOGUED);
 
     KStream<String, LedgerInput> byLedger = demand.merge(releases, Named.as("merge-releases"))
         .merge(fleet, Named.as("merge-fleet"))

@@ -1,28 +1,33 @@
 package com.coreweave.nodepool.capacity.streams;
 
 import com.coreweave.nodepool.capacity.domain.CapacityLedger;
+import com.coreweave.nodepool.capacity.domain.Ledger;
 import com.coreweave.nodepool.capacity.domain.LedgerDecision;
 import com.coreweave.nodepool.capacity.domain.LedgerInput;
-import com.coreweave.nodepool.capacity.domain.LedgerState;
+import com.coreweave.nodepool.capacity.domain.LedgerRecord;
 import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
 import com.coreweave.nodepool.schema.topics.Topics;
 import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The single writer of one zone × instance type's ledger (its task owns the key): applies each input with
- * {@link CapacityLedger} and writes the new ledger and everything it decided in the task's transaction.
+ * The single writer of the ledgers of one partition (its task owns their keys): applies each input with
+ * {@link CapacityLedger} and writes the records it changed, and everything it decided, in the task's transaction.
+ * Each ledger is read from the store once and then kept in memory, current with every input.
  */
 class LedgerProcessor implements Processor<String, LedgerInput, String, Outbound> {
 
   private final CapacityLedger ledger;
   private final Clock clock;
+  private final Map<String, Ledger> loaded = new HashMap<>();
   private ProcessorContext<String, Outbound> context;
-  private KeyValueStore<String, LedgerState> ledgers;
+  private KeyValueStore<String, LedgerRecord> store;
 
   LedgerProcessor(CapacityLedger ledger, Clock clock) {
     this.ledger = ledger;
@@ -32,25 +37,37 @@ class LedgerProcessor implements Processor<String, LedgerInput, String, Outbound
   @Override
   public void init(ProcessorContext<String, Outbound> context) {
     this.context = context;
-    ledgers = context.getStateStore(StoreNames.LEDGERS);
+    store = context.getStateStore(StoreNames.LEDGERS);
+    // A task is initialised again after its store was restored (a crash, a failed transaction, a rebalance): what
+    // was kept in memory may be ahead of the store, so every ledger is read afresh.
+    loaded.clear();
   }
 
   @Override
   public void process(Record<String, LedgerInput> record) {
-    LedgerState stored = ledgers.get(record.key());
-    LedgerState state = stored == null ? LedgerState.empty(ZoneTypeKey.parse(record.key())) : stored;
-    LedgerDecision decision = ledger.apply(state, record.value(), clock.instant());
-    // An input that changes nothing (a repeated decision, a duplicate release, a release or forget for a ledger that
-    // never held anything) costs no write of the whole ledger to the store and its changelog.
-    if (decision.changed()) {
-      ledgers.put(record.key(), decision.state());
-    }
+    Ledger current = loaded.computeIfAbsent(record.key(), key -> {
+      ZoneTypeKey ledgerKey = ZoneTypeKey.parse(key);
+      return StoredLedgers.read(store, ledgerKey).orElseGet(() -> Ledger.empty(ledgerKey));
+    });
+    LedgerDecision decision = ledger.apply(current, record.value(), clock.instant());
+    decision.writes().forEach((key, value) -> {
+      if (value == null) {
+        store.delete(key);
+      } else {
+        store.put(key, value);
+      }
+    });
     for (LedgerDecision.PoolUpdate update : decision.capacity()) {
       emit(update.pool(), update.checked() == null ? Outbound.tombstone(Topics.CAPACITY_CHECKED)
           : Outbound.to(Topics.CAPACITY_CHECKED, update.checked()));
     }
     decision.reclaims().forEach(r -> emit(r.pool().key().toString(), Outbound.to(Topics.SPOT_RECLAIM_REQUESTED, r)));
     decision.events().forEach(e -> emit(e.org() + "/" + e.pool(), Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, e)));
+  }
+
+  @Override
+  public void close() {
+    loaded.clear();
   }
 
   private void emit(String key, Outbound outbound) {

@@ -8,6 +8,9 @@ public final class StoreNames {
 
   /** {@code <org>/<pool>} → {@code PoolRoute}: which ledger holds a pool, so its quota tombstone can be routed. */
   public static final String POOL_ROUTES = "pool-routes";
-  /** {@code <zone>/<instanceType>} → {@code LedgerState}: machines, demand and queue of one zone and type. */
+  /**
+   * The ledgers of every zone × type ({@code LedgerRecord}s): under {@code <zone>/<instanceType>} its head, under
+   * {@code <zone>/<instanceType>/...} one record per pool, machine out of service and remembered fleet change.
+   */
   public static final String LEDGERS = "ledgers";
 }

@@ -13,7 +13,7 @@ class AvailabilityTest {
 
   @Test
   void countsFreeMachinesForBothClassesWhenNobodyWaits() {
-    LedgerState ledger = new LedgerRun().with(size(6), demand(spot("s"), 2)).state;
+    Ledger ledger = new LedgerRun().with(size(6), demand(spot("s"), 2)).state;
 
     Availability zone = Availability.of("US-EAST-04A", ledger, 4, true);
 
@@ -25,7 +25,7 @@ class AvailabilityTest {
 
   @Test
   void leavesSpotNothingOfCapacityWaitingPoolsAreOwed() {
-    LedgerState ledger = new LedgerRun().with(size(2), demand(pool("a"), 2), demand(spot("s"), 1)).state;
+    Ledger ledger = new LedgerRun().with(size(2), demand(pool("a"), 2), demand(spot("s"), 1)).state;
 
     Availability zone = Availability.of("US-EAST-04A", ledger, 1, true);
 
@@ -37,7 +37,7 @@ class AvailabilityTest {
 
   @Test
   void neverOffersSpotOnSuperchipTypes() {
-    LedgerState ledger = new LedgerRun().with(size(8)).state;
+    Ledger ledger = new LedgerRun().with(size(8)).state;
 
     Availability zone = Availability.of("US-EAST-04A", ledger, 2, false);
 

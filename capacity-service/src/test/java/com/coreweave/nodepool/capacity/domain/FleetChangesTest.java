@@ -7,7 +7,6 @@ import static com.coreweave.nodepool.capacity.domain.Inputs.pool;
 import static com.coreweave.nodepool.capacity.domain.Inputs.size;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested.Operation;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import java.util.List;
@@ -122,22 +121,24 @@ class FleetChangesTest {
   }
 
   @Test
-  void keepsAFullLedgerUnderTheBrokersDefaultRecordLimit() {
-    LedgerRun run = new LedgerRun(1000);
-    for (int i = 0; i < 50; i++) {
-      run.with(size(900), size(1000));
+  void holds50000MachinesAndAnInputThereWritesOnlyThePoolItChangedAndTheHead() {
+    LedgerRun run = new LedgerRun(50_000).with(size(50_000));
+    for (int i = 0; i < 2000; i++) {
+      run.apply(demand(new PoolRef("org-with-a-long-name-" + i % 10, "a-pool-with-a-rather-long-name-" + i,
+          UUID.randomUUID().toString(), 1, Inputs.ZONE, Inputs.TYPE, i % 2 == 0 ? "default" : "spot"), 20));
     }
-    for (int i = 0; i < 100; i++) {
-      PoolRef pool = new PoolRef("org-with-a-long-name-" + i, "a-pool-with-a-rather-long-name-" + i,
-          UUID.randomUUID().toString(), 1, Inputs.ZONE, Inputs.TYPE, i % 2 == 0 ? "default" : "spot");
-      run.apply(demand(pool, 10));
-    }
+    PoolRef one = pool("one-more");
 
-    byte[] stored = JsonSerde.of(LedgerState.class).serializer()
-        .serialize("ledgers", run.state);
-    assertThat(run.state.count(Machine.Status.ALLOCATED)).isEqualTo(1000);
-    assertThat(run.state.fleetChanges()).hasSize(100).allMatch(o -> o.machines().size() == FleetOutcome.LISTED);
-    assertThat(stored.length).isLessThan(1_000_000);
+    run.apply(demand(one, 5));
+
+    assertThat(run.state.count(Machine.Status.ALLOCATED)).isEqualTo(40_005);
+    assertThat(run.machinesOf(one)).containsExactly(machine(40_001), machine(40_002), machine(40_003),
+        machine(40_004), machine(40_005));
+    assertThat(run.last.writes().records().keySet()).containsExactly(LedgerKeys.head(Inputs.KEY),
+        LedgerKeys.pool(Inputs.KEY, one.key().toString()));
+    int bytes = run.last.writes().records().values().stream()
+        .mapToInt(r -> LedgerRun.SERDE.serializer().serialize("ledgers", r).length).sum();
+    assertThat(bytes).isLessThan(1_000);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.capacity.domain;
 
+import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.PoolRef;
@@ -12,13 +13,18 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One ledger fed input after input, keeping what a reader of its topics would see: the latest
- * {@code capacity-checked} per pool (a tombstone removes it), every reclaim request and event.
+ * One ledger fed input after input the way its processor feeds it: the ledger in memory, the records each input
+ * wrote (the {@code ledgers} store), and what a reader of its topics would see: the latest {@code capacity-checked}
+ * per pool (a tombstone removes it), every reclaim request and event.
  */
 final class LedgerRun {
 
+  static final JsonSerde<LedgerRecord> SERDE = JsonSerde.of(LedgerRecord.class);
+
   final CapacityLedger ledger;
-  LedgerState state = LedgerState.empty(Inputs.KEY);
+  Ledger state = Ledger.empty(Inputs.KEY);
+  /** The store: every record written so far by key. */
+  final TreeMap<String, LedgerRecord> stored = new TreeMap<>();
   LedgerDecision last;
   final Map<String, CapacityChecked> published = new TreeMap<>();
   final List<SpotReclaimRequested> reclaims = new ArrayList<>();
@@ -36,7 +42,13 @@ final class LedgerRun {
   LedgerDecision apply(LedgerInput input) {
     clock = clock.plusSeconds(1);
     last = ledger.apply(state, input, clock);
-    state = last.state();
+    last.writes().forEach((key, record) -> {
+      if (record == null) {
+        stored.remove(key);
+      } else {
+        stored.put(key, record);
+      }
+    });
     for (LedgerDecision.PoolUpdate update : last.capacity()) {
       if (update.checked() == null) {
         published.remove(update.pool());
@@ -54,6 +66,20 @@ final class LedgerRun {
       apply(input);
     }
     return this;
+  }
+
+  /** The ledger as a restarted service reads it back: from the records written, through the store's JSON. */
+  Ledger reloaded() {
+    LedgerRecord head = roundTrip(stored.get(LedgerKeys.head(Inputs.KEY)));
+    String prefix = LedgerKeys.entries(Inputs.KEY);
+    List<LedgerRecord> entries = stored.tailMap(prefix).entrySet().stream()
+        .takeWhile(e -> e.getKey().startsWith(prefix))
+        .map(e -> roundTrip(e.getValue())).toList();
+    return Ledger.load(Inputs.KEY, (LedgerHead) head, entries);
+  }
+
+  static LedgerRecord roundTrip(LedgerRecord record) {
+    return record == null ? null : SERDE.deserializer().deserialize("t", SERDE.serializer().serialize("t", record));
   }
 
   CapacityChecked checked(PoolRef pool) {

@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.capacity.config.CapacitySettings;
 import com.coreweave.nodepool.capacity.domain.Catalogue;
-import com.coreweave.nodepool.capacity.domain.LedgerState;
+import com.coreweave.nodepool.capacity.domain.LedgerRecord;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.Grant;
+import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
@@ -21,7 +22,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -109,13 +112,22 @@ class CapacityTopologyTest {
     setSize(1);
     quota.pipeInput("demo/train", Json.string(checked(POOL, 1)));
     capacity.readRecordsToList();
-    KeyValueStore<String, LedgerState> ledgers = driver.getKeyValueStore(StoreNames.LEDGERS);
-    LedgerState stored = ledgers.get("US-EAST-04A/gd-8xa100-i128");
+    KeyValueStore<String, LedgerRecord> ledgers = driver.getKeyValueStore(StoreNames.LEDGERS);
+    Map<String, LedgerRecord> stored = records(ledgers);
+    assertThat(stored).containsKeys("US-EAST-04A/gd-8xa100-i128", "US-EAST-04A/gd-8xa100-i128/p/demo/train");
 
     quota.pipeInput("demo/train", Json.string(checked(POOL, 1)));
 
     assertThat(capacity.readRecordsToList()).isEmpty();
-    assertThat(ledgers.get("US-EAST-04A/gd-8xa100-i128")).isEqualTo(stored);
+    assertThat(records(ledgers)).isEqualTo(stored);
+  }
+
+  private static Map<String, LedgerRecord> records(KeyValueStore<String, LedgerRecord> store) {
+    Map<String, LedgerRecord> records = new TreeMap<>();
+    try (var all = store.all()) {
+      all.forEachRemaining(kv -> records.put(kv.key, kv.value));
+    }
+    return records;
   }
 
   @Test
@@ -136,6 +148,22 @@ class CapacityTopologyTest {
     assertThat(header(dead.get(0), DeadLetters.SOURCE_TOPIC)).isEqualTo(Topics.QUOTA_CHECKED.name());
     assertThat(header(dead.get(0), DeadLetters.SERVICE)).isEqualTo("capacity-service");
     assertThat(Json.read(capacity.readValue(), CapacityChecked.class).grants()).hasSize(1);
+  }
+
+  @Test
+  void deadLettersACatalogueRecordItWouldNeverHaveWrittenAndPassesItsOwn() {
+    var catalogued = driver.createInputTopic(Topics.INSTANCE_TYPE_CATALOGUED.name(), Serdes.String().serializer(),
+        Serdes.String().serializer());
+    InstanceType a100 = Catalogue.fromResource("instance-types.yaml").all().stream()
+        .filter(t -> t.name().equals("gd-8xa100-i128")).findFirst().orElseThrow();
+    catalogued.pipeInput("gd-8xa100-i128", "{not json");
+    catalogued.pipeInput("gd-8xa100-i128-elsewhere", Json.string(a100));
+    catalogued.pipeInput("gd-8xa100-i128", Json.string(a100));
+
+    List<TestRecord<String, String>> dead = dlq.readRecordsToList();
+    assertThat(dead).extracting(r -> header(r, DeadLetters.ERROR)).containsExactly("MalformedJson", "KeyMismatch");
+    assertThat(dead).extracting(r -> header(r, DeadLetters.SOURCE_TOPIC))
+        .containsOnly(Topics.INSTANCE_TYPE_CATALOGUED.name());
   }
 
   private void setSize(int machines) {

@@ -1,6 +1,5 @@
-// The live table of pools. An org's: listed once, then kept current by the Kubernetes watch. An operator's: every
-// org's pools, read again every few seconds, until the NodePool API also watches every org for operators (pools then
-// carry their org as a label): `everyOrg` then goes, and operators take the watch below like everyone else.
+// The live table of pools: listed once, then kept current by the Kubernetes watch. An operator's list and watch span
+// every org, and each pool carries its org as a label.
 import { batched, h, redraw, replace } from '../dom.js';
 import { API, getJson, serverNow, watch } from '../http.js';
 import { applyWatchEvent } from '../lines.js';
@@ -8,13 +7,12 @@ import { age, queuePlace } from '../present.js';
 import { conditionBadge, liveMarker, table } from '../widgets.js';
 
 const AGE_REFRESH_MS = 10000;
-const OPERATOR_REFRESH_MS = 2000;
 /** The label the API puts on a pool in reads that span every org. */
 const ORG_LABEL = 'compute.coreweave.com/org';
 
-/** The org of a pool in an operator's table: given with it by /dashboard/api, or as the API's label. */
+/** The org of a pool in an operator's table: the API's label. */
 function orgOf(pool) {
-  return pool.org ?? pool.metadata.labels?.[ORG_LABEL] ?? '';
+  return pool.metadata.labels?.[ORG_LABEL] ?? '';
 }
 
 export function poolsView(main, context, signal) {
@@ -32,49 +30,26 @@ export function poolsView(main, context, signal) {
     body));
 
   const draw = batched(() => redraw(body, () => replace(body, poolTable([...pools.values()], admin))));
-  if (admin) {
-    everyOrg(pools, keyOf, draw, live, signal);
-  } else {
-    // List, then watch from the list's resourceVersion, as Kubernetes clients do; a server that ignores it starts
-    // the watch with every pool again, which changes nothing here.
-    let listed = null;
-    watch(() => `${API}/nodepools?watch=true&allowWatchBookmarks=true`
-      + (listed ? `&resourceVersion=${encodeURIComponent(listed)}` : ''), (event) => {
-      if (applyWatchEvent(pools, event, keyOf) === 'changed') {
-        draw();
-      }
-    }, {
-      connect: async () => {
-        const list = await getJson(`${API}/nodepools`, { signal });
-        listed = list.metadata?.resourceVersion ?? null;
-        pools.clear();
-        list.items.forEach((pool) => pools.set(keyOf(pool), pool));
-        draw();
-      },
-      onState: live.set,
-    }, signal);
-  }
+  // List, then watch from the list's resourceVersion, as Kubernetes clients do; a server that ignores it starts
+  // the watch with every pool again, which changes nothing here.
+  let listed = null;
+  watch(() => `${API}/nodepools?watch=true&allowWatchBookmarks=true`
+    + (listed ? `&resourceVersion=${encodeURIComponent(listed)}` : ''), (event) => {
+    if (applyWatchEvent(pools, event, keyOf) === 'changed') {
+      draw();
+    }
+  }, {
+    connect: async () => {
+      const list = await getJson(`${API}/nodepools`, { signal });
+      listed = list.metadata?.resourceVersion ?? null;
+      pools.clear();
+      list.items.forEach((pool) => pools.set(keyOf(pool), pool));
+      draw();
+    },
+    onState: live.set,
+  }, signal);
   const ages = setInterval(draw, AGE_REFRESH_MS);
   signal.addEventListener('abort', () => clearInterval(ages));
-}
-
-function everyOrg(pools, keyOf, draw, live, signal) {
-  async function read() {
-    try {
-      const all = await getJson('/dashboard/api/nodepools', { signal });
-      pools.clear();
-      all.forEach(({ org, pool }) => pools.set(keyOf({ ...pool, org }), { ...pool, org }));
-      live.set('live');
-      draw();
-    } catch {
-      if (!signal.aborted) {
-        live.set('reconnecting');
-      }
-    }
-  }
-  read();
-  const timer = setInterval(read, OPERATOR_REFRESH_MS);
-  signal.addEventListener('abort', () => clearInterval(timer));
 }
 
 function poolTable(pools, admin) {

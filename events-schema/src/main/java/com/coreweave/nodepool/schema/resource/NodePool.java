@@ -10,6 +10,8 @@ public record NodePool(String apiVersion, String kind, ObjectMeta metadata, Node
 
   public static final String API_VERSION = "compute.coreweave.com/v1alpha1";
   public static final String KIND = "NodePool";
+  /** The classpath resource of the NodePool CustomResourceDefinition: names, scale, printer columns, schema. */
+  public static final String DEFINITION = "/crds/nodepools.compute.coreweave.com.yaml";
 
   public static NodePool of(ObjectMeta metadata, NodePoolSpec spec, NodePoolStatus status) {
     return new NodePool(API_VERSION, KIND, metadata, spec, status);

@@ -20,7 +20,7 @@ import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
-import com.coreweave.nodepool.schema.resource.KubeEvent;
+import io.fabric8.kubernetes.api.model.Event;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
@@ -101,8 +101,8 @@ public final class Topics {
   public static final Topic<PoolKey, RecordedEvent> NODEPOOL_EVENT_RECORDED = new Topic<>("nodepool-event-recorded",
       KeyFormat.POOL, ValueFormat.json(RecordedEvent.class), RecordChecks::eventRecorded, DELETED, WEEK,
       "every service", KEY_PARTITION, "CW* and spot events as each service records them; folded into nodepool-events.");
-  public static final Topic<PoolKey, KubeEvent> NODEPOOL_EVENTS = new Topic<>("nodepool-events", KeyFormat.POOL,
-      ValueFormat.json(KubeEvent.class), RecordCheck.none(), DELETED, WEEK, API, KEY_PARTITION,
+  public static final Topic<PoolKey, Event> NODEPOOL_EVENTS = new Topic<>("nodepool-events", KeyFormat.POOL,
+      ValueFormat.json(Event.class), RecordCheck.none(), DELETED, WEEK, API, KEY_PARTITION,
       "Outbound: Kubernetes Events (reason, type, message, involvedObject, count).");
   public static final Topic<PoolKey, NodePool> NODEPOOL_STATUS = new Topic<>("nodepool-status", KeyFormat.POOL,
       ValueFormat.json(NodePool.class), RecordChecks::status, COMPACTED, FOREVER, API, KEY_PARTITION,

@@ -24,6 +24,11 @@ public interface ApiSettings {
   @WithDefault("24h")
   Duration requestIdRetention();
 
+  /** How often a watch that allows bookmarks gets one (the version it may resume from). */
+  @WithName("watch-bookmark-interval")
+  @WithDefault("30s")
+  Duration watchBookmarkInterval();
+
   /** How often pools that are not (yet) valid are validated again, e.g. once the catalogue has arrived. */
   @WithName("revalidate-interval")
   @WithDefault("5s")

@@ -1,16 +1,16 @@
 package com.coreweave.nodepool.api.domain;
 
 import com.coreweave.nodepool.schema.events.RecordedEvent;
-import com.coreweave.nodepool.schema.resource.KubeEvent;
+import com.coreweave.nodepool.schema.resource.ObjectReference;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -27,28 +27,35 @@ public final class EventFolder {
   }
 
   /** The pool's events after {@code recorded}, and the Event it created or updated (null for a replay). */
-  public record Folded(PoolEvents events, KubeEvent changed) {
+  public record Folded(PoolEvents events, Event changed) {
   }
 
   public static Folded fold(PoolEvents current, RecordedEvent recorded) {
     if (current.seenIds().contains(recorded.id())) {
       return new Folded(current, null);
     }
-    List<KubeEvent> events = new ArrayList<>(current.events());
-    Instant at = recorded.at().truncatedTo(ChronoUnit.SECONDS);
-    KubeEvent changed = null;
+    List<Event> events = new ArrayList<>(current.events());
+    String at = recorded.at().truncatedTo(ChronoUnit.SECONDS).toString();
+    Event changed = null;
     for (int i = 0; i < events.size(); i++) {
-      KubeEvent e = events.get(i);
+      Event e = events.get(i);
       if (sameKind(e, recorded)) {
-        changed = e.repeated(at);
+        changed = new EventBuilder(e).withCount(e.getCount() + 1).withLastTimestamp(at).build();
         events.remove(i);
         break;
       }
     }
     if (changed == null) {
-      changed = new KubeEvent("v1", "Event", Map.of("name", recorded.pool() + "." + shortHash(recorded.id())),
-          recorded.involvedObject(), recorded.reason(), recorded.message(), recorded.type(), 1, at, at,
-          Map.of("component", recorded.component()), recorded.component());
+      ObjectReference about = recorded.involvedObject();
+      changed = new EventBuilder()
+          .withNewMetadata().withName(recorded.pool() + "." + shortHash(recorded.id())).endMetadata()
+          .withNewInvolvedObject().withApiVersion(about.apiVersion()).withKind(about.kind()).withName(about.name())
+            .withUid(about.uid()).endInvolvedObject()
+          .withReason(recorded.reason()).withMessage(recorded.message()).withType(recorded.type()).withCount(1)
+          .withFirstTimestamp(at).withLastTimestamp(at)
+          .withNewSource().withComponent(recorded.component()).endSource()
+          .withReportingComponent(recorded.component())
+          .build();
     }
     events.add(changed);
     while (events.size() > MAX_EVENTS) {
@@ -62,11 +69,11 @@ public final class EventFolder {
     return new Folded(new PoolEvents(events, seen), changed);
   }
 
-  private static boolean sameKind(KubeEvent event, RecordedEvent recorded) {
-    return Objects.equals(event.reason(), recorded.reason())
-        && Objects.equals(event.message(), recorded.message())
-        && Objects.equals(event.involvedObject().kind(), recorded.involvedObject().kind())
-        && Objects.equals(event.involvedObject().name(), recorded.involvedObject().name());
+  private static boolean sameKind(Event event, RecordedEvent recorded) {
+    return Objects.equals(event.getReason(), recorded.reason())
+        && Objects.equals(event.getMessage(), recorded.message())
+        && Objects.equals(event.getInvolvedObject().getKind(), recorded.involvedObject().kind())
+        && Objects.equals(event.getInvolvedObject().getName(), recorded.involvedObject().name());
   }
 
   private static String shortHash(String id) {

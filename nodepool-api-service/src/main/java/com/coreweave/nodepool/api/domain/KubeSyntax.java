@@ -11,7 +11,6 @@ final class KubeSyntax {
   private static final Pattern DNS_SUBDOMAIN = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   private static final Pattern QUALIFIED_NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
   private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
-  private static final Pattern ZONE = Pattern.compile("[A-Z]{2}-[A-Z]+-[0-9]{2}[A-Z]");
 
   /** Null when {@code name} is a valid DNS-1123 subdomain (object names), else why not. */
   static String dnsSubdomainError(String name) {
@@ -69,12 +68,5 @@ final class KubeSyntax {
           + LABEL_VALUE.pattern() + "')";
     }
     return null;
-  }
-
-  /** Null when {@code zone} looks like an availability zone id such as {@code US-EAST-04A}, else why not. */
-  static String zoneError(String zone) {
-    return ZONE.matcher(zone).matches() ? null
-        : "must be an availability zone id such as US-EAST-04A (regex used for validation is '" + ZONE.pattern()
-            + "')";
   }
 }

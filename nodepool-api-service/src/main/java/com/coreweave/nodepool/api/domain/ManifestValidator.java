@@ -1,86 +1,222 @@
 package com.coreweave.nodepool.api.domain;
 
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.FORBIDDEN;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.INVALID;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.NOT_SUPPORTED;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.REQUIRED;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.TOO_LONG;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.TYPE_INVALID;
+import static com.coreweave.nodepool.schema.resource.Statuses.FORBIDDEN;
+import static com.coreweave.nodepool.schema.resource.Statuses.INVALID;
+import static com.coreweave.nodepool.schema.resource.Statuses.NOT_SUPPORTED;
+import static com.coreweave.nodepool.schema.resource.Statuses.REQUIRED;
+import static com.coreweave.nodepool.schema.resource.Statuses.TOO_LONG;
+import static com.coreweave.nodepool.schema.resource.Statuses.TYPE_INVALID;
 
-import com.coreweave.nodepool.schema.resource.Image;
-import com.coreweave.nodepool.schema.resource.KubeStatus.Cause;
-import com.coreweave.nodepool.schema.resource.Lifecycle;
-import com.coreweave.nodepool.schema.resource.NodeConfigurationUpdateStrategy;
-import com.coreweave.nodepool.schema.resource.NodePool;
-import com.coreweave.nodepool.schema.resource.Taint;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.StatusCause;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
+import java.util.stream.Collectors;
 
 /**
  * The structural rules of a NodePool manifest, checked on the JSON tree before anything is bound so that every bad
- * field is reported at once with its path (as a Kubernetes API server does): types, enums, required fields,
- * negative counts, name/label/annotation/taint syntax, unknown fields, and any attempt to set {@code status}.
- * Rules that need the platform's knowledge (the catalogue) are {@link PlatformValidator}'s.
+ * field is reported at once with its path, as a Kubernetes API server does. The spec is checked against the
+ * CustomResourceDefinition's schema ({@link NodePoolDefinition}: types, enums, required fields, minimums, patterns,
+ * unknown fields); metadata, which a CRD's schema leaves to the API server, and the label, annotation and taint
+ * syntax that a schema cannot say are checked here. {@code status} is ignored: it is a subresource the platform
+ * writes. Rules that need the platform's knowledge (the catalogue) are {@link PlatformValidator}'s.
  */
 public final class ManifestValidator {
 
-  private static final Set<String> TOP = Set.of("apiVersion", "kind", "metadata", "spec", "status");
   private static final Set<String> METADATA = Set.of("name", "namespace", "uid", "resourceVersion", "generation",
-      "creationTimestamp", "deletionTimestamp", "labels", "annotations");
-  private static final Set<String> SPEC = Set.of("computeClass", "instanceType", "targetNodes", "minNodes",
-      "maxNodes", "nodeLabels", "nodeAnnotations", "nodeTaints", "image", "gpu", "autoscaling", "lifecycle",
-      "nodeConfigurationUpdateStrategy", "region");
-  private static final Set<String> COMPUTE_CLASSES = Set.of("default", "spot", "Spot");
+      "creationTimestamp", "deletionTimestamp", "labels", "annotations", "managedFields");
   private static final int MAX_ANNOTATIONS_BYTES = 256 * 1024;
+  /** Kubernetes syntax the schema cannot express, by schema path ({@code []} stands for any list index). */
+  private static final Map<String, BiFunction<String, String, String>> SYNTAX = Map.of(
+      "spec.nodeTaints[].key", (key, value) -> KubeSyntax.qualifiedNameError(value),
+      "spec.nodeTaints[].value", (key, value) -> KubeSyntax.labelValueError(value));
 
-  private final List<Cause> causes = new ArrayList<>();
+  /** What a write asked for unknown fields, as Kubernetes' {@code fieldValidation} parameter says it. */
+  public enum FieldValidation {
+    /** Unknown fields are errors: the default here, and what kubectl's {@code --validate=strict} asks for. */
+    Strict,
+    /** Unknown fields are dropped, each with a warning. */
+    Warn,
+    /** Unknown fields are dropped silently. */
+    Ignore;
 
-  private ManifestValidator() {
+    /** The mode a {@code fieldValidation} query parameter names; Strict when absent. */
+    public static FieldValidation of(String parameter) {
+      if (parameter == null || parameter.isEmpty()) {
+        return Strict;
+      }
+      for (FieldValidation mode : values()) {
+        if (mode.name().equalsIgnoreCase(parameter)) {
+          return mode;
+        }
+      }
+      throw new IllegalArgumentException("fieldValidation must be Strict, Warn or Ignore, not \"" + parameter + "\"");
+    }
   }
 
-  /** Every structural problem of {@code manifest}; empty when it is a well-formed NodePool. */
-  public static List<Cause> validate(JsonNode manifest) {
-    ManifestValidator v = new ManifestValidator();
-    v.root(manifest);
-    return List.copyOf(v.causes);
+  /** The manifest as it is to be stored (no status; no unknown fields unless Strict), its errors and warnings. */
+  public record Checked(JsonNode manifest, List<StatusCause> causes, List<String> warnings) {
   }
 
-  private void root(JsonNode root) {
-    if (root == null || !root.isObject()) {
-      add(TYPE_INVALID, "must be a NodePool object", "");
+  private final FieldValidation mode;
+  private final List<StatusCause> causes = new ArrayList<>();
+  private final List<String> warnings = new ArrayList<>();
+
+  private ManifestValidator(FieldValidation mode) {
+    this.mode = mode;
+  }
+
+  /** Every structural problem of {@code manifest}, unknown fields included; empty when it is well formed. */
+  public static List<StatusCause> validate(JsonNode manifest) {
+    return check(manifest, FieldValidation.Strict).causes();
+  }
+
+  public static Checked check(JsonNode manifest, FieldValidation mode) {
+    ManifestValidator v = new ManifestValidator(mode);
+    if (manifest == null || !manifest.isObject()) {
+      v.add(TYPE_INVALID, "must be a NodePool object", "");
+      return new Checked(manifest, v.causes, v.warnings);
+    }
+    ObjectNode copy = manifest.deepCopy();
+    copy.remove("status");
+    v.value(copy, NodePoolDefinition.schema(), "");
+    return new Checked(copy, List.copyOf(v.causes), List.copyOf(v.warnings));
+  }
+
+  private void value(JsonNode value, JSONSchemaProps schema, String path) {
+    if (path.equals("metadata")) {
+      metadata(value);
       return;
     }
-    unknownFields(root, TOP, "");
-    requiredString(root, "apiVersion", "apiVersion").ifPresentAnd(v -> !v.equals(NodePool.API_VERSION),
-        v -> add(NOT_SUPPORTED, "supported values: \"" + NodePool.API_VERSION + "\"", "apiVersion"));
-    requiredString(root, "kind", "kind").ifPresentAnd(v -> !v.equals(NodePool.KIND),
-        v -> add(NOT_SUPPORTED, "supported values: \"" + NodePool.KIND + "\"", "kind"));
-    if (root.has("status") && !root.get("status").isNull()) {
-      add(FORBIDDEN, "status is set by the platform and cannot be written", "status");
-    }
-    JsonNode metadata = object(root, "metadata", "metadata", true);
-    if (metadata != null) {
-      metadata(metadata);
-    }
-    JsonNode spec = object(root, "spec", "spec", true);
-    if (spec != null) {
-      spec(spec);
+    switch (schema.getType()) {
+      case "object" -> object(value, schema, path);
+      case "array" -> array(value, schema, path);
+      case "string" -> string(value, schema, path);
+      case "integer" -> integer(value, schema, path);
+      case "boolean" -> {
+        if (!value.isBoolean()) {
+          add(TYPE_INVALID, "Invalid value: " + value + ": must be a boolean", path);
+        }
+      }
+      default -> throw new IllegalStateException("the NodePool schema has an unknown type at " + path);
     }
   }
 
+  private void object(JsonNode value, JSONSchemaProps schema, String path) {
+    if (schema.getAdditionalProperties() != null && schema.getAdditionalProperties().getSchema() != null) {
+      stringMap(value, path);
+      return;
+    }
+    if (!value.isObject()) {
+      add(TYPE_INVALID, "Invalid value: " + value + ": must be an object", path);
+      return;
+    }
+    Map<String, JSONSchemaProps> properties = schema.getProperties() == null ? Map.of() : schema.getProperties();
+    for (String required : schema.getRequired() == null ? List.<String>of() : schema.getRequired()) {
+      JsonNode field = value.get(required);
+      if (field == null || field.isNull() || (field.isTextual() && field.textValue().isBlank()
+          && "string".equals(properties.get(required).getType()))) {
+        add(REQUIRED, "Required value", join(path, required));
+      }
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> field = it.next();
+      String fieldPath = join(path, field.getKey());
+      JSONSchemaProps fieldSchema = properties.get(field.getKey());
+      if (fieldSchema == null) {
+        unknown(it, fieldPath);
+      } else if (!field.getValue().isNull() && !hasCause(fieldPath)) {
+        value(field.getValue(), fieldSchema, fieldPath);
+      }
+    }
+    if (path.equals("spec")) {
+      labels(value.get("nodeLabels"), "spec.nodeLabels");
+      annotations(value.get("nodeAnnotations"), "spec.nodeAnnotations");
+    }
+  }
+
+  private void unknown(Iterator<Map.Entry<String, JsonNode>> field, String path) {
+    switch (mode) {
+      case Strict -> add(INVALID, "unknown field \"" + path.substring(path.lastIndexOf('.') + 1) + "\"", path);
+      case Warn -> {
+        warnings.add("unknown field \"" + path + "\"");
+        field.remove();
+      }
+      case Ignore -> field.remove();
+    }
+  }
+
+  private void array(JsonNode value, JSONSchemaProps schema, String path) {
+    if (!value.isArray()) {
+      add(TYPE_INVALID, "Invalid value: " + value + ": must be a list", path);
+      return;
+    }
+    for (int i = 0; i < value.size(); i++) {
+      value(value.get(i), schema.getItems().getSchema(), path + "[" + i + "]");
+    }
+  }
+
+  private void string(JsonNode value, JSONSchemaProps schema, String path) {
+    if (!value.isTextual()) {
+      add(TYPE_INVALID, "Invalid value: " + value + ": must be a string", path);
+      return;
+    }
+    String text = value.textValue();
+    if (schema.getEnum() != null && !schema.getEnum().isEmpty() && schema.getEnum().stream().noneMatch(e -> e.asText().equals(text))) {
+      add(NOT_SUPPORTED, "Unsupported value: \"" + text + "\": supported values: " + schema.getEnum().stream()
+          .map(e -> "\"" + e.asText() + "\"").collect(Collectors.joining(", ")), path);
+    } else if (schema.getPattern() != null && !text.matches(schema.getPattern())) {
+      add(INVALID, "Invalid value: \"" + text + "\": must match the regular expression '" + schema.getPattern()
+          + "'", path);
+    } else {
+      var syntax = SYNTAX.get(path.replaceAll("\\[\\d+]", "[]"));
+      String error = syntax == null ? null : syntax.apply(path, text);
+      if (error != null) {
+        add(INVALID, "Invalid value: \"" + text + "\": " + error, path);
+      }
+    }
+  }
+
+  private void integer(JsonNode value, JSONSchemaProps schema, String path) {
+    if (!value.isIntegralNumber() || !value.canConvertToInt()) {
+      add(TYPE_INVALID, "Invalid value: " + value + ": must be an integer", path);
+    } else if (schema.getMinimum() != null && value.intValue() < schema.getMinimum()) {
+      add(INVALID, "Invalid value: " + value.intValue() + ": must be greater than or equal to "
+          + schema.getMinimum().intValue(), path);
+    }
+  }
+
+  /** ObjectMeta: a CRD's schema leaves it to the API server, which knows its fields and their syntax. */
   private void metadata(JsonNode metadata) {
-    unknownFields(metadata, METADATA, "metadata.");
-    requiredString(metadata, "name", "metadata.name").ifPresentAnd(n -> KubeSyntax.dnsSubdomainError(n) != null,
-        n -> add(INVALID, "Invalid value: \"" + n + "\": " + KubeSyntax.dnsSubdomainError(n), "metadata.name"));
-    optionalString(metadata, "namespace", "metadata.namespace").ifPresentAnd(ns -> !ns.isEmpty(),
-        ns -> add(FORBIDDEN, "NodePool is cluster-scoped: namespace must be empty", "metadata.namespace"));
-    optionalString(metadata, "uid", "metadata.uid");
-    optionalString(metadata, "resourceVersion", "metadata.resourceVersion");
+    if (!metadata.isObject()) {
+      add(TYPE_INVALID, "Invalid value: " + metadata + ": must be an object", "metadata");
+      return;
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> it = metadata.fields(); it.hasNext(); ) {
+      String field = it.next().getKey();
+      if (!METADATA.contains(field)) {
+        unknown(it, "metadata." + field);
+      }
+    }
+    String name = text(metadata, "name", "metadata.name");
+    if (name == null && !hasCause("metadata.name")) {
+      add(REQUIRED, "Required value", "metadata.name");
+    } else if (name != null && KubeSyntax.dnsSubdomainError(name) != null) {
+      add(INVALID, "Invalid value: \"" + name + "\": " + KubeSyntax.dnsSubdomainError(name), "metadata.name");
+    }
+    String namespace = text(metadata, "namespace", "metadata.namespace");
+    if (namespace != null && !namespace.isEmpty()) {
+      add(FORBIDDEN, "NodePool is cluster-scoped: namespace must be empty", "metadata.namespace");
+    }
+    text(metadata, "uid", "metadata.uid");
+    text(metadata, "resourceVersion", "metadata.resourceVersion");
     timestamp(metadata, "creationTimestamp");
     timestamp(metadata, "deletionTimestamp");
     JsonNode generation = metadata.get("generation");
@@ -88,227 +224,108 @@ public final class ManifestValidator {
         && (!generation.isIntegralNumber() || !generation.canConvertToLong())) {
       add(TYPE_INVALID, "Invalid value: " + generation + ": must be an integer", "metadata.generation");
     }
-    labels(metadata, "labels", "metadata.labels");
-    annotations(metadata, "annotations", "metadata.annotations");
-  }
-
-  private void spec(JsonNode spec) {
-    unknownFields(spec, SPEC, "spec.");
-    optionalString(spec, "computeClass", "spec.computeClass").ifPresentAnd(c -> !COMPUTE_CLASSES.contains(c),
-        c -> add(NOT_SUPPORTED, "Unsupported value: \"" + c + "\": supported values: \"default\", \"spot\"",
-            "spec.computeClass"));
-    requiredString(spec, "instanceType", "spec.instanceType").ifPresentAnd(String::isBlank,
-        t -> add(REQUIRED, "Required value", "spec.instanceType"));
-    count(spec, "targetNodes", true);
-    count(spec, "minNodes", false);
-    count(spec, "maxNodes", false);
-    labels(spec, "nodeLabels", "spec.nodeLabels");
-    annotations(spec, "nodeAnnotations", "spec.nodeAnnotations");
-    taints(spec);
-    JsonNode image = object(spec, "image", "spec.image", false);
-    if (image != null) {
-      unknownFields(image, Set.of("kernel", "name", "releaseTrain"), "spec.image.");
-      optionalString(image, "kernel", "spec.image.kernel");
-      optionalString(image, "name", "spec.image.name");
-      enumString(image, "releaseTrain", "spec.image.releaseTrain", List.of(Image.STABLE, Image.LATEST));
+    JsonNode managedFields = metadata.get("managedFields");
+    if (managedFields != null && !managedFields.isNull() && !managedFields.isArray()) {
+      add(TYPE_INVALID, "Invalid value: " + managedFields + ": must be a list", "metadata.managedFields");
     }
-    JsonNode gpu = object(spec, "gpu", "spec.gpu", false);
-    if (gpu != null) {
-      unknownFields(gpu, Set.of("version"), "spec.gpu.");
-      optionalString(gpu, "version", "spec.gpu.version");
+    if (stringMap(metadata.get("labels"), "metadata.labels")) {
+      labels(metadata.get("labels"), "metadata.labels");
     }
-    bool(spec, "autoscaling", "spec.autoscaling");
-    JsonNode lifecycle = object(spec, "lifecycle", "spec.lifecycle", false);
-    if (lifecycle != null) {
-      unknownFields(lifecycle, Set.of("scaleDownStrategy", "disableUnhealthyNodeEviction"), "spec.lifecycle.");
-      enumString(lifecycle, "scaleDownStrategy", "spec.lifecycle.scaleDownStrategy",
-          List.of(Lifecycle.IDLE_ONLY, Lifecycle.PREFER_IDLE));
-      bool(lifecycle, "disableUnhealthyNodeEviction", "spec.lifecycle.disableUnhealthyNodeEviction");
+    if (stringMap(metadata.get("annotations"), "metadata.annotations")) {
+      annotations(metadata.get("annotations"), "metadata.annotations");
     }
-    JsonNode strategy = object(spec, "nodeConfigurationUpdateStrategy", "spec.nodeConfigurationUpdateStrategy", false);
-    if (strategy != null) {
-      unknownFields(strategy, Set.of("type"), "spec.nodeConfigurationUpdateStrategy.");
-      enumString(strategy, "type", "spec.nodeConfigurationUpdateStrategy.type", List.of(
-          NodeConfigurationUpdateStrategy.MANUAL, NodeConfigurationUpdateStrategy.ON_SPEC_UPDATE,
-          NodeConfigurationUpdateStrategy.ALWAYS));
-    }
-    optionalString(spec, "region", "spec.region").ifPresentAnd(z -> KubeSyntax.zoneError(z) != null,
-        z -> add(INVALID, "Invalid value: \"" + z + "\": " + KubeSyntax.zoneError(z), "spec.region"));
   }
 
   /** A server-set timestamp a client may echo back: ignored, but it must still be an RFC 3339 timestamp. */
   private void timestamp(JsonNode metadata, String field) {
-    optionalString(metadata, field, "metadata." + field).ifPresentAnd(t -> {
+    String value = text(metadata, field, "metadata." + field);
+    if (value != null) {
       try {
-        java.time.OffsetDateTime.parse(t);
-        return false;
+        java.time.OffsetDateTime.parse(value);
       } catch (java.time.format.DateTimeParseException e) {
-        return true;
+        add(TYPE_INVALID, "Invalid value: \"" + value + "\": must be an RFC 3339 timestamp", "metadata." + field);
       }
-    }, t -> add(TYPE_INVALID, "Invalid value: \"" + t + "\": must be an RFC 3339 timestamp", "metadata." + field));
-  }
-
-  private void count(JsonNode spec, String field, boolean required) {
-    String path = "spec." + field;
-    JsonNode value = spec.get(field);
-    if (value == null || value.isNull()) {
-      if (required) {
-        add(REQUIRED, "Required value", path);
-      }
-      return;
-    }
-    if (!value.isIntegralNumber() || !value.canConvertToInt()) {
-      add(TYPE_INVALID, "Invalid value: " + value + ": must be an integer", path);
-    } else if (value.intValue() < 0) {
-      add(INVALID, "Invalid value: " + value.intValue() + ": must be greater than or equal to 0", path);
     }
   }
 
-  private void taints(JsonNode spec) {
-    JsonNode taints = spec.get("nodeTaints");
-    if (taints == null || taints.isNull()) {
-      return;
+  /** Whether {@code map} is absent or a map of strings; reports what is not. */
+  private boolean stringMap(JsonNode map, String path) {
+    if (map == null || map.isNull()) {
+      return false;
     }
-    if (!taints.isArray()) {
-      add(TYPE_INVALID, "must be a list of taints", "spec.nodeTaints");
-      return;
+    if (!map.isObject()) {
+      add(TYPE_INVALID, "must be a map of string keys to string values", path);
+      return false;
     }
-    for (int i = 0; i < taints.size(); i++) {
-      String path = "spec.nodeTaints[" + i + "]";
-      JsonNode taint = taints.get(i);
-      if (!taint.isObject()) {
-        add(TYPE_INVALID, "must be a taint {key, value, effect}", path);
-        continue;
+    boolean strings = true;
+    for (Iterator<Map.Entry<String, JsonNode>> it = map.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> entry = it.next();
+      if (!entry.getValue().isTextual()) {
+        add(TYPE_INVALID, "Invalid value: " + entry.getValue() + ": must be a string",
+            path + "[" + entry.getKey() + "]");
+        strings = false;
       }
-      unknownFields(taint, Set.of("key", "value", "effect"), path + ".");
-      requiredString(taint, "key", path + ".key").ifPresentAnd(k -> KubeSyntax.qualifiedNameError(k) != null,
-          k -> add(INVALID, "Invalid value: \"" + k + "\": " + KubeSyntax.qualifiedNameError(k), path + ".key"));
-      optionalString(taint, "value", path + ".value").ifPresentAnd(v -> KubeSyntax.labelValueError(v) != null,
-          v -> add(INVALID, "Invalid value: \"" + v + "\": " + KubeSyntax.labelValueError(v), path + ".value"));
-      requiredString(taint, "effect", path + ".effect").ifPresentAnd(e -> !Taint.EFFECTS.contains(e),
-          e -> add(NOT_SUPPORTED, "Unsupported value: \"" + e + "\": supported values: \"NoExecute\", "
-              + "\"NoSchedule\", \"PreferNoSchedule\"", path + ".effect"));
     }
+    return strings;
   }
 
-  private void labels(JsonNode parent, String field, String path) {
-    stringMap(parent, field, path, (key, value) -> {
-      String keyError = KubeSyntax.qualifiedNameError(key);
+  private void labels(JsonNode labels, String path) {
+    if (labels == null || !labels.isObject()) {
+      return;
+    }
+    labels.fields().forEachRemaining(entry -> {
+      String keyError = KubeSyntax.qualifiedNameError(entry.getKey());
       if (keyError != null) {
-        add(INVALID, "Invalid value: \"" + key + "\": " + keyError, path);
+        add(INVALID, "Invalid value: \"" + entry.getKey() + "\": " + keyError, path);
       }
-      String valueError = KubeSyntax.labelValueError(value);
+      String valueError = entry.getValue().isTextual() ? KubeSyntax.labelValueError(entry.getValue().textValue())
+          : null;
       if (valueError != null) {
-        add(INVALID, "Invalid value: \"" + value + "\": " + valueError, path + "[" + key + "]");
+        add(INVALID, "Invalid value: \"" + entry.getValue().textValue() + "\": " + valueError,
+            path + "[" + entry.getKey() + "]");
       }
     });
   }
 
-  private void annotations(JsonNode parent, String field, String path) {
+  private void annotations(JsonNode annotations, String path) {
+    if (annotations == null || !annotations.isObject()) {
+      return;
+    }
     int[] size = {0};
-    stringMap(parent, field, path, (key, value) -> {
-      String keyError = KubeSyntax.qualifiedNameError(key);
+    annotations.fields().forEachRemaining(entry -> {
+      String keyError = KubeSyntax.qualifiedNameError(entry.getKey());
       if (keyError != null) {
-        add(INVALID, "Invalid value: \"" + key + "\": " + keyError, path);
+        add(INVALID, "Invalid value: \"" + entry.getKey() + "\": " + keyError, path);
       }
-      size[0] += key.length() + value.length();
+      size[0] += entry.getKey().length() + entry.getValue().asText().length();
     });
     if (size[0] > MAX_ANNOTATIONS_BYTES) {
       add(TOO_LONG, "Too long: must have at most " + MAX_ANNOTATIONS_BYTES + " bytes", path);
     }
   }
 
-  private void stringMap(JsonNode parent, String field, String path,
-                         BiConsumer<String, String> check) {
-    JsonNode map = parent.get(field);
-    if (map == null || map.isNull()) {
-      return;
-    }
-    if (!map.isObject()) {
-      add(TYPE_INVALID, "must be a map of string keys to string values", path);
-      return;
-    }
-    for (Iterator<Map.Entry<String, JsonNode>> it = map.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> entry = it.next();
-      if (!entry.getValue().isTextual()) {
-        add(TYPE_INVALID, "Invalid value: " + entry.getValue() + ": must be a string", path + "[" + entry.getKey()
-            + "]");
-        continue;
-      }
-      check.accept(entry.getKey(), entry.getValue().textValue());
-    }
-  }
-
-  private void unknownFields(JsonNode object, Set<String> known, String prefix) {
-    object.fieldNames().forEachRemaining(name -> {
-      if (!known.contains(name)) {
-        add(INVALID, "unknown field \"" + name + "\"", prefix + name);
-      }
-    });
-  }
-
-  private JsonNode object(JsonNode parent, String field, String path, boolean required) {
+  /** A string field's value, null when absent; a value that is not a string is reported. */
+  private String text(JsonNode parent, String field, String path) {
     JsonNode value = parent.get(field);
     if (value == null || value.isNull()) {
-      if (required) {
-        add(REQUIRED, "Required value", path);
-      }
       return null;
     }
-    if (!value.isObject()) {
-      add(TYPE_INVALID, "Invalid value: " + value + ": must be an object", path);
-      return null;
-    }
-    return value;
-  }
-
-  private void bool(JsonNode parent, String field, String path) {
-    JsonNode value = parent.get(field);
-    if (value != null && !value.isNull() && !value.isBoolean()) {
-      add(TYPE_INVALID, "Invalid value: " + value + ": must be a boolean", path);
-    }
-  }
-
-  private void enumString(JsonNode parent, String field, String path, List<String> allowed) {
-    optionalString(parent, field, path).ifPresentAnd(v -> !allowed.contains(v),
-        v -> add(NOT_SUPPORTED, "Unsupported value: \"" + v + "\": supported values: \""
-            + String.join("\", \"", allowed) + "\"", path));
-  }
-
-  private Found requiredString(JsonNode parent, String field, String path) {
-    JsonNode value = parent.get(field);
-    if (value == null || value.isNull()) {
-      add(REQUIRED, "Required value", path);
-      return Found.NONE;
-    }
-    return string(value, path);
-  }
-
-  private Found optionalString(JsonNode parent, String field, String path) {
-    JsonNode value = parent.get(field);
-    return value == null || value.isNull() ? Found.NONE : string(value, path);
-  }
-
-  private Found string(JsonNode value, String path) {
     if (!value.isTextual()) {
       add(TYPE_INVALID, "Invalid value: " + value + ": must be a string", path);
-      return Found.NONE;
+      return null;
     }
-    return new Found(value.textValue());
+    return value.textValue();
+  }
+
+  private boolean hasCause(String field) {
+    return causes.stream().anyMatch(c -> c.getField().equals(field));
+  }
+
+  private static String join(String path, String field) {
+    return path.isEmpty() ? field : path + "." + field;
   }
 
   private void add(String reason, String message, String field) {
-    causes.add(new Cause(reason, message, field));
-  }
-
-  /** A string field that was present and of the right type, to check further. */
-  private record Found(String value) {
-    static final Found NONE = new Found(null);
-
-    void ifPresentAnd(java.util.function.Predicate<String> bad, java.util.function.Consumer<String> report) {
-      if (value != null && bad.test(value)) {
-        report.accept(value);
-      }
-    }
+    causes.add(Statuses.cause(reason, message, field));
   }
 }

@@ -1,16 +1,17 @@
 package com.coreweave.nodepool.api.domain;
 
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.DUPLICATE;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.INVALID;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.REQUIRED;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.TOO_LONG;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.TYPE_INVALID;
+import static com.coreweave.nodepool.schema.resource.Statuses.DUPLICATE;
+import static com.coreweave.nodepool.schema.resource.Statuses.INVALID;
+import static com.coreweave.nodepool.schema.resource.Statuses.REQUIRED;
+import static com.coreweave.nodepool.schema.resource.Statuses.TOO_LONG;
+import static com.coreweave.nodepool.schema.resource.Statuses.TYPE_INVALID;
 
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested.Action;
 import com.coreweave.nodepool.schema.events.PoolKey;
-import com.coreweave.nodepool.schema.resource.KubeStatus.Cause;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.StatusCause;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -24,7 +25,7 @@ import java.util.UUID;
  * {@code Rollback} a required {@code nodeProfile}, {@code Reconfigure} an optional list {@code nodes} (empty: every
  * outdated node). A request without a body ({@code null}) reads as {@code {}}.
  */
-public record NodeConfigurationBody(String nodeProfile, List<String> nodes, List<Cause> causes) {
+public record NodeConfigurationBody(String nodeProfile, List<String> nodes, List<StatusCause> causes) {
 
   /** The kind an invalid body is reported as. */
   public static final String KIND = "NodeConfigurationRequest";
@@ -37,10 +38,10 @@ public record NodeConfigurationBody(String nodeProfile, List<String> nodes, List
   }
 
   public static NodeConfigurationBody read(Action action, JsonNode body) {
-    List<Cause> causes = new ArrayList<>();
+    List<StatusCause> causes = new ArrayList<>();
     JsonNode fields = body == null ? Json.mapper().createObjectNode() : body;
     if (!fields.isObject()) {
-      causes.add(new Cause(TYPE_INVALID, "must be a JSON object", ""));
+      causes.add(Statuses.cause(TYPE_INVALID, "must be a JSON object", ""));
       return new NodeConfigurationBody(null, List.of(), causes);
     }
     String profile = action == Action.Rollback ? nodeProfile(fields.get("nodeProfile"), causes) : null;
@@ -52,7 +53,7 @@ public record NodeConfigurationBody(String nodeProfile, List<String> nodes, List
     };
     fields.fieldNames().forEachRemaining(f -> {
       if (!known.contains(f)) {
-        causes.add(new Cause(INVALID, "unknown field \"" + f + "\"", f));
+        causes.add(Statuses.cause(INVALID, "unknown field \"" + f + "\"", f));
       }
     });
     return new NodeConfigurationBody(profile, nodes, causes);
@@ -70,15 +71,15 @@ public record NodeConfigurationBody(String nodeProfile, List<String> nodes, List
     return UUID.nameUUIDFromBytes(name.getBytes(StandardCharsets.UTF_8)).toString();
   }
 
-  private static String nodeProfile(JsonNode value, List<Cause> causes) {
+  private static String nodeProfile(JsonNode value, List<StatusCause> causes) {
     if (value == null || value.isNull()) {
-      causes.add(new Cause(REQUIRED, "Required value", "nodeProfile"));
+      causes.add(Statuses.cause(REQUIRED, "Required value", "nodeProfile"));
     } else if (!value.isTextual()) {
-      causes.add(new Cause(TYPE_INVALID, "Invalid value: " + value + ": must be a string", "nodeProfile"));
+      causes.add(Statuses.cause(TYPE_INVALID, "Invalid value: " + value + ": must be a string", "nodeProfile"));
     } else if (value.textValue().isBlank()) {
-      causes.add(new Cause(REQUIRED, "Required value", "nodeProfile"));
+      causes.add(Statuses.cause(REQUIRED, "Required value", "nodeProfile"));
     } else if (value.textValue().length() > MAX_PROFILE_LENGTH) {
-      causes.add(new Cause(TOO_LONG, "Too long: must have at most " + MAX_PROFILE_LENGTH + " characters",
+      causes.add(Statuses.cause(TOO_LONG, "Too long: must have at most " + MAX_PROFILE_LENGTH + " characters",
           "nodeProfile"));
     } else {
       return value.textValue();
@@ -86,12 +87,12 @@ public record NodeConfigurationBody(String nodeProfile, List<String> nodes, List
     return null;
   }
 
-  private static List<String> nodes(JsonNode value, List<Cause> causes) {
+  private static List<String> nodes(JsonNode value, List<StatusCause> causes) {
     if (value == null || value.isNull()) {
       return List.of();
     }
     if (!value.isArray()) {
-      causes.add(new Cause(TYPE_INVALID, "Invalid value: " + value + ": must be a list of node names", "nodes"));
+      causes.add(Statuses.cause(TYPE_INVALID, "Invalid value: " + value + ": must be a list of node names", "nodes"));
       return List.of();
     }
     List<String> names = new ArrayList<>();
@@ -100,11 +101,11 @@ public record NodeConfigurationBody(String nodeProfile, List<String> nodes, List
       JsonNode name = value.get(i);
       String path = "nodes[" + i + "]";
       if (!name.isTextual()) {
-        causes.add(new Cause(TYPE_INVALID, "Invalid value: " + name + ": must be a string", path));
+        causes.add(Statuses.cause(TYPE_INVALID, "Invalid value: " + name + ": must be a string", path));
       } else if (name.textValue().isBlank()) {
-        causes.add(new Cause(REQUIRED, "Required value", path));
+        causes.add(Statuses.cause(REQUIRED, "Required value", path));
       } else if (!seen.add(name.textValue())) {
-        causes.add(new Cause(DUPLICATE, "Duplicate value: \"" + name.textValue() + "\"", path));
+        causes.add(Statuses.cause(DUPLICATE, "Duplicate value: \"" + name.textValue() + "\"", path));
       } else {
         names.add(name.textValue());
       }

@@ -1,17 +1,17 @@
 package com.coreweave.nodepool.api.domain;
 
-import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
-import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
-import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.events.RequestDecided.Outcome;
+import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.resource.CwEvent;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
+import com.coreweave.nodepool.schema.resource.Statuses;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusCause;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -23,7 +23,8 @@ import java.util.function.Function;
  * Decides one request against the stored pool, as the Kubernetes API server would: create, replace, apply or
  * delete; preconditions on {@code resourceVersion} and {@code uid}; immutable {@code instanceType} and
  * {@code region}; {@code generation} bumped only when the spec changes, {@code resourceVersion} on every write; no
- * write at all for a request that changes nothing.
+ * write at all for a request that changes nothing. A refusal is a decision like any other: a Kubernetes
+ * {@code Status} in the answer, nothing stored.
  */
 public final class PoolDecider {
 
@@ -32,54 +33,50 @@ public final class PoolDecider {
   private PoolDecider() {
   }
 
-  /** What the processor needs from outside: the time, the new version and uid to use, the default zone. */
-  public record WriteContext(Instant now, String resourceVersion, String newUid, String defaultZone) {
+  /**
+   * What the processor needs from outside: the time, the new version and uid to use, the default zone, and the
+   * version clients see now (a status change after the last write has one of its own).
+   */
+  public record WriteContext(Instant now, String resourceVersion, String newUid, String defaultZone,
+                             String currentVersion) {
   }
 
   /** The answer to the caller, the pool to store ({@code null}: unchanged) and the events to record. */
   public record Decision(RequestDecided answer, NodePoolAccepted next, List<RecordedEvent> events) {
 
-    static Decision rejected(String requestId, ApiException error, Instant now) {
-      KubeStatus status = error.status();
-      return new Decision(new RequestDecided(requestId, Outcome.REJECTED, status.code(), null, status, now), null,
+    static Decision refused(PoolRequest request, Status why, Instant now) {
+      return new Decision(new RequestDecided(request.id(), Outcome.REJECTED, why.getCode(), null, why, now), null,
           List.of());
+    }
+
+    public boolean isRefusal() {
+      return answer.outcome() == Outcome.REJECTED;
     }
   }
 
   public static Decision decide(PoolRequest request, NodePoolAccepted current, WriteContext ctx,
                                 Function<NodePoolSpec, PlatformValidator.Verdict> validator) {
-    try {
-      return switch (request.operation()) {
-        case DELETE -> delete(request, current, ctx);
-        case CREATE -> {
-          if (current != null) {
-            throw ApiException.alreadyExists(NodePool.KIND, request.key().pool());
-          }
-          yield create(request, ctx, validator);
-        }
-        case REPLACE -> {
-          if (current == null) {
-            throw ApiException.notFound(NodePool.KIND, request.key().pool());
-          }
+    String name = request.key().pool();
+    return switch (request.operation()) {
+      case DELETE -> current == null ? Decision.refused(request, Statuses.notFound(NodePool.KIND, name), ctx.now())
+          : delete(request, current, ctx);
+      case CREATE -> current != null
+          ? Decision.refused(request, Statuses.alreadyExists(NodePool.KIND, name), ctx.now())
+          : create(request, ctx, validator);
+      case REPLACE -> current == null ? Decision.refused(request, Statuses.notFound(NodePool.KIND, name), ctx.now())
+          : update(request, current, ctx, validator);
+      case APPLY -> {
+        if (current != null) {
           yield update(request, current, ctx, validator);
         }
-        case APPLY -> {
-          if (current == null) {
-            ObjectMeta given = request.manifest().metadata();
-            if (given.resourceVersion() != null) {
-              // The precondition names a version of a pool that does not exist: it cannot hold. (A uid written
-              // on a create is ignored, as Kubernetes ignores it.)
-              throw ApiException.conflict(NodePool.KIND, request.key().pool(),
-                  "the object does not exist, so its resourceVersion precondition cannot hold");
-            }
-            yield create(request, ctx, validator);
-          }
-          yield update(request, current, ctx, validator);
-        }
-      };
-    } catch (ApiException e) {
-      return Decision.rejected(request.id(), e, ctx.now());
-    }
+        // A precondition naming a version of a pool that does not exist cannot hold. (A uid written on a create is
+        // ignored, as Kubernetes ignores it.)
+        yield request.manifest().metadata().resourceVersion() != null
+            ? Decision.refused(request, Statuses.conflict(NodePool.KIND, name,
+                "the object does not exist, so its resourceVersion precondition cannot hold"), ctx.now())
+            : create(request, ctx, validator);
+      }
+    };
   }
 
   private static Decision create(PoolRequest request, WriteContext ctx,
@@ -87,7 +84,7 @@ public final class PoolDecider {
     ObjectMeta given = request.manifest().metadata();
     Instant created = ctx.now().truncatedTo(ChronoUnit.SECONDS);
     ObjectMeta meta = new ObjectMeta(request.key().pool(), ctx.newUid(), 1L, ctx.resourceVersion(), created, null,
-        given.labels(), given.annotations());
+        given.labels(), given.annotations(), request.fromRest() ? given.managedFields() : null);
     NodePoolSpec spec = request.manifest().spec().withDefaults(ctx.defaultZone());
     PlatformValidator.Verdict verdict = validator.apply(spec);
     NodePoolAccepted next = new NodePoolAccepted(request.key().org(), NodePool.of(meta, spec, null),
@@ -106,34 +103,41 @@ public final class PoolDecider {
     String name = request.key().pool();
     ObjectMeta stored = current.nodePool().metadata();
     if (stored.deletionTimestamp() != null) {
-      throw ApiException.conflict(NodePool.KIND, name, "the object is being deleted");
+      return Decision.refused(request, Statuses.conflict(NodePool.KIND, name, "the object is being deleted"),
+          ctx.now());
     }
-    checkPreconditions(request.manifest().metadata(), stored, name);
+    Status precondition = preconditionFailure(request.manifest().metadata(), stored, name, ctx);
+    if (precondition != null) {
+      return Decision.refused(request, precondition, ctx.now());
+    }
     NodePoolSpec spec = request.manifest().spec().withDefaults(current.nodePool().spec().region());
     NodePoolSpec old = current.nodePool().spec();
-    List<KubeStatus.Cause> immutable = new ArrayList<>();
+    List<StatusCause> immutable = new ArrayList<>();
     if (!Objects.equals(spec.instanceType(), old.instanceType())) {
-      immutable.add(new KubeStatus.Cause(KubeStatus.Cause.INVALID, "Invalid value: \"" + spec.instanceType()
+      immutable.add(Statuses.cause(Statuses.INVALID, "Invalid value: \"" + spec.instanceType()
           + "\": field is immutable", "spec.instanceType"));
     }
     String requestedRegion = request.manifest().spec().region();
     if (requestedRegion != null && !requestedRegion.equals(old.region())) {
-      immutable.add(new KubeStatus.Cause(KubeStatus.Cause.INVALID, "Invalid value: \"" + requestedRegion
+      immutable.add(Statuses.cause(Statuses.INVALID, "Invalid value: \"" + requestedRegion
           + "\": field is immutable", "spec.region"));
     }
     if (!immutable.isEmpty()) {
-      throw ApiException.invalid(NodePool.KIND, name, immutable);
+      return Decision.refused(request, Statuses.invalid(NodePool.KIND, name, immutable), ctx.now());
     }
     ObjectMeta given = request.manifest().metadata();
     boolean specChanged = !spec.equals(old);
     boolean metaChanged = !Objects.equals(emptyToNull(given.labels()), emptyToNull(stored.labels()))
         || !Objects.equals(emptyToNull(given.annotations()), emptyToNull(stored.annotations()));
-    if (!specChanged && !metaChanged) {
+    // The REST API keeps metadata.managedFields (who set which field); a topic request leaves them as they are.
+    var managedFields = request.fromRest() ? given.managedFields() : stored.managedFields();
+    boolean managersChanged = !Objects.equals(managedFields, stored.managedFields());
+    if (!specChanged && !metaChanged && !managersChanged) {
       return new Decision(decided(request, Outcome.UNCHANGED, 200, current, ctx), null, List.of());
     }
     long generation = stored.generation() + (specChanged ? 1 : 0);
     ObjectMeta meta = new ObjectMeta(name, stored.uid(), generation, ctx.resourceVersion(),
-        stored.creationTimestamp(), null, given.labels(), given.annotations());
+        stored.creationTimestamp(), null, given.labels(), given.annotations(), managedFields);
     PlatformValidator.Verdict verdict = specChanged ? validator.apply(spec)
         : new PlatformValidator.Verdict(current.validation(), List.of());
     // A generation that is not valid leaves the last valid one in force: a refusal never removes anything.
@@ -152,12 +156,11 @@ public final class PoolDecider {
   }
 
   private static Decision delete(PoolRequest request, NodePoolAccepted current, WriteContext ctx) {
-    String name = request.key().pool();
-    if (current == null) {
-      throw ApiException.notFound(NodePool.KIND, name);
-    }
     ObjectMeta stored = current.nodePool().metadata();
-    checkPreconditions(request.manifest().metadata(), stored, name);
+    Status precondition = preconditionFailure(request.manifest().metadata(), stored, request.key().pool(), ctx);
+    if (precondition != null) {
+      return Decision.refused(request, precondition, ctx.now());
+    }
     if (stored.deletionTimestamp() != null) {
       return new Decision(decided(request, Outcome.UNCHANGED, 200, current, ctx), null, List.of());
     }
@@ -169,10 +172,10 @@ public final class PoolDecider {
   }
 
   /** The Warning on an existing pool that a topic request for it was refused, and why. */
-  public static RecordedEvent refused(PoolRequest request, NodePoolAccepted current, KubeStatus why, Instant now) {
+  public static RecordedEvent refused(PoolRequest request, NodePoolAccepted current, Status why, Instant now) {
     PoolRef ref = PoolRef.of(current);
     return RecordedEvent.ofPool(ref, CwEvent.CWNodePoolNodesRequestFailed, "Request " + request.id() + " from "
-        + request.source() + " was refused (" + why.reason() + "): " + why.message(), ref.uid() + "/request/"
+        + request.source() + " was refused (" + why.getReason() + "): " + why.getMessage(), ref.uid() + "/request/"
         + request.id(), COMPONENT, now);
   }
 
@@ -185,18 +188,22 @@ public final class PoolDecider {
         COMPONENT, now);
   }
 
-  private static void checkPreconditions(ObjectMeta given, ObjectMeta stored, String name) {
+  /** Why the request's preconditions ({@code resourceVersion}, {@code uid}) do not hold, or null when they do. */
+  private static Status preconditionFailure(ObjectMeta given, ObjectMeta stored, String name, WriteContext ctx) {
     if (given == null) {
-      return;
+      return null;
     }
-    if (given.resourceVersion() != null && !given.resourceVersion().equals(stored.resourceVersion())) {
-      throw ApiException.conflict(NodePool.KIND, name,
+    String current = ctx.currentVersion() == null ? stored.resourceVersion() : ctx.currentVersion();
+    if (given.resourceVersion() != null
+        && !ResourceVersions.holds(given.resourceVersion(), stored.resourceVersion(), current)) {
+      return Statuses.conflict(NodePool.KIND, name,
           "the object has been modified; please apply your changes to the latest version and try again");
     }
     if (given.uid() != null && !given.uid().equals(stored.uid())) {
-      throw ApiException.conflict(NodePool.KIND, name, "Precondition failed: UID in precondition: " + given.uid()
+      return Statuses.conflict(NodePool.KIND, name, "Precondition failed: UID in precondition: " + given.uid()
           + ", UID in object meta: " + stored.uid());
     }
+    return null;
   }
 
   private static List<RecordedEvent> findings(PoolRef ref, PlatformValidator.Verdict verdict, Instant now) {

@@ -50,6 +50,12 @@ public record PoolView(
     return accepted.uid();
   }
 
+  /** The resourceVersion clients see: the last write's, or a later status change's. */
+  public String version() {
+    return published == null ? accepted.nodePool().metadata().resourceVersion()
+        : published.metadata().resourceVersion();
+  }
+
   public PoolView withAccepted(NodePoolAccepted next) {
     return new PoolView(next, quota, capacity, reconciled, nodes, preemptions, nodeTime, published);
   }

@@ -5,14 +5,14 @@ import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
 import com.coreweave.nodepool.schema.events.PoolKey;
-import com.coreweave.nodepool.schema.resource.KubeStatus.Cause;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.topics.NodePoolRequests;
-import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.Rejection.Code;
+import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.StatusCause;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -43,14 +43,16 @@ public final class RequestReader implements Interpretation<CloudEvent<JsonNode>,
     return new PoolRequest(event.id(), event.source(), poolKey, operation, pool, event.time(), raw);
   }
 
-  /** A manifest to create or update: it must pass every structural rule. */
+  /** A manifest to create or update: it must pass every structural rule; its status is ignored. */
   private static NodePool manifest(JsonNode manifest) {
-    List<Cause> causes = ManifestValidator.validate(manifest);
+    OrgLabel.strip(manifest);
+    ManifestValidator.Checked checked = ManifestValidator.check(manifest, ManifestValidator.FieldValidation.Strict);
+    List<StatusCause> causes = checked.causes();
     if (!causes.isEmpty()) {
       throw new Rejection(Code.INVALID_SPEC, "data.nodePool is invalid: " + causes.stream()
-          .map(c -> c.field() + ": " + c.message()).collect(Collectors.joining("; ")));
+          .map(c -> c.getField() + ": " + c.getMessage()).collect(Collectors.joining("; ")));
     }
-    return bind(manifest);
+    return bind(checked.manifest());
   }
 
   /** A deletion names the pool (and optionally preconditions); its spec is not looked at. */

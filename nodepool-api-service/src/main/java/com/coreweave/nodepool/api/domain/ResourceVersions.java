@@ -1,33 +1,48 @@
 package com.coreweave.nodepool.api.domain;
 
-import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
 /**
- * The {@code metadata.resourceVersion} of a pool's next write: the time of the write in epoch microseconds, or one
- * more than the pool's current version if that is not lower. Unique and increasing per pool whichever partition or
- * topic the request came through (offsets of two topics would collide), roughly ordered in time across pools, and
- * opaque to clients as Kubernetes says.
+ * A pool's {@code metadata.resourceVersion}: the time of a change in epoch microseconds, or one more than the
+ * pool's current version if that is not lower. Every change of the object gets one, a write (spec or metadata) and
+ * a change of its status alike, so a watch sees each with its own version. Unique and increasing per pool whichever
+ * partition or topic the request came through, roughly ordered in time across pools, opaque to clients.
  */
 public final class ResourceVersions {
 
   private ResourceVersions() {
   }
 
-  public static String next(NodePoolAccepted current, Instant now) {
+  /** The version of a change after {@code current} (null for a new pool). */
+  public static String next(String current, Instant now) {
     long micros = ChronoUnit.MICROS.between(Instant.EPOCH, now);
-    if (current == null) {
-      return Long.toString(micros);
+    return Long.toString(current == null ? micros : Math.max(micros, parse(current) + 1));
+  }
+
+  /**
+   * Whether a write naming {@code given} as its precondition may go ahead: no spec or metadata write happened after
+   * the version the client read ({@code lastWrite} at most, {@code current} at least). Only the platform writes
+   * status, so a status change in between cannot be lost and is no conflict.
+   */
+  public static boolean holds(String given, String lastWrite, String current) {
+    if (given.equals(current) || given.equals(lastWrite)) {
+      return true;
     }
-    return Long.toString(Math.max(micros, parse(current.nodePool().metadata().resourceVersion()) + 1));
+    long version = parse(given);
+    return version > parse(lastWrite) && version <= parse(current);
+  }
+
+  /** Whether {@code candidate} is a later version than {@code version}. */
+  public static boolean after(String candidate, String version) {
+    return version == null || parse(candidate) > parse(version);
   }
 
   private static long parse(String version) {
     try {
       return version == null ? 0 : Long.parseLong(version);
     } catch (NumberFormatException e) {
-      return 0;
+      return -1;
     }
   }
 }

@@ -2,7 +2,8 @@ package com.coreweave.nodepool.api.rest;
 
 import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.PoolView;
-import com.coreweave.nodepool.kit.auth.CurrentCaller;
+import com.coreweave.nodepool.api.streams.StoreNames;
+import com.coreweave.nodepool.kit.kafka.InteractiveQueries;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import jakarta.inject.Inject;
@@ -10,8 +11,9 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.util.List;
+import java.util.SortedMap;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /**
@@ -26,7 +28,10 @@ public class InternalReadsResource {
   PoolReads reads;
 
   @Inject
-  CurrentCaller caller;
+  Tenancy tenancy;
+
+  @Inject
+  InteractiveQueries queries;
 
   @GET
   @Path("/pool-views/{org}/{name}")
@@ -43,17 +48,27 @@ public class InternalReadsResource {
   }
 
   @GET
-  @Path("/pool-views/{org}")
+  @Path("/pool-views")
   @Operation(hidden = true)
-  public List<PoolView> views(@PathParam("org") String org) {
-    if (!org.equals(caller.org())) {
-      throw ApiException.notFound("NodePool", org);
+  public SortedMap<String, PoolView> views(@QueryParam("org") String org, @QueryParam("after") String after,
+                                          @QueryParam("limit") Integer limit) {
+    String readable = tenancy.readable(org);
+    if (limit == null) {
+      return reads.localViews(readable);
     }
-    return reads.localViews(org);
+    return queries.localPage(StoreNames.POOL_VIEWS, readable == null ? null : PoolKey.orgPrefix(readable), after,
+        limit);
+  }
+
+  @GET
+  @Path("/pool-events")
+  @Operation(hidden = true)
+  public SortedMap<String, PoolEvents> events(@QueryParam("org") String org) {
+    return reads.localEvents(tenancy.readable(org));
   }
 
   private PoolKey own(String org, String name) {
-    if (!org.equals(caller.org())) {
+    if (!tenancy.mayRead(org)) {
       throw ApiException.notFound("NodePool", name);
     }
     return new PoolKey(org, name);

@@ -1,9 +1,10 @@
 package com.coreweave.nodepool.api.rest;
 
+import com.coreweave.nodepool.api.domain.ListVersion;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.PoolKey;
-import com.coreweave.nodepool.schema.resource.KubeEvent;
+import io.fabric8.kubernetes.api.model.Event;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.topics.Topics;
 import io.quarkus.runtime.ShutdownEvent;
@@ -12,10 +13,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -27,31 +30,60 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jboss.logging.Logger;
 
 /**
- * The live side of the API for dashboards: follows the outbound topics {@code nodepool-status} and
- * {@code nodepool-events} from the moment this instance started and hands each change to the watchers of that org.
- * Every instance follows every partition, so a watcher on any instance sees every pool of its org.
+ * The live side of the API: follows the outbound topics {@code nodepool-status} and {@code nodepool-events} on
+ * every partition and hands each change to the watchers that may see it. It keeps the last {@value #HISTORY}
+ * changes of each partition and how far it has read, so that a list's resourceVersion ({@link ListVersion}) names
+ * a position a watch can resume from, replaying what came after; a position older than that history is gone.
  */
 @ApplicationScoped
 public class LiveFeed {
 
   private static final Logger LOG = Logger.getLogger(LiveFeed.class);
+  /** Changes kept per partition for watches that resume from a list's version. */
+  static final int HISTORY = 1000;
 
   /** A change of a pool: its new state, or null when it was deleted. */
   public record PoolChange(PoolKey key, NodePool pool) {
   }
 
   /** A created or updated Kubernetes Event of a pool. */
-  public record EventChange(PoolKey key, KubeEvent event) {
+  public record EventChange(PoolKey key, Event event) {
   }
 
-  private record Watcher<T>(String org, Consumer<T> sink) {
+  /** The resource a watch follows: pools come from nodepool-status, events from nodepool-events. */
+  public enum Stream {
+    POOLS(Topics.NODEPOOL_STATUS.name()), EVENTS(Topics.NODEPOOL_EVENTS.name());
+
+    final String topic;
+
+    Stream(String topic) {
+      this.topic = topic;
+    }
+  }
+
+  private record Watcher(Stream stream, String org, Consumer<Object> sink) {
+
+    boolean sees(PoolKey key) {
+      return org == null || org.equals(key.org());
+    }
+  }
+
+  private record Seen(long offset, PoolKey key, Object change) {
+  }
+
+  /** What one partition's history holds: its changes from {@code coveredFrom} up to {@code position}. */
+  private static final class Partition {
+    final ArrayDeque<Seen> history = new ArrayDeque<>();
+    long coveredFrom;
+    long position;
   }
 
   @Inject
   KafkaSettings settings;
 
-  private final List<Watcher<PoolChange>> poolWatchers = new CopyOnWriteArrayList<>();
-  private final List<Watcher<EventChange>> eventWatchers = new CopyOnWriteArrayList<>();
+  private final Object lock = new Object();
+  private final List<Watcher> watchers = new ArrayList<>();
+  private final Map<Stream, Map<Integer, Partition>> partitions = new HashMap<>();
   private KafkaConsumer<String, byte[]> consumer;
 
   void start(@Observes StartupEvent event) {
@@ -64,38 +96,89 @@ public class LiveFeed {
     Thread.ofPlatform().name("live-feed").daemon().start(this::run);
   }
 
-  /** Registers a watcher of one org's pools; the returned runnable unregisters it. */
-  public Runnable watchPools(String org, Consumer<PoolChange> sink) {
-    Watcher<PoolChange> watcher = new Watcher<>(org, sink);
-    poolWatchers.add(watcher);
-    return () -> poolWatchers.remove(watcher);
+  /** How far the feed has read the stream's partitions: the resourceVersion of a list read now. */
+  public ListVersion version(Stream stream) {
+    synchronized (lock) {
+      Map<Integer, Partition> read = partitions.getOrDefault(stream, Map.of());
+      List<Long> offsets = new ArrayList<>();
+      for (int p = 0; p < read.size(); p++) {
+        offsets.add(read.get(p).position);
+      }
+      return ListVersion.of(offsets);
+    }
   }
 
-  /** Registers a watcher of one org's events; the returned runnable unregisters it. */
-  public Runnable watchEvents(String org, Consumer<EventChange> sink) {
-    Watcher<EventChange> watcher = new Watcher<>(org, sink);
-    eventWatchers.add(watcher);
-    return () -> eventWatchers.remove(watcher);
+  /** Whether the feed still knows every change after {@code version}, so a list of it can be continued. */
+  public boolean resumable(Stream stream, String version) {
+    synchronized (lock) {
+      ListVersion from = ListVersion.parse(version, partitions.getOrDefault(stream, Map.of()).size());
+      if (from == null) {
+        return false;
+      }
+      Map<Integer, Partition> read = partitions.get(stream);
+      for (int p = 0; p < from.offsets().size(); p++) {
+        long wanted = from.offsets().get(p);
+        if (wanted < read.get(p).coveredFrom && wanted < read.get(p).position) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  /** The stream's partition count once the feed runs (0 before). */
+  public int partitionCount(Stream stream) {
+    synchronized (lock) {
+      return partitions.getOrDefault(stream, Map.of()).size();
+    }
+  }
+
+  /**
+   * Registers a watcher of one org's changes (every org's when null). With a version, the changes after it are
+   * replayed first; null when the history no longer reaches back that far. The returned runnable unregisters it.
+   */
+  public Runnable watch(Stream stream, String org, ListVersion from, Consumer<Object> sink) {
+    Watcher watcher = new Watcher(stream, org, sink);
+    synchronized (lock) {
+      if (from != null) {
+        if (!resumable(stream, from.toString())) {
+          return null;
+        }
+        Map<Integer, Partition> read = partitions.get(stream);
+        for (int p = 0; p < from.offsets().size(); p++) {
+          long wanted = from.offsets().get(p);
+          read.get(p).history.stream().filter(s -> s.offset() >= wanted && watcher.sees(s.key()))
+              .forEach(s -> sink.accept(s.change()));
+        }
+      }
+      watchers.add(watcher);
+    }
+    return () -> {
+      synchronized (lock) {
+        watchers.remove(watcher);
+      }
+    };
+  }
+
+  /** Runs {@code action} between two changes, so that what it sends is ordered with them. */
+  public void between(Runnable action) {
+    synchronized (lock) {
+      action.run();
+    }
   }
 
   private void run() {
     try {
-      Set<String> topics = Set.of(Topics.NODEPOOL_STATUS.name(), Topics.NODEPOOL_EVENTS.name());
-      List<TopicPartition> partitions = List.of();
-      while (partitions.size() < 2) {
-        partitions = topics.stream().flatMap(t -> consumer.partitionsFor(t).stream())
-            .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-        if (partitions.stream().map(TopicPartition::topic).distinct().count() < 2) {
-          partitions = List.of();
-          Thread.sleep(200);
-        }
-      }
-      consumer.assign(partitions);
-      consumer.seekToEnd(partitions);
-      partitions.forEach(consumer::position);
+      List<TopicPartition> assigned = assign();
       while (true) {
-        for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-          dispatch(record);
+        var records = consumer.poll(Duration.ofMillis(500));
+        synchronized (lock) {
+          for (ConsumerRecord<String, byte[]> record : records) {
+            dispatch(record);
+          }
+          for (TopicPartition tp : assigned) {
+            partition(tp).position = consumer.position(tp);
+          }
         }
       }
     } catch (WakeupException | InterruptedException e) {
@@ -107,17 +190,57 @@ public class LiveFeed {
     }
   }
 
+  /** Every partition of both topics, positioned {@value #HISTORY} records before the end to fill the history. */
+  private List<TopicPartition> assign() throws InterruptedException {
+    Set<String> topics = Set.of(Stream.POOLS.topic, Stream.EVENTS.topic);
+    List<TopicPartition> assigned = List.of();
+    while (assigned.stream().map(TopicPartition::topic).distinct().count() < 2) {
+      // The topics may not exist yet: TopicCreator runs on the same start-up event.
+      assigned = topics.stream().flatMap(t -> consumer.partitionsFor(t).stream())
+          .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+      if (assigned.stream().map(TopicPartition::topic).distinct().count() < 2) {
+        Thread.sleep(200);
+      }
+    }
+    consumer.assign(assigned);
+    Map<TopicPartition, Long> ends = consumer.endOffsets(assigned);
+    Map<TopicPartition, Long> begins = consumer.beginningOffsets(assigned);
+    synchronized (lock) {
+      for (TopicPartition tp : assigned) {
+        long from = Math.max(begins.get(tp), ends.get(tp) - HISTORY);
+        consumer.seek(tp, from);
+        Partition partition = partition(tp);
+        partition.coveredFrom = from;
+        partition.position = from;
+      }
+    }
+    return assigned;
+  }
+
+  private Partition partition(TopicPartition tp) {
+    Stream stream = tp.topic().equals(Stream.POOLS.topic) ? Stream.POOLS : Stream.EVENTS;
+    return partitions.computeIfAbsent(stream, s -> new HashMap<>()).computeIfAbsent(tp.partition(),
+        p -> new Partition());
+  }
+
   private void dispatch(ConsumerRecord<String, byte[]> record) {
     try {
       PoolKey key = PoolKey.parse(record.key());
-      if (record.topic().equals(Topics.NODEPOOL_STATUS.name())) {
-        PoolChange change = new PoolChange(key, record.value() == null ? null
-            : Json.read(record.value(), NodePool.class));
-        poolWatchers.stream().filter(w -> w.org().equals(key.org())).forEach(w -> w.sink().accept(change));
+      Stream stream = record.topic().equals(Stream.POOLS.topic) ? Stream.POOLS : Stream.EVENTS;
+      Object change;
+      if (stream == Stream.POOLS) {
+        change = new PoolChange(key, record.value() == null ? null : Json.read(record.value(), NodePool.class));
       } else if (record.value() != null) {
-        EventChange change = new EventChange(key, Json.read(record.value(), KubeEvent.class));
-        eventWatchers.stream().filter(w -> w.org().equals(key.org())).forEach(w -> w.sink().accept(change));
+        change = new EventChange(key, Json.read(record.value(), Event.class));
+      } else {
+        return;
       }
+      Partition partition = partition(new TopicPartition(record.topic(), record.partition()));
+      partition.history.addLast(new Seen(record.offset(), key, change));
+      while (partition.history.size() > HISTORY) {
+        partition.coveredFrom = partition.history.removeFirst().offset() + 1;
+      }
+      watchers.stream().filter(w -> w.stream() == stream && w.sees(key)).forEach(w -> w.sink().accept(change));
     } catch (RuntimeException e) {
       LOG.warnf("unreadable record on %s-%d@%d: %s", record.topic(), record.partition(), record.offset(),
           e.getMessage());

@@ -1,33 +1,27 @@
 package com.coreweave.nodepool.api.rest;
 
-import com.coreweave.nodepool.api.domain.LabelSelector;
+import com.coreweave.nodepool.api.domain.JsonPatch;
 import com.coreweave.nodepool.api.domain.ManifestValidator;
 import com.coreweave.nodepool.api.domain.MergePatch;
-import com.coreweave.nodepool.api.domain.NodeConfigurationBody;
-import com.coreweave.nodepool.api.domain.PoolEvents;
+import com.coreweave.nodepool.api.domain.NodePoolTable;
+import com.coreweave.nodepool.api.domain.OrgLabel;
 import com.coreweave.nodepool.api.domain.PoolView;
-import com.coreweave.nodepool.api.domain.PreemptionHistory;
-import com.coreweave.nodepool.kit.kafka.RecordPublisher;
-import com.coreweave.nodepool.schema.events.NodeActivityReported;
-import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
-import com.coreweave.nodepool.schema.events.NodeConfigurationRequested.Action;
-import com.coreweave.nodepool.schema.topics.Topics;
-import java.time.Clock;
-import com.coreweave.nodepool.kit.auth.CurrentCaller;
+import com.coreweave.nodepool.api.domain.TableConvertor;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.events.RequestDecided;
-import com.coreweave.nodepool.schema.resource.KubeEvent;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
-import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolList;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.StatusCause;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -38,29 +32,35 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.BinaryOperator;
+import java.util.function.Predicate;
 
 /**
- * The NodePool resource of {@code compute.coreweave.com/v1alpha1}, Kubernetes style: writes go through
- * {@code nodepool-requested} and the pool processor ({@link PoolWrites}); reads come from the status aggregator's
- * store ({@link PoolReads}). Every call is scoped to the caller's org; another org's pool is a 404.
+ * The NodePool resource of {@code compute.coreweave.com/v1alpha1}, as the Kubernetes API server serves a custom
+ * resource: get and list (JSON or Table, label and field selectors), create, replace, patch (merge, JSON and
+ * server-side apply), delete. Writes go through {@code nodepool-requested} and the pool processor
+ * ({@link PoolWrites}); reads come from the status aggregator's store ({@link PoolReads}). Every call is scoped to
+ * the caller's org; another org's pool is a 404.
  */
 @Path("/apis/compute.coreweave.com/v1alpha1/nodepools")
 @Produces(MediaType.APPLICATION_JSON)
-public class NodePoolResource {
+public class NodePoolResource implements Lister<NodePool> {
 
   static final String YAML = "application/yaml";
   static final String MERGE_PATCH = "application/merge-patch+json";
-  private static final int PATCH_ATTEMPTS = 5;
+  static final String JSON_PATCH = "application/json-patch+json";
+  static final String APPLY_PATCH = "application/apply-patch+yaml";
+  static final String STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json";
+  private static final TableConvertor<NodePool> TABLE = new NodePoolTable();
 
   @Inject
-  CurrentCaller caller;
+  Tenancy tenancy;
 
   @Inject
   PoolWrites writes;
@@ -69,238 +69,211 @@ public class NodePoolResource {
   PoolReads reads;
 
   @Inject
-  RecordPublisher publisher;
+  Listings listings;
 
   @Inject
-  Clock clock;
+  LiveFeed feed;
+
+  @Inject
+  ServerSideApply apply;
+
+  @GET
+  public Object list(@BeanParam ListOptions options) {
+    return listings.list(this, options, feed.version(LiveFeed.Stream.POOLS).toString());
+  }
+
+  @GET
+  @Path("/{name}")
+  public Object get(@PathParam("name") String name, @BeanParam ListOptions options) {
+    return listings.one(this, located(name, options.authorization).shown(), options);
+  }
 
   @POST
   @Consumes({MediaType.APPLICATION_JSON, YAML, "application/x-yaml", "text/yaml"})
   public Response create(String body, @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType type,
-                         @HeaderParam("Idempotency-Key") String idempotencyKey) {
-    NodePool manifest = checked(ManifestBody.parse(body, type), null);
-    PoolKey key = new PoolKey(caller.org(), manifest.name());
-    RequestDecided decided = writes.submit(key, Operation.CREATE, manifest, idempotencyKey);
-    return Response.status(decided.code()).entity(decided.nodePool()).build();
-  }
-
-  @GET
-  public NodePoolList list(@QueryParam("labelSelector") String labelSelector,
-                           @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    LabelSelector selector;
-    try {
-      selector = LabelSelector.parse(labelSelector);
-    } catch (IllegalArgumentException e) {
-      throw ApiException.badRequest("invalid labelSelector: " + e.getMessage());
-    }
-    List<NodePool> items = reads.views(caller.org(), authorization).stream()
-        .map(PoolView::published)
-        .filter(p -> selector.test(p.metadata().labels()))
-        .sorted(Comparator.comparing(NodePool::name))
-        .toList();
-    return NodePoolList.of(items);
-  }
-
-  @GET
-  @Path("/{name}")
-  public NodePool get(@PathParam("name") String name, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    return view(name, authorization).published();
+                         @HeaderParam("Idempotency-Key") String idempotencyKey, @BeanParam WriteOptions options) {
+    ManifestValidator.Checked checked = ManifestBody.checked(ManifestBody.parse(body, type), null,
+        options.fieldValidation());
+    NodePool manifest = ManifestBody.bind(checked.manifest());
+    PoolKey key = new PoolKey(tenancy.writer(), manifest.name());
+    RequestDecided decided = writes.submit(key, Operation.CREATE,
+        apply.recordUpdate(null, manifest, options.manager()), idempotencyKey, options);
+    return options.respond(decided.code(), decided.nodePool(), checked.warnings());
   }
 
   @PUT
   @Path("/{name}")
   @Consumes({MediaType.APPLICATION_JSON, YAML, "application/x-yaml", "text/yaml"})
-  public NodePool replace(@PathParam("name") String name, String body,
-                          @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType type) {
-    NodePool manifest = checked(ManifestBody.parse(body, type), name);
-    PoolKey key = new PoolKey(caller.org(), name);
-    return writes.submit(key, Operation.REPLACE, manifest, null).nodePool();
+  public Response replace(@PathParam("name") String name, String body,
+                          @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType type, @BeanParam WriteOptions options) {
+    ManifestValidator.Checked checked = ManifestBody.checked(ManifestBody.parse(body, type), name,
+        options.fieldValidation());
+    NodePool manifest = ManifestBody.bind(checked.manifest());
+    String precondition = manifest.metadata().resourceVersion();
+    NodePool stored = writes.rewrite(new PoolKey(tenancy.writer(), name), options, precondition != null,
+        current -> apply.recordUpdate(current,
+        precondition == null ? manifest.withMetadata(manifest.metadata().withResourceVersion(
+            current.metadata().resourceVersion())) : manifest, options.manager()));
+    return options.respond(200, stored, checked.warnings());
   }
 
   @PATCH
   @Path("/{name}")
-  @Consumes({MERGE_PATCH, MediaType.APPLICATION_JSON})
-  public NodePool patch(@PathParam("name") String name, String body,
-                        @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    JsonNode patch = ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE);
-    if (!patch.isObject()) {
-      throw ApiException.badRequest("a merge patch must be a JSON object");
-    }
-    boolean callerPrecondition = patch.path("metadata").has("resourceVersion");
-    PoolKey key = new PoolKey(caller.org(), name);
-    for (int attempt = 1; ; attempt++) {
-      NodePool current = view(name, authorization).published();
-      JsonNode merged = MergePatch.apply(writable(current), patch);
-      NodePool manifest = checked(merged, name);
-      try {
-        return writes.submit(key, Operation.REPLACE, manifest, null).nodePool();
-      } catch (ApiException e) {
-        // Our own precondition lost a race with another writer: read again and re-apply the patch.
-        if (callerPrecondition || e.status().code() != 409 || !"Conflict".equals(e.status().reason())
-            || attempt == PATCH_ATTEMPTS) {
-          throw e;
+  @Consumes({MERGE_PATCH, MediaType.APPLICATION_JSON, JSON_PATCH, APPLY_PATCH, STRATEGIC_MERGE_PATCH})
+  public Response patch(@PathParam("name") String name, String body,
+                        @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType type, @BeanParam WriteOptions options) {
+    String subtype = type == null ? "" : type.getType() + "/" + type.getSubtype();
+    return switch (subtype) {
+      case APPLY_PATCH -> serverSideApply(name, ManifestBody.parse(body, type), options);
+      case JSON_PATCH -> patched(name, options, ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE),
+          JsonPatch::apply);
+      case STRATEGIC_MERGE_PATCH -> throw new ApiException(Statuses.failure(
+          415, "UnsupportedMediaType", "strategic merge patch is not supported for custom resources such as "
+              + "NodePool; use a merge patch (kubectl patch --type=merge) or a JSON patch (--type=json)", null));
+      default -> patched(name, options, ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE), (current, patch) -> {
+        if (!patch.isObject()) {
+          throw new IllegalArgumentException("a merge patch must be a JSON object");
         }
-      }
-    }
+        return MergePatch.apply(current, patch);
+      });
+    };
   }
 
   @DELETE
   @Path("/{name}")
-  public NodePool delete(@PathParam("name") String name,
-                         @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    PoolKey key = new PoolKey(caller.org(), name);
+  public Response delete(@PathParam("name") String name, @BeanParam WriteOptions options) {
+    PoolKey key = new PoolKey(tenancy.writer(), name);
     NodePool target = NodePool.of(ObjectMeta.named(name), null, null);
-    return writes.submit(key, Operation.DELETE, target, null).nodePool();
+    return options.respond(200, writes.submit(key, Operation.DELETE, target, null, options).nodePool(), List.of());
   }
 
-  @GET
-  @Path("/{name}/events")
-  public Map<String, Object> events(@PathParam("name") String name,
-                                    @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    view(name, authorization);
-    List<KubeEvent> events = reads.events(new PoolKey(caller.org(), name), authorization)
-        .map(PoolEvents::events).orElse(List.of());
-    return Map.of("apiVersion", "v1", "kind", "EventList", "items", events);
-  }
-
-  @GET
-  @Path("/{name}/nodes")
-  public Map<String, Object> nodes(@PathParam("name") String name,
-                                   @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    List<Node> nodes = List.copyOf(view(name, authorization).nodes().values());
-    return Map.of("apiVersion", "v1", "kind", "NodeList", "items", nodes);
-  }
-
-  /**
-   * A platform team reports a node busy or idle (what {@code CWActive} and the scale-down strategies read); the
-   * report goes to {@code node-activity-reported} like one published there directly.
-   */
-  @PUT
-  @Path("/{name}/nodes/{node}/activity")
-  @Consumes(MediaType.APPLICATION_JSON)
-  public Response reportActivity(@PathParam("name") String name, @PathParam("node") String node, String body,
-                                 @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    JsonNode report = ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE);
-    List<KubeStatus.Cause> causes = new java.util.ArrayList<>();
-    JsonNode active = report.get("active");
-    if (active == null || !active.isBoolean()) {
-      causes.add(new KubeStatus.Cause(KubeStatus.Cause.REQUIRED, "must be true (busy) or false (idle)", "active"));
-    }
-    JsonNode grace = report.get("terminationGracePeriodSeconds");
-    if (grace != null && !grace.isNull() && (!grace.canConvertToInt() || !grace.isIntegralNumber()
-        || grace.intValue() < 0)) {
-      causes.add(new KubeStatus.Cause(KubeStatus.Cause.INVALID, "must be a non-negative integer",
-          "terminationGracePeriodSeconds"));
-    }
-    report.fieldNames().forEachRemaining(f -> {
-      if (!f.equals("active") && !f.equals("terminationGracePeriodSeconds")) {
-        causes.add(new KubeStatus.Cause(KubeStatus.Cause.INVALID, "unknown field \"" + f + "\"", f));
+  /** A merge or JSON patch: applied to the pool as stored, checked like a whole manifest, then written. */
+  private Response patched(String name, WriteOptions options, JsonNode patch,
+                           BinaryOperator<JsonNode> how) {
+    boolean callerPrecondition = patch.path("metadata").has("resourceVersion")
+        || (patch.isArray() && patch.toString().contains("/metadata/resourceVersion"));
+    List<String>[] warnings = new List[] {List.of()};
+    NodePool stored = writes.rewrite(new PoolKey(tenancy.writer(), name), options, callerPrecondition, current -> {
+      JsonNode merged;
+      try {
+        merged = how.apply(ManifestBody.writable(current), patch);
+      } catch (IllegalArgumentException e) {
+        throw ApiException.invalid(NodePool.KIND, name, List.of(Statuses.cause(Statuses.INVALID,
+            "the patch cannot be applied: " + e.getMessage(), "")));
       }
+      ManifestValidator.Checked checked = ManifestBody.checked(merged, name, options.fieldValidation());
+      warnings[0] = checked.warnings();
+      return apply.recordUpdate(current, ManifestBody.bind(checked.manifest()), options.manager());
     });
-    if (!causes.isEmpty()) {
-      throw ApiException.invalid("NodeActivity", node, causes);
+    return options.respond(200, stored, warnings[0]);
+  }
+
+  private Response serverSideApply(String name, JsonNode applied, WriteOptions options) {
+    OrgLabel.strip(applied);
+    ManifestValidator.Checked config = ManifestValidator.check(applied, options.fieldValidation());
+    // An apply configuration names only the fields its manager owns, so only what it says is checked here; the
+    // merged object is checked whole below.
+    List<StatusCause> named = config.causes().stream().filter(c -> !c.getReason().equals(Statuses.REQUIRED))
+        .toList();
+    if (!named.isEmpty()) {
+      throw ApiException.invalid(NodePool.KIND, name, named);
     }
-    if (!view(name, authorization).nodes().containsKey(node)) {
-      throw ApiException.notFound("Node", node);
+    String given = config.manifest().path("metadata").path("name").asText(null);
+    if (!name.equals(given)) {
+      throw ApiException.badRequest("metadata.name \"" + given + "\" does not match the name in the path \"" + name
+          + "\"");
     }
-    var reported = new NodeActivityReported(caller.org(), name, node, active.booleanValue(),
-        grace == null || grace.isNull() ? null : grace.intValue(), clock.instant());
-    publisher.publish(Topics.NODE_ACTIVITY_REPORTED.name(), new PoolKey(caller.org(), name).toString(), reported);
-    return Response.accepted(reported).build();
+    RequestDecided decided = apply.write(new PoolKey(tenancy.writer(), name), config.manifest(), options);
+    return options.respond(decided.code(), decided.nodePool(), config.warnings());
   }
 
-  /** Promotes the pool's pending node configuration ({@code status.pendingNodeConfiguration}); no body fields. */
-  @POST
-  @Path("/{name}/upgrade")
-  public Response upgrade(@PathParam("name") String name, String body,
-                          @HeaderParam("Idempotency-Key") String idempotencyKey,
-                          @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    return requestConfiguration(name, Action.Upgrade, body, idempotencyKey, authorization);
-  }
+  /** A pool the caller may read, and its key (an operator reads every org; the first org that has it wins). */
+  record Located(PoolKey key, PoolView view, boolean everyOrg) {
 
-  /** Makes a revision of {@code status.nodeConfigurationRevisions} active again: {@code {"nodeProfile": ...}}. */
-  @POST
-  @Path("/{name}/rollback")
-  public Response rollback(@PathParam("name") String name, String body,
-                           @HeaderParam("Idempotency-Key") String idempotencyKey,
-                           @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    return requestConfiguration(name, Action.Rollback, body, idempotencyKey, authorization);
-  }
-
-  /** Reconfigure-reboots the outdated nodes named in {@code {"nodes": [...]}}, or all of them without a list. */
-  @POST
-  @Path("/{name}/reconfigure")
-  public Response reconfigure(@PathParam("name") String name, String body,
-                              @HeaderParam("Idempotency-Key") String idempotencyKey,
-                              @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    return requestConfiguration(name, Action.Reconfigure, body, idempotencyKey, authorization);
-  }
-
-  /**
-   * Checks the request against the body rules and the pool as the status aggregator holds it, then hands it to the
-   * provisioner on {@code nodepool-configuration-requested}; whether it can be applied (a pending configuration,
-   * a known revision) is the provisioner's to decide. The body is read as JSON whatever its Content-Type, since a
-   * bare {@code POST} without body or Content-Type is a complete upgrade or reconfigure.
-   */
-  private Response requestConfiguration(String name, Action action, String body, String idempotencyKey,
-                                        String authorization) {
-    JsonNode tree = body == null || body.isBlank() ? null
-        : ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE);
-    NodeConfigurationBody request = NodeConfigurationBody.read(action, tree);
-    if (!request.causes().isEmpty()) {
-      throw ApiException.invalid(NodeConfigurationBody.KIND, name, request.causes());
+    NodePool shown() {
+      return everyOrg ? OrgLabel.shown(view.published(), key.org()) : view.published();
     }
-    PoolView view = view(name, authorization);
-    ObjectMeta meta = view.published().metadata();
-    if (meta.deletionTimestamp() != null) {
-      throw ApiException.conflict(NodePool.KIND, name, "the NodePool is being deleted");
+  }
+
+  Located located(String name, String authorization) {
+    String scope = tenancy.readScope();
+    if (scope != null) {
+      PoolKey key = new PoolKey(scope, name);
+      return reads.view(key, authorization).map(v -> new Located(key, v, false))
+          .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
     }
-    request.nodes().stream().filter(node -> !view.nodes().containsKey(node)).findFirst().ifPresent(node -> {
-      throw ApiException.notFound("Node", node);
-    });
-    PoolKey key = new PoolKey(caller.org(), name);
-    var requested = new NodeConfigurationRequested(NodeConfigurationBody.requestId(key, action, idempotencyKey),
-        key.org(), key.pool(), meta.uid(), action, request.nodeProfile(), request.nodes(), clock.instant());
-    publisher.publish(Topics.NODEPOOL_CONFIGURATION_REQUESTED.name(), key.toString(), requested);
-    return Response.accepted(requested).build();
-  }
-
-  /** A spot pool's preemptions of the last 7 days, per day, and its interruption rate. */
-  @GET
-  @Path("/{name}/preemptions")
-  public PreemptionHistory preemptions(@PathParam("name") String name,
-                                       @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    return PreemptionHistory.of(view(name, authorization), clock.instant());
-  }
-
-  private PoolView view(String name, String authorization) {
-    return reads.view(new PoolKey(caller.org(), name), authorization)
+    return reads.views(null, authorization).entrySet().stream()
+        .filter(e -> PoolKey.parse(e.getKey()).pool().equals(name))
+        .map(e -> new Located(PoolKey.parse(e.getKey()), e.getValue(), true)).findFirst()
         .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
   }
 
-  /** The manifest, structurally valid, named as the path says (when the path names it). */
-  private static NodePool checked(JsonNode manifest, String pathName) {
-    List<KubeStatus.Cause> causes = ManifestValidator.validate(manifest);
-    String name = manifest.path("metadata").path("name").asText(null);
-    if (!causes.isEmpty()) {
-      throw ApiException.invalid(NodePool.KIND, name == null ? pathName : name, causes);
-    }
-    if (pathName != null && !pathName.equals(name)) {
-      throw ApiException.badRequest("metadata.name \"" + name + "\" does not match the name in the path \""
-          + pathName + "\"");
-    }
-    try {
-      return Json.mapper().treeToValue(manifest, NodePool.class);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw ApiException.badRequest("the manifest cannot be read: " + e.getOriginalMessage());
-    }
+  /** A pool as a Kubernetes object of the watch stream. */
+  static KubernetesResource asResource(NodePool pool) {
+    return Json.mapper().convertValue(pool, GenericKubernetesResource.class);
   }
 
-  /** The user-writable part of a stored pool, as a merge patch applies to it. */
-  private static JsonNode writable(NodePool current) {
-    ObjectNode tree = Json.mapper().valueToTree(current.withStatus(null));
-    ObjectNode meta = (ObjectNode) tree.get("metadata");
-    meta.remove(List.of("uid", "generation", "creationTimestamp", "deletionTimestamp"));
-    return tree;
+  @Override
+  public List<NodePool> objects(ListOptions options) {
+    String scope = tenancy.readScope();
+    return reads.views(scope, options.authorization).entrySet().stream()
+        .map(e -> scope != null ? e.getValue().published()
+            : OrgLabel.shown(e.getValue().published(), PoolKey.parse(e.getKey()).org()))
+        .sorted(java.util.Comparator.comparing(NodePool::name)).toList();
+  }
+
+  @Override
+  public Map<String, String> labels(NodePool pool) {
+    return pool.metadata().labels() == null ? Map.of() : pool.metadata().labels();
+  }
+
+  @Override
+  public Map<String, String> fields(NodePool pool) {
+    return Map.of("metadata.name", pool.name(), "metadata.namespace", "");
+  }
+
+  @Override
+  public Set<String> selectableFields() {
+    return Set.of("metadata.name", "metadata.namespace");
+  }
+
+  @Override
+  public Object metadata(NodePool pool) {
+    return pool.metadata();
+  }
+
+  @Override
+  public Object listOf(List<NodePool> items, String resourceVersion, String continueToken) {
+    Map<String, String> metadata = new java.util.TreeMap<>(Map.of("resourceVersion", resourceVersion));
+    if (continueToken != null) {
+      metadata.put("continue", continueToken);
+    }
+    return new NodePoolList(NodePool.API_VERSION, "NodePoolList", metadata, items);
+  }
+
+  /** A pool's key in the store (org/name), which a list is ordered and continued by. */
+  @Override
+  public String key(NodePool pool) {
+    String scope = tenancy.readScope();
+    return scope == null ? OrgLabel.identity(pool) : new PoolKey(scope, pool.name()).toString();
+  }
+
+  /** A page read from the stores with one range scan per partition after the continue key: O(page), not O(pools). */
+  @Override
+  public Page<NodePool> page(ListOptions options, Predicate<NodePool> selected, String after, int limit) {
+    String scope = tenancy.readScope();
+    return reads.poolsPage(scope, view -> scope != null ? view.getValue().published()
+        : OrgLabel.shown(view.getValue().published(), PoolKey.parse(view.getKey()).org()), selected, after, limit,
+        options.authorization);
+  }
+
+  @Override
+  public boolean resumable(String version) {
+    return feed.resumable(LiveFeed.Stream.POOLS, version);
+  }
+
+  @Override
+  public TableConvertor<NodePool> table() {
+    return TABLE;
   }
 }

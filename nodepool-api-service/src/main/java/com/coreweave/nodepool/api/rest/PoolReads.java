@@ -6,17 +6,24 @@ import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.streams.StoreNames;
 import com.coreweave.nodepool.kit.kafka.InteractiveQueries;
+import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.PoolKey;
+import com.coreweave.nodepool.schema.resource.NodePool;
 import com.fasterxml.jackson.core.type.TypeReference;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Reads pools from the status aggregator's stores: the instance that holds a pool's partition answers from its
- * store, any other forwards the read to it, so every instance answers for every pool; lists ask every instance.
+ * store, any other forwards the read to it, so every instance answers for every pool; scans ask every instance.
+ * A scan names one org, or none for an operator's read of every org; entries are keyed {@code <org>/<pool>}.
  */
 @ApplicationScoped
 public class PoolReads {
@@ -34,12 +41,74 @@ public class PoolReads {
         "/internal/pool-events/" + segment(key.org()) + "/" + segment(key.pool()), authorization, PoolEvents.class);
   }
 
-  /** Every pool of {@code org}, from all instances. */
-  public List<PoolView> views(String org, String authorization) {
-    List<PoolView> all = new ArrayList<>(localViews(org));
-    all.addAll(queries.fromOthers(StoreNames.POOL_VIEWS, "/internal/pool-views/" + segment(org), authorization,
-        new TypeReference<List<PoolView>>() { }));
+  /** Every pool of {@code org} (of every org when null), from all instances. */
+  public SortedMap<String, PoolView> views(String org, String authorization) {
+    SortedMap<String, PoolView> all = localViews(org);
+    all.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEWS, "/internal/pool-views" + scope(org), authorization,
+        new TypeReference<Map<String, PoolView>>() { }));
     return all;
+  }
+
+  /**
+   * Up to {@code limit} pools of {@code org} (of every org when null) after the key {@code after}, in key order, from
+   * all instances: each answers its own page and the first {@code limit} of them all are kept.
+   */
+  public SortedMap<String, PoolView> viewsPage(String org, String after, int limit, String authorization) {
+    String prefix = org == null ? null : PoolKey.orgPrefix(org);
+    SortedMap<String, PoolView> page = queries.localPage(StoreNames.POOL_VIEWS, prefix, after, limit);
+    page.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEWS, "/internal/pool-views?limit=" + limit
+        + (org == null ? "" : "&org=" + segment(org)) + (after == null ? "" : "&after=" + segment(after)),
+        authorization, new TypeReference<Map<String, PoolView>>() { }));
+    while (page.size() > limit) {
+      page.remove(page.lastKey());
+    }
+    return page;
+  }
+
+  /**
+   * A page of the pools of {@code org} (every org when null) as {@code shown}, the selected ones after the key
+   * {@code after}: read a page at a time from the stores until {@code limit} are found or none are left.
+   */
+  Lister.Page<NodePool> poolsPage(String org, Function<Map.Entry<String, PoolView>, NodePool> shown,
+                                  Predicate<NodePool> selected, String after, int limit, String authorization) {
+    List<NodePool> items = new ArrayList<>();
+    List<String> keys = new ArrayList<>();
+    String cursor = after;
+    int batch = limit == Integer.MAX_VALUE - 1 ? limit : limit + 1;
+    while (items.size() <= limit) {
+      SortedMap<String, PoolView> views = viewsPage(org, cursor, batch, authorization);
+      for (Map.Entry<String, PoolView> view : views.entrySet()) {
+        NodePool pool = shown.apply(view);
+        if (selected.test(pool) && items.size() <= limit) {
+          items.add(pool);
+          keys.add(view.getKey());
+        }
+      }
+      if (views.size() < batch) {
+        break;
+      }
+      cursor = views.lastKey();
+    }
+    return items.size() > limit ? new Lister.Page<>(items.subList(0, limit), keys.get(limit - 1))
+        : new Lister.Page<>(items, null);
+  }
+
+  /** The events of every pool of {@code org} (of every org when null), from all instances. */
+  public SortedMap<String, PoolEvents> events(String org, String authorization) {
+    SortedMap<String, PoolEvents> all = localEvents(org);
+    all.putAll(queries.entriesFromOthers(StoreNames.POOL_EVENTS, "/internal/pool-events" + scope(org), authorization,
+        new TypeReference<Map<String, PoolEvents>>() { }));
+    return all;
+  }
+
+  /** An instance type of the capacity-service's catalogue (a global store: every instance holds all of it). */
+  public Optional<InstanceType> instanceType(String name) {
+    return name == null ? Optional.empty() : queries.localGet(StoreNames.INSTANCE_TYPES, name);
+  }
+
+  /** The whole catalogue; empty until the capacity-service has published it. */
+  public java.util.Collection<InstanceType> instanceTypes() {
+    return queries.<InstanceType>localEntries(StoreNames.INSTANCE_TYPES, null).values();
   }
 
   public Optional<PoolView> localView(PoolKey key) {
@@ -50,7 +119,15 @@ public class PoolReads {
     return queries.localGet(StoreNames.POOL_EVENTS, key.toString());
   }
 
-  public List<PoolView> localViews(String org) {
-    return queries.localValues(StoreNames.POOL_VIEWS, PoolKey.orgPrefix(org));
+  public SortedMap<String, PoolView> localViews(String org) {
+    return queries.localEntries(StoreNames.POOL_VIEWS, org == null ? null : PoolKey.orgPrefix(org));
+  }
+
+  public SortedMap<String, PoolEvents> localEvents(String org) {
+    return queries.localEntries(StoreNames.POOL_EVENTS, org == null ? null : PoolKey.orgPrefix(org));
+  }
+
+  private static String scope(String org) {
+    return org == null ? "" : "?org=" + segment(org);
   }
 }

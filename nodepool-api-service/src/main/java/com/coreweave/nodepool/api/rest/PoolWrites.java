@@ -1,12 +1,15 @@
 package com.coreweave.nodepool.api.rest;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
+import com.coreweave.nodepool.api.domain.PlatformValidator;
+import com.coreweave.nodepool.api.domain.PoolDecider;
 import com.coreweave.nodepool.api.domain.PoolRequest;
+import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.kit.kafka.RecordPublisher;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.CloudEvent;
-import com.coreweave.nodepool.schema.events.NodePoolRequested;
 import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
+import com.coreweave.nodepool.schema.events.NodePoolRequested;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.resource.NodePool;
@@ -14,7 +17,9 @@ import com.coreweave.nodepool.schema.topics.Topics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 
 /**
  * A REST write goes the same way as a request a platform team publishes: a {@code NodePoolRequested} CloudEvent on
@@ -22,6 +27,9 @@ import java.util.UUID;
  */
 @ApplicationScoped
 public class PoolWrites {
+
+  /** How often a write that lost a race with another writer is read and tried again. */
+  static final int ATTEMPTS = 5;
 
   @Inject
   RecordPublisher publisher;
@@ -35,11 +43,18 @@ public class PoolWrites {
   @Inject
   Clock clock;
 
+  @Inject
+  PoolReads reads;
+
   /**
    * Publishes the request and returns the pool processor's accepted answer; a refusal becomes the matching
    * {@link ApiException}. With an {@code idempotencyKey}, a repeated call gets the first call's answer.
    */
-  public RequestDecided submit(PoolKey key, Operation operation, NodePool manifest, String idempotencyKey) {
+  public RequestDecided submit(PoolKey key, Operation operation, NodePool manifest, String idempotencyKey,
+                               WriteOptions options) {
+    if (options.dryRun()) {
+      return dryRun(key, operation, manifest, options.authorization);
+    }
     if (!waiter.ready()) {
       throw ApiException.unavailable("the API is starting; retry shortly");
     }
@@ -58,5 +73,57 @@ public class PoolWrites {
       throw new ApiException(decided.error());
     }
     return decided;
+  }
+
+  /**
+   * Writes what {@code change} makes of the pool as stored. Without a precondition of the caller's, the write is
+   * conditional on the version read, and a lost race with another writer reads again and re-applies the change.
+   */
+  public NodePool rewrite(PoolKey key, WriteOptions options, boolean callerPrecondition,
+                          UnaryOperator<NodePool> change) {
+    for (int attempt = 1; ; attempt++) {
+      NodePool current = reads.view(key, options.authorization).map(PoolView::published)
+          .orElseThrow(() -> ApiException.notFound(NodePool.KIND, key.pool()));
+      NodePool next = change.apply(current);
+      if (next.metadata().resourceVersion() == null) {
+        next = next.withMetadata(next.metadata().withResourceVersion(current.metadata().resourceVersion()));
+      }
+      try {
+        return submit(key, Operation.REPLACE, next, null, options).nodePool();
+      } catch (ApiException e) {
+        if (callerPrecondition || !lostRace(e) || attempt == ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** Whether a write failed only because another writer changed the pool after this one read it. */
+  static boolean lostRace(ApiException e) {
+    return e.status().getCode() == 409 && "Conflict".equals(e.status().getReason());
+  }
+
+  /**
+   * Decides the request here, exactly as the pool processor would against the pool as stored, and stores nothing:
+   * what {@code dryRun=All} (kubectl's --dry-run=server, kubectl diff) asks for.
+   */
+  private RequestDecided dryRun(PoolKey key, Operation operation, NodePool manifest, String authorization) {
+    PoolView view = reads.view(key, authorization).orElse(null);
+    Instant now = clock.instant();
+    PoolRequest request = new PoolRequest("dry-run:" + UUID.randomUUID(), PoolRequest.REST_SOURCE, key, operation,
+        manifest, now, null);
+    String version = view == null ? null : view.version();
+    boolean catalogued = !reads.instanceTypes().isEmpty();
+    PoolDecider.Decision decision = PoolDecider.decide(request, view == null ? null : view.accepted(),
+        new PoolDecider.WriteContext(now, version, UUID.randomUUID().toString(), settings.defaultZone(), version),
+        spec -> PlatformValidator.judge(spec, type -> reads.instanceType(type).orElse(null), catalogued));
+    RequestDecided answer = decision.answer();
+    if (answer.outcome() == RequestDecided.Outcome.REJECTED) {
+      throw new ApiException(answer.error());
+    }
+    // The pool as it would be stored, with the status it has now (kubectl diff compares whole objects).
+    return view == null || answer.nodePool() == null ? answer : new RequestDecided(answer.requestId(),
+        answer.outcome(), answer.code(), answer.nodePool().withStatus(view.published().status()), null,
+        answer.decidedAt());
   }
 }

@@ -1,20 +1,21 @@
 package com.coreweave.nodepool.api.rest;
 
 import jakarta.ws.rs.container.ContainerRequestContext;
-import jakarta.ws.rs.core.UriBuilder;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
- * Kubernetes clients watch with {@code ?watch=true} on the list or item path; JAX-RS cannot pick a method by a query
- * parameter, so such requests are routed to {@link WatchResource} before matching.
+ * Kubernetes clients watch with {@code ?watch=true} on a list or item path; JAX-RS cannot pick a method by a query
+ * parameter, so such requests are routed before matching to the {@code /watch/} paths Kubernetes also serves
+ * ({@link WatchResource}).
  */
 public class WatchRouting {
 
-  private static final String BASE = "/apis/compute.coreweave.com/v1alpha1/";
-  private static final Pattern POOLS = Pattern.compile(Pattern.quote(BASE) + "nodepools(/[^/]+)?/?");
-  private static final Pattern POOL_EVENTS = Pattern.compile(Pattern.quote(BASE) + "nodepools/([^/]+)/events/?");
+  private static final String POOLS = "/apis/compute.coreweave.com/v1alpha1/";
+  private static final Pattern POOL_PATHS = Pattern.compile(Pattern.quote(POOLS) + "(nodepools(/[^/]+)?)/?");
+  private static final Pattern POOL_EVENTS = Pattern.compile(Pattern.quote(POOLS) + "nodepools/([^/]+)/events/?");
+  private static final Pattern CORE = Pattern.compile("/api/v1/((namespaces/[^/]+/)?events|nodes)/?");
 
   @ServerRequestFilter(preMatching = true)
   public void route(ContainerRequestContext request) {
@@ -26,12 +27,16 @@ public class WatchRouting {
       return;
     }
     String path = request.getUriInfo().getPath();
+    var uri = request.getUriInfo().getRequestUriBuilder();
     Matcher events = POOL_EVENTS.matcher(path);
-    UriBuilder uri = request.getUriInfo().getRequestUriBuilder();
+    Matcher pools = POOL_PATHS.matcher(path);
+    Matcher core = CORE.matcher(path);
     if (events.matches()) {
-      request.setRequestUri(uri.replacePath(BASE + "watch/events").queryParam("nodePool", events.group(1)).build());
-    } else if (POOLS.matcher(path).matches()) {
-      request.setRequestUri(uri.replacePath(path.replace(BASE + "nodepools", BASE + "watch/nodepools")).build());
+      request.setRequestUri(uri.replacePath(POOLS + "watch/events").queryParam("nodePool", events.group(1)).build());
+    } else if (pools.matches()) {
+      request.setRequestUri(uri.replacePath(POOLS + "watch/" + pools.group(1)).build());
+    } else if (core.matches()) {
+      request.setRequestUri(uri.replacePath("/api/v1/watch/" + core.group(1)).build());
     }
   }
 }

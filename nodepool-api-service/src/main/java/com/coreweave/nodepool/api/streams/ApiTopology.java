@@ -16,14 +16,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import java.time.Clock;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
-import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -55,12 +52,12 @@ public class ApiTopology {
         StoreNames.REQUEST_IDS), Serdes.String(), JsonSerde.of(RequestDecided.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
         StoreNames.UNVALIDATED), Serdes.String(), Serdes.String()));
-    builder.globalTable(Topics.INSTANCE_TYPE_CATALOGUED.name(),
-        Consumed.with(Serdes.String(), JsonSerde.of(InstanceType.class)),
-        // Uncached: a cached global store shows new entries only after a flush, so a catalogue published after
-        // this service started would stay invisible to validation.
-        Materialized.<String, InstanceType, KeyValueStore<Bytes, byte[]>>as(StoreNames.INSTANCE_TYPES)
-            .withCachingDisabled());
+    // Uncached (the default of a store builder): a catalogue published after this service started must be visible
+    // to validation at once. Global stores are restored from their topic, so they keep no changelog.
+    builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.INSTANCE_TYPES),
+            Serdes.String(), JsonSerde.of(InstanceType.class)).withLoggingDisabled(),
+        Topics.INSTANCE_TYPE_CATALOGUED.name(), Consumed.with(Serdes.String(), Serdes.ByteArray()),
+        CatalogueUpdater::new);
 
     Inputs in = new Inputs(builder, SERVICE, partitions, clock);
     KStream<String, Object> requests = in.read(Topics.NODEPOOL_REQUESTED, new RequestReader(),

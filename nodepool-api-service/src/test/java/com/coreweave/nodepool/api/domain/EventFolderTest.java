@@ -11,7 +11,8 @@ import static org.assertj.core.api.Assertions.tuple;
 import com.coreweave.nodepool.api.domain.EventFolder.Folded;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.resource.CwEvent;
-import com.coreweave.nodepool.schema.resource.KubeEvent;
+import com.coreweave.nodepool.schema.resource.NodePool;
+import io.fabric8.kubernetes.api.model.Event;
 import com.coreweave.nodepool.schema.resource.ObjectReference;
 import java.time.Instant;
 import java.util.Map;
@@ -49,20 +50,21 @@ class EventFolderTest {
 
     Folded folded = EventFolder.fold(PoolEvents.EMPTY, recorded);
 
-    KubeEvent event = folded.changed();
+    Event event = folded.changed();
     assertThat(folded.events().events()).containsExactly(event);
-    assertThat(event.apiVersion()).isEqualTo("v1");
-    assertThat(event.kind()).isEqualTo("Event");
-    assertThat(event.name()).matches(POOL + "\\.[0-9a-f]{16}");
-    assertThat(event.involvedObject()).isEqualTo(ObjectReference.nodePool(POOL, UID));
-    assertThat(event.reason()).isEqualTo("CWNodeRequestQueued");
-    assertThat(event.type()).isEqualTo(KubeEvent.NORMAL);
-    assertThat(event.message()).isEqualTo(QUEUED);
-    assertThat(event.count()).isEqualTo(1);
-    assertThat(event.firstTimestamp()).isEqualTo(NOW_SECONDS);
-    assertThat(event.lastTimestamp()).isEqualTo(NOW_SECONDS);
-    assertThat(event.source()).isEqualTo(Map.of("component", "capacity-service"));
-    assertThat(event.reportingComponent()).isEqualTo("capacity-service");
+    assertThat(event.getApiVersion()).isEqualTo("v1");
+    assertThat(event.getKind()).isEqualTo("Event");
+    assertThat(event.getMetadata().getName()).matches(POOL + "\\.[0-9a-f]{16}");
+    assertThat(event.getInvolvedObject()).extracting(r -> r.getApiVersion(), r -> r.getKind(), r -> r.getName(),
+        r -> r.getUid()).containsExactly(NodePool.API_VERSION, NodePool.KIND, POOL, UID);
+    assertThat(event.getReason()).isEqualTo("CWNodeRequestQueued");
+    assertThat(event.getType()).isEqualTo(CwEvent.NORMAL);
+    assertThat(event.getMessage()).isEqualTo(QUEUED);
+    assertThat(event.getCount()).isEqualTo(1);
+    assertThat(event.getFirstTimestamp()).isEqualTo(NOW_SECONDS.toString());
+    assertThat(event.getLastTimestamp()).isEqualTo(NOW_SECONDS.toString());
+    assertThat(event.getSource().getComponent()).isEqualTo("capacity-service");
+    assertThat(event.getReportingComponent()).isEqualTo("capacity-service");
     assertThat(folded.events().seenIds()).containsExactly(recorded.id());
   }
 
@@ -73,11 +75,11 @@ class EventFolderTest {
     Folded repeat = EventFolder.fold(first, queued("c-2", NOW.plusSeconds(30)));
 
     assertThat(repeat.events().events()).singleElement().isEqualTo(repeat.changed());
-    KubeEvent event = repeat.changed();
-    assertThat(event.count()).isEqualTo(2);
-    assertThat(event.firstTimestamp()).isEqualTo(NOW_SECONDS);
-    assertThat(event.lastTimestamp()).isEqualTo(NOW_SECONDS.plusSeconds(30));
-    assertThat(event.name()).as("the same Event").isEqualTo(first.events().get(0).name());
+    Event event = repeat.changed();
+    assertThat(event.getCount()).isEqualTo(2);
+    assertThat(event.getFirstTimestamp()).isEqualTo(NOW_SECONDS.toString());
+    assertThat(event.getLastTimestamp()).isEqualTo(NOW_SECONDS.plusSeconds(30).toString());
+    assertThat(event.getMetadata().getName()).as("the same Event").isEqualTo(first.events().get(0).getMetadata().getName());
   }
 
   @Test
@@ -89,7 +91,7 @@ class EventFolderTest {
 
     assertThat(replay.changed()).as("nothing to publish").isNull();
     assertThat(replay.events()).isSameAs(once);
-    assertThat(once.events().get(0).count()).isEqualTo(1);
+    assertThat(once.events().get(0).getCount()).isEqualTo(1);
   }
 
   @Test
@@ -97,7 +99,7 @@ class EventFolderTest {
     PoolEvents events = foldAll(queued("c-1", NOW),
         poolEvent("c-2", CwEvent.CWNodeRequestQueued, "3 node(s) queued awaiting capacity.", NOW));
 
-    assertThat(events.events()).extracting(KubeEvent::message, KubeEvent::count)
+    assertThat(events.events()).extracting(Event::getMessage, Event::getCount)
         .containsExactly(tuple(QUEUED, 1),
             tuple("3 node(s) queued awaiting capacity.", 1));
   }
@@ -106,7 +108,7 @@ class EventFolderTest {
   void anotherReasonWithTheSameMessageIsAnotherEvent() {
     PoolEvents events = foldAll(queued("c-1", NOW), poolEvent("c-2", CwEvent.CWInsufficientCapacity, QUEUED, NOW));
 
-    assertThat(events.events()).extracting(KubeEvent::reason)
+    assertThat(events.events()).extracting(Event::getReason)
         .containsExactly("CWNodeRequestQueued", "CWInsufficientCapacity");
   }
 
@@ -114,11 +116,11 @@ class EventFolderTest {
   void theSameEventAboutTwoNodesIsTwoEvents() {
     PoolEvents events = foldAll(nodeEvent("n-1", "r-1"), nodeEvent("n-2", "r-1"), nodeEvent("n-1", "r-2"));
 
-    assertThat(events.events()).extracting(e -> e.involvedObject().name(), KubeEvent::count)
+    assertThat(events.events()).extracting(e -> e.getInvolvedObject().getName(), Event::getCount)
         .containsExactlyInAnyOrder(tuple("n-2", 1),
             tuple("n-1", 2));
-    assertThat(events.events()).extracting(KubeEvent::reason).containsOnly("Preemption pending");
-    assertThat(events.events()).extracting(KubeEvent::type).containsOnly(KubeEvent.WARNING);
+    assertThat(events.events()).extracting(Event::getReason).containsOnly("Preemption pending");
+    assertThat(events.events()).extracting(Event::getType).containsOnly(CwEvent.WARNING);
   }
 
   @Test
@@ -126,7 +128,7 @@ class EventFolderTest {
     PoolEvents events = foldAll(queued("c-1", NOW),
         poolEvent("c-2", CwEvent.CWNodeAssigned, "Node n-1 assigned.", NOW), queued("c-3", NOW.plusSeconds(5)));
 
-    assertThat(events.events()).extracting(KubeEvent::reason)
+    assertThat(events.events()).extracting(Event::getReason)
         .containsExactly("CWNodeAssigned", "CWNodeRequestQueued");
   }
 
@@ -139,8 +141,8 @@ class EventFolderTest {
     }
 
     assertThat(events.events()).hasSize(200);
-    assertThat(events.events().get(0).message()).isEqualTo("Node n-1 assigned.");
-    assertThat(events.events().get(199).message()).isEqualTo("Node n-200 assigned.");
+    assertThat(events.events().get(0).getMessage()).isEqualTo("Node n-1 assigned.");
+    assertThat(events.events().get(199).getMessage()).isEqualTo("Node n-200 assigned.");
   }
 
   @Test
@@ -152,7 +154,7 @@ class EventFolderTest {
 
     assertThat(events.seenIds()).hasSize(2000);
     assertThat(events.seenIds()).doesNotContain(queued("c-0", NOW).id()).contains(queued("c-1", NOW).id());
-    assertThat(events.events()).singleElement().extracting(KubeEvent::count).isEqualTo(2001);
+    assertThat(events.events()).singleElement().extracting(Event::getCount).isEqualTo(2001);
   }
 
   @Test
@@ -161,7 +163,7 @@ class EventFolderTest {
 
     EventFolder.fold(before, queued("c-2", NOW));
 
-    assertThat(before.events()).singleElement().extracting(KubeEvent::count).isEqualTo(1);
+    assertThat(before.events()).singleElement().extracting(Event::getCount).isEqualTo(1);
     assertThat(before.seenIds()).hasSize(1);
   }
 }

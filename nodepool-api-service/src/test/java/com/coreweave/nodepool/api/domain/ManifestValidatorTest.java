@@ -4,18 +4,18 @@ import static com.coreweave.nodepool.api.domain.Fixtures.anyJson;
 import static com.coreweave.nodepool.api.domain.Fixtures.at;
 import static com.coreweave.nodepool.api.domain.Fixtures.json;
 import static com.coreweave.nodepool.api.domain.Fixtures.manifest;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.FORBIDDEN;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.INVALID;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.NOT_SUPPORTED;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.REQUIRED;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.TOO_LONG;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.TYPE_INVALID;
+import static com.coreweave.nodepool.schema.resource.Statuses.FORBIDDEN;
+import static com.coreweave.nodepool.schema.resource.Statuses.INVALID;
+import static com.coreweave.nodepool.schema.resource.Statuses.NOT_SUPPORTED;
+import static com.coreweave.nodepool.schema.resource.Statuses.REQUIRED;
+import static com.coreweave.nodepool.schema.resource.Statuses.TOO_LONG;
+import static com.coreweave.nodepool.schema.resource.Statuses.TYPE_INVALID;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import com.coreweave.nodepool.schema.resource.KubeStatus.Cause;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.StatusCause;
 import java.util.List;
 import org.assertj.core.api.ListAssert;
 import org.assertj.core.groups.Tuple;
@@ -50,7 +50,7 @@ class ManifestValidatorTest {
   }
 
   private static ListAssert<Tuple> assertCauses(JsonNode manifest) {
-    return assertThat(ManifestValidator.validate(manifest).stream().map(c -> tuple(c.reason(), c.field())).toList());
+    return assertThat(ManifestValidator.validate(manifest).stream().map(c -> tuple(c.getReason(), c.getField())).toList());
   }
 
   @Test
@@ -94,7 +94,6 @@ class ManifestValidatorTest {
     assertCauses(manifest).containsExactlyInAnyOrder(
         tuple(INVALID, "extra"),
         tuple(NOT_SUPPORTED, "apiVersion"),
-        tuple(FORBIDDEN, "status"),
         tuple(INVALID, "metadata.name"),
         tuple(INVALID, "metadata.labels[team]"),
         tuple(INVALID, "spec.targetNodes"),
@@ -124,28 +123,23 @@ class ManifestValidatorTest {
       ObjectNode manifest = manifest();
       manifest.put("apiVersion", "compute.coreweave.com/v1").put("kind", "NodePoolList");
 
-      List<Cause> causes = ManifestValidator.validate(manifest);
+      List<StatusCause> causes = ManifestValidator.validate(manifest);
 
-      assertThat(causes).extracting(Cause::reason, Cause::field)
+      assertThat(causes).extracting(StatusCause::getReason, StatusCause::getField)
           .containsExactly(tuple(NOT_SUPPORTED, "apiVersion"), tuple(NOT_SUPPORTED, "kind"));
-      assertThat(causes.get(0).message()).contains("\"compute.coreweave.com/v1alpha1\"");
-      assertThat(causes.get(1).message()).contains("\"NodePool\"");
+      assertThat(causes.get(0).getMessage()).contains("\"compute.coreweave.com/v1alpha1\"");
+      assertThat(causes.get(1).getMessage()).contains("\"NodePool\"");
     }
 
     @Test
-    void shouldForbidWritingStatus() {
-      ObjectNode manifest = manifestWith("", "status", "{\"currentNodes\": 3}");
+    void shouldIgnoreStatusAsASubresourceTheClientCannotWrite() {
+      ObjectNode manifest = manifestWith("", "status", "{\"currentNodes\": 3, \"anything\": [1]}");
 
-      List<Cause> causes = ManifestValidator.validate(manifest);
+      ManifestValidator.Checked checked = ManifestValidator.check(manifest, ManifestValidator.FieldValidation.Strict);
 
-      assertThat(causes).extracting(Cause::reason, Cause::field).containsExactly(tuple(FORBIDDEN, "status"));
-      assertThat(causes.get(0).message()).contains("status is set by the platform");
-    }
-
-    @Test
-    void shouldForbidEvenAnEmptyStatusButToleratesANullOne() {
-      assertCauses(manifestWith("", "status", "{}")).containsExactly(tuple(FORBIDDEN, "status"));
-      assertCauses(manifestWith("", "status", "null")).isEmpty();
+      assertThat(checked.causes()).isEmpty();
+      assertThat(checked.manifest().has("status")).isFalse();
+      assertThat(checked.manifest().get("spec")).isEqualTo(manifest.get("spec"));
     }
 
     @ParameterizedTest(name = "{0} must be an object")
@@ -169,10 +163,10 @@ class ManifestValidatorTest {
         "/spec/nodeConfigurationUpdateStrategy,    spec.nodeConfigurationUpdateStrategy.colour",
     })
     void shouldRejectAnUnknownFieldWithItsPath(String pointer, String path) {
-      List<Cause> causes = ManifestValidator.validate(manifestWith(pointer, "colour", "\"blue\""));
+      List<StatusCause> causes = ManifestValidator.validate(manifestWith(pointer, "colour", "\"blue\""));
 
-      assertThat(causes).extracting(Cause::reason, Cause::field).containsExactly(tuple(INVALID, path));
-      assertThat(causes.get(0).message()).isEqualTo("unknown field \"colour\"");
+      assertThat(causes).extracting(StatusCause::getReason, StatusCause::getField).containsExactly(tuple(INVALID, path));
+      assertThat(causes.get(0).getMessage()).isEqualTo("unknown field \"colour\"");
     }
 
     @Test
@@ -271,10 +265,10 @@ class ManifestValidatorTest {
     @ParameterizedTest(name = "negative {0}")
     @ValueSource(strings = {"targetNodes", "minNodes", "maxNodes"})
     void shouldRejectANegativeCountWithTheFieldPath(String field) {
-      List<Cause> causes = ManifestValidator.validate(manifestWith("/spec", field, "-1"));
+      List<StatusCause> causes = ManifestValidator.validate(manifestWith("/spec", field, "-1"));
 
-      assertThat(causes).extracting(Cause::reason, Cause::field).containsExactly(tuple(INVALID, "spec." + field));
-      assertThat(causes.get(0).message()).isEqualTo("Invalid value: -1: must be greater than or equal to 0");
+      assertThat(causes).extracting(StatusCause::getReason, StatusCause::getField).containsExactly(tuple(INVALID, "spec." + field));
+      assertThat(causes.get(0).getMessage()).isEqualTo("Invalid value: -1: must be greater than or equal to 0");
     }
 
     @Test
@@ -326,10 +320,10 @@ class ManifestValidatorTest {
         "/spec/nodeConfigurationUpdateStrategy, type,              Sometimes, spec.nodeConfigurationUpdateStrategy.type",
     })
     void shouldRejectAValueOutsideTheEnumAsNotSupported(String pointer, String field, String value, String path) {
-      List<Cause> causes = ManifestValidator.validate(manifestWith(pointer, field, "\"" + value + "\""));
+      List<StatusCause> causes = ManifestValidator.validate(manifestWith(pointer, field, "\"" + value + "\""));
 
-      assertThat(causes).extracting(Cause::reason, Cause::field).containsExactly(tuple(NOT_SUPPORTED, path));
-      assertThat(causes.get(0).message()).startsWith("Unsupported value: \"" + value + "\": supported values: ");
+      assertThat(causes).extracting(StatusCause::getReason, StatusCause::getField).containsExactly(tuple(NOT_SUPPORTED, path));
+      assertThat(causes.get(0).getMessage()).startsWith("Unsupported value: \"" + value + "\": supported values: ");
     }
 
     @ParameterizedTest(name = "{1} = {2}")
@@ -351,9 +345,9 @@ class ManifestValidatorTest {
 
     @Test
     void shouldListTheSupportedScaleDownStrategies() {
-      Cause cause = ManifestValidator.validate(manifestWith("/spec/lifecycle", "scaleDownStrategy", "\"x\"")).get(0);
+      StatusCause cause = ManifestValidator.validate(manifestWith("/spec/lifecycle", "scaleDownStrategy", "\"x\"")).get(0);
 
-      assertThat(cause.message()).isEqualTo("Unsupported value: \"x\": supported values: \"IdleOnly\", \"PreferIdle\"");
+      assertThat(cause.getMessage()).isEqualTo("Unsupported value: \"x\": supported values: \"IdleOnly\", \"PreferIdle\"");
     }
   }
 
@@ -363,20 +357,20 @@ class ManifestValidatorTest {
     @ParameterizedTest(name = "name \"{0}\"")
     @ValueSource(strings = {"", "Example", "example_pool", "-example", "example-", "exa mple", "example..pool"})
     void shouldRejectANameThatIsNotADnsSubdomain(String name) {
-      List<Cause> causes = ManifestValidator.validate(manifestWith("/metadata", "name", "\"" + name + "\""));
+      List<StatusCause> causes = ManifestValidator.validate(manifestWith("/metadata", "name", "\"" + name + "\""));
 
-      assertThat(causes).extracting(Cause::reason, Cause::field).containsExactly(tuple(INVALID, "metadata.name"));
-      assertThat(causes.get(0).message()).startsWith("Invalid value: \"" + name + "\": ");
+      assertThat(causes).extracting(StatusCause::getReason, StatusCause::getField).containsExactly(tuple(INVALID, "metadata.name"));
+      assertThat(causes.get(0).getMessage()).startsWith("Invalid value: \"" + name + "\": ");
     }
 
     @Test
     void shouldRejectANameLongerThan253Characters() {
       String name = "a".repeat(254);
 
-      List<Cause> causes = ManifestValidator.validate(manifestWith("/metadata", "name", "\"" + name + "\""));
+      List<StatusCause> causes = ManifestValidator.validate(manifestWith("/metadata", "name", "\"" + name + "\""));
 
-      assertThat(causes).extracting(Cause::field).containsExactly("metadata.name");
-      assertThat(causes.get(0).message()).endsWith("must be no more than 253 characters");
+      assertThat(causes).extracting(StatusCause::getField).containsExactly("metadata.name");
+      assertThat(causes.get(0).getMessage()).endsWith("must be no more than 253 characters");
     }
 
     @ParameterizedTest(name = "name \"{0}\"")
@@ -400,11 +394,11 @@ class ManifestValidatorTest {
     @ValueSource(strings = {"metadata.labels", "spec.nodeLabels"})
     void shouldRejectAnInvalidLabelKeyAtTheMapPath(String path) {
       String[] parts = path.split("\\.");
-      List<Cause> causes = ManifestValidator.validate(
+      List<StatusCause> causes = ManifestValidator.validate(
           manifestWith("/" + parts[0], parts[1], "{\"-team\": \"ml\"}"));
 
-      assertThat(causes).extracting(Cause::reason, Cause::field).containsExactly(tuple(INVALID, path));
-      assertThat(causes.get(0).message()).startsWith("Invalid value: \"-team\": ");
+      assertThat(causes).extracting(StatusCause::getReason, StatusCause::getField).containsExactly(tuple(INVALID, path));
+      assertThat(causes.get(0).getMessage()).startsWith("Invalid value: \"-team\": ");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -455,11 +449,11 @@ class ManifestValidatorTest {
       ObjectNode annotations = at(manifest, "/spec").putObject("nodeAnnotations");
       annotations.put("a", "x".repeat(200 * 1024)).put("b", "x".repeat(60 * 1024));
 
-      List<Cause> causes = ManifestValidator.validate(manifest);
+      List<StatusCause> causes = ManifestValidator.validate(manifest);
 
-      assertThat(causes).extracting(Cause::reason, Cause::field)
+      assertThat(causes).extracting(StatusCause::getReason, StatusCause::getField)
           .containsExactly(tuple(TOO_LONG, "spec.nodeAnnotations"));
-      assertThat(causes.get(0).message()).contains("262144 bytes");
+      assertThat(causes.get(0).getMessage()).contains("262144 bytes");
     }
 
     @Test
@@ -495,11 +489,11 @@ class ManifestValidatorTest {
 
     @Test
     void shouldRejectAnUnknownEffect() {
-      List<Cause> causes = ManifestValidator.validate(withTaints("[{\"key\": \"gpu\", \"effect\": \"NoRun\"}]"));
+      List<StatusCause> causes = ManifestValidator.validate(withTaints("[{\"key\": \"gpu\", \"effect\": \"NoRun\"}]"));
 
-      assertThat(causes).extracting(Cause::reason, Cause::field)
+      assertThat(causes).extracting(StatusCause::getReason, StatusCause::getField)
           .containsExactly(tuple(NOT_SUPPORTED, "spec.nodeTaints[0].effect"));
-      assertThat(causes.get(0).message())
+      assertThat(causes.get(0).getMessage())
           .contains("\"NoExecute\"", "\"NoSchedule\"", "\"PreferNoSchedule\"");
     }
 
@@ -522,10 +516,10 @@ class ManifestValidatorTest {
     @ParameterizedTest(name = "region \"{0}\"")
     @ValueSource(strings = {"us-east-04a", "US-EAST-4A", "USEAST04A", "US-EAST-04", ""})
     void shouldRejectARegionThatIsNotAZoneId(String region) {
-      List<Cause> causes = ManifestValidator.validate(manifestWith("/spec", "region", "\"" + region + "\""));
+      List<StatusCause> causes = ManifestValidator.validate(manifestWith("/spec", "region", "\"" + region + "\""));
 
-      assertThat(causes).extracting(Cause::reason, Cause::field).containsExactly(tuple(INVALID, "spec.region"));
-      assertThat(causes.get(0).message()).contains("US-EAST-04A");
+      assertThat(causes).extracting(StatusCause::getReason, StatusCause::getField).containsExactly(tuple(INVALID, "spec.region"));
+      assertThat(causes.get(0).getMessage()).contains("^[A-Z]{2}-[A-Z]+-[0-9]{2}[A-Z]$");
     }
 
     @ParameterizedTest(name = "region \"{0}\"")

@@ -1,11 +1,11 @@
 package com.coreweave.nodepool.api.domain;
 
 import static com.coreweave.nodepool.api.domain.Fixtures.anyJson;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.INVALID;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.REQUIRED;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.TOO_LONG;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.TYPE_INVALID;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.DUPLICATE;
+import static com.coreweave.nodepool.schema.resource.Statuses.DUPLICATE;
+import static com.coreweave.nodepool.schema.resource.Statuses.INVALID;
+import static com.coreweave.nodepool.schema.resource.Statuses.REQUIRED;
+import static com.coreweave.nodepool.schema.resource.Statuses.TOO_LONG;
+import static com.coreweave.nodepool.schema.resource.Statuses.TYPE_INVALID;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
@@ -26,7 +26,7 @@ class NodeConfigurationBodyTest {
   }
 
   private static ListAssert<Tuple> causes(Action action, String json) {
-    return assertThat(read(action, json).causes().stream().map(c -> tuple(c.reason(), c.field())).toList());
+    return assertThat(read(action, json).causes().stream().map(c -> tuple(c.getReason(), c.getField())).toList());
   }
 
   @ParameterizedTest

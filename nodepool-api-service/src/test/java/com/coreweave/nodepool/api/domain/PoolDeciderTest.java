@@ -32,14 +32,14 @@ import com.coreweave.nodepool.schema.events.Validation;
 import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.Image;
-import com.coreweave.nodepool.schema.resource.KubeEvent;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationUpdateStrategy;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.resource.ObjectReference;
+import com.coreweave.nodepool.schema.resource.Statuses;
+import io.fabric8.kubernetes.api.model.StatusCause;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,7 +82,7 @@ class PoolDeciderTest {
                           Instant now) {
     PoolRequest request = new PoolRequest("req-" + resourceVersion, "platform/team-a", PoolKey.parse(KEY),
         operation, manifest, now, new byte[0]);
-    return PoolDecider.decide(request, current, new WriteContext(now, resourceVersion, UID, ZONE), this::judge);
+    return PoolDecider.decide(request, current, new WriteContext(now, resourceVersion, UID, ZONE, null), this::judge);
   }
 
   private Decision decide(Operation operation, NodePool manifest, NodePoolAccepted current, String resourceVersion) {
@@ -99,8 +99,8 @@ class PoolDeciderTest {
   private static void assertRejected(Decision decision, int code, String reason) {
     assertThat(decision.answer().outcome()).isEqualTo(Outcome.REJECTED);
     assertThat(decision.answer().code()).isEqualTo(code);
-    assertThat(decision.answer().error().code()).isEqualTo(code);
-    assertThat(decision.answer().error().reason()).isEqualTo(reason);
+    assertThat(decision.answer().error().getCode()).isEqualTo(code);
+    assertThat(decision.answer().error().getReason()).isEqualTo(reason);
     assertThat(decision.answer().nodePool()).isNull();
     assertThat(decision.next()).as("nothing is written").isNull();
     assertThat(decision.events()).isEmpty();
@@ -202,7 +202,7 @@ class PoolDeciderTest {
 
       assertThat(decision.events()).singleElement().satisfies(event -> {
         assertThat(event.reason()).isEqualTo("CWNodePoolCreated");
-        assertThat(event.type()).isEqualTo(KubeEvent.NORMAL);
+        assertThat(event.type()).isEqualTo(CwEvent.NORMAL);
         assertThat(event.message()).isEqualTo("NodePool example-nodepool created: 2 x gd-8xa100-i128 in US-EAST-04A.");
         assertThat(event.involvedObject()).isEqualTo(ObjectReference.nodePool(POOL, UID));
         assertThat(event.org()).isEqualTo(ORG);
@@ -225,8 +225,8 @@ class PoolDeciderTest {
       assertThat(decision.next().validation().reason()).isEqualTo(Conditions.Validated.INVALID);
       assertThat(decision.events()).extracting(RecordedEvent::reason, RecordedEvent::type, RecordedEvent::message)
           .containsExactly(
-              tuple("CWNodePoolCreated", KubeEvent.NORMAL, "NodePool example-nodepool created: 1 x gd-9 in US-EAST-04A."),
-              tuple("CWInvalidInstanceType", KubeEvent.WARNING, message));
+              tuple("CWNodePoolCreated", CwEvent.NORMAL, "NodePool example-nodepool created: 1 x gd-9 in US-EAST-04A."),
+              tuple("CWInvalidInstanceType", CwEvent.WARNING, message));
       assertThat(decision.events().get(1).id()).isEqualTo("nodepool-api-service/" + UID + "/1/CWInvalidInstanceType");
     }
 
@@ -243,7 +243,7 @@ class PoolDeciderTest {
       Decision decision = decide(CREATE, manifest(spec().build()), created(), "101");
 
       assertRejected(decision, 409, "AlreadyExists");
-      assertThat(decision.answer().error().message()).isEqualTo(
+      assertThat(decision.answer().error().getMessage()).isEqualTo(
           "nodepools.compute.coreweave.com \"example-nodepool\" already exists");
       assertThat(decision.answer().requestId()).isEqualTo("req-101");
     }
@@ -273,7 +273,7 @@ class PoolDeciderTest {
       Decision decision = decide(REPLACE, manifest(spec().build()), null, "100");
 
       assertRejected(decision, 404, "NotFound");
-      assertThat(decision.answer().error().message())
+      assertThat(decision.answer().error().getMessage())
           .isEqualTo("nodepools.compute.coreweave.com \"example-nodepool\" not found");
     }
 
@@ -286,7 +286,7 @@ class PoolDeciderTest {
           current, "101");
 
       assertRejected(decision, 409, "Conflict");
-      assertThat(decision.answer().error().message()).isEqualTo("Operation cannot be fulfilled on "
+      assertThat(decision.answer().error().getMessage()).isEqualTo("Operation cannot be fulfilled on "
           + "nodepools.compute.coreweave.com \"example-nodepool\": the object has been modified; please apply your "
           + "changes to the latest version and try again");
     }
@@ -307,7 +307,7 @@ class PoolDeciderTest {
           "101");
 
       assertRejected(decision, 409, "Conflict");
-      assertThat(decision.answer().error().message())
+      assertThat(decision.answer().error().getMessage())
           .contains("Precondition failed: UID in precondition: " + OTHER_UID + ", UID in object meta: " + UID);
     }
 
@@ -325,8 +325,8 @@ class PoolDeciderTest {
           "101");
 
       assertRejected(decision, 422, "Invalid");
-      assertThat(decision.answer().error().details().causes()).containsExactly(new KubeStatus.Cause(
-          KubeStatus.Cause.INVALID, "Invalid value: \"gd-8xh100ib-i128\": field is immutable", "spec.instanceType"));
+      assertThat(decision.answer().error().getDetails().getCauses()).containsExactly(Statuses.cause(
+          Statuses.INVALID, "Invalid value: \"gd-8xh100ib-i128\": field is immutable", "spec.instanceType"));
     }
 
     @Test
@@ -334,7 +334,7 @@ class PoolDeciderTest {
       Decision decision = decide(REPLACE, manifest(spec().region(OTHER_ZONE).build()), created(), "101");
 
       assertRejected(decision, 422, "Invalid");
-      assertThat(decision.answer().error().details().causes()).extracting(KubeStatus.Cause::field)
+      assertThat(decision.answer().error().getDetails().getCauses()).extracting(StatusCause::getField)
           .containsExactly("spec.region");
     }
 
@@ -344,9 +344,9 @@ class PoolDeciderTest {
           "101");
 
       assertRejected(decision, 422, "Invalid");
-      assertThat(decision.answer().error().details().causes()).extracting(KubeStatus.Cause::field)
+      assertThat(decision.answer().error().getDetails().getCauses()).extracting(StatusCause::getField)
           .containsExactly("spec.instanceType", "spec.region");
-      assertThat(decision.answer().error().message()).startsWith("NodePool.compute.coreweave.com "
+      assertThat(decision.answer().error().getMessage()).startsWith("NodePool.compute.coreweave.com "
           + "\"example-nodepool\" is invalid: spec.instanceType: ");
     }
 
@@ -380,7 +380,7 @@ class PoolDeciderTest {
       PoolRequest request = new PoolRequest("req-2", "platform/team-a", PoolKey.parse(KEY), APPLY,
           manifest(spec().build()), LATER, new byte[0]);
 
-      Decision decision = PoolDecider.decide(request, current, new WriteContext(LATER, "101", UID, OTHER_ZONE),
+      Decision decision = PoolDecider.decide(request, current, new WriteContext(LATER, "101", UID, OTHER_ZONE, null),
           PoolDeciderTest.this::judge);
 
       assertThat(decision.answer().outcome()).isEqualTo(Outcome.UNCHANGED);
@@ -580,7 +580,7 @@ class PoolDeciderTest {
       Decision decision = decide(operation, manifest(spec().targetNodes(5).build()), deleting, "102");
 
       assertRejected(decision, 409, "Conflict");
-      assertThat(decision.answer().error().message()).endsWith("the object is being deleted");
+      assertThat(decision.answer().error().getMessage()).endsWith("the object is being deleted");
     }
 
     @Test

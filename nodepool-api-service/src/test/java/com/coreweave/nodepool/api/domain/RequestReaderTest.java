@@ -329,13 +329,23 @@ class RequestReaderTest {
     void shouldRejectAStructurallyInvalidManifestNamingEveryBadField() {
       ObjectNode manifest = manifest();
       at(manifest, "/spec").put("targetNodes", -1).put("colour", "blue");
-      manifest.putObject("status").put("currentNodes", 1);
 
       Rejection rejection = rejection(event("APPLY", manifest));
 
       assertThat(rejection.code()).isEqualTo(INVALID_SPEC);
       assertThat(rejection.reason()).startsWith("data.nodePool is invalid: ")
-          .contains("spec.targetNodes: ", "spec.colour: unknown field \"colour\"", "status: ");
+          .contains("spec.targetNodes: ", "spec.colour: unknown field \"colour\"");
+    }
+
+    @Test
+    void shouldIgnoreTheStatusOfAnAppliedPoolAsTheApiServerDoes() {
+      ObjectNode manifest = manifest();
+      manifest.putObject("status").put("currentNodes", 5).put("whatever", true);
+
+      PoolRequest request = read(event("APPLY", manifest));
+
+      assertThat(request.manifest().status()).isNull();
+      assertThat(request.manifest().spec().targetNodes()).isEqualTo(at(manifest, "/spec").get("targetNodes").intValue());
     }
 
     @Test

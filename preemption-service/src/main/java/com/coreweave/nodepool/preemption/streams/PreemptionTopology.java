@@ -2,6 +2,7 @@ package com.coreweave.nodepool.preemption.streams;
 
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
+import com.coreweave.nodepool.kit.streams.DurableTimers;
 import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.preemption.config.PreemptionSettings;
@@ -46,8 +47,7 @@ public class PreemptionTopology {
     StreamsBuilder builder = new StreamsBuilder();
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.TIMELINES),
         Serdes.String(), JsonSerde.of(NodeTimeline.class)));
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.DUE),
-        Serdes.String(), Serdes.String()));
+    builder.addStateStore(DurableTimers.store(StoreNames.DUE));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.ACTIVITY),
         Serdes.String(), JsonSerde.of(NodeActivity.class)));
 

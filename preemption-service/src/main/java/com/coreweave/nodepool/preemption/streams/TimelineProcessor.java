@@ -1,6 +1,6 @@
 package com.coreweave.nodepool.preemption.streams;
 
-import com.coreweave.nodepool.kit.streams.DueIndex;
+import com.coreweave.nodepool.kit.streams.DurableTimers;
 import com.coreweave.nodepool.preemption.domain.NodeActivity;
 import com.coreweave.nodepool.preemption.domain.NodeTimeline;
 import com.coreweave.nodepool.preemption.domain.PreemptionTimeline;
@@ -19,8 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -43,7 +41,7 @@ class TimelineProcessor implements Processor<String, Object, String, Outbound> {
   private final Clock clock;
   private ProcessorContext<String, Outbound> context;
   private KeyValueStore<String, NodeTimeline> timelines;
-  private KeyValueStore<String, String> due;
+  private DurableTimers due;
   private KeyValueStore<String, NodeActivity> activity;
 
   TimelineProcessor(PreemptionTimeline timeline, Duration tick, Clock clock) {
@@ -56,9 +54,8 @@ class TimelineProcessor implements Processor<String, Object, String, Outbound> {
   public void init(ProcessorContext<String, Outbound> context) {
     this.context = context;
     timelines = context.getStateStore(StoreNames.TIMELINES);
-    due = context.getStateStore(StoreNames.DUE);
     activity = context.getStateStore(StoreNames.ACTIVITY);
-    context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, t -> fireDue());
+    due = DurableTimers.start(context, StoreNames.DUE, tick, clock, this::onDue);
   }
 
   @Override
@@ -117,36 +114,31 @@ class TimelineProcessor implements Processor<String, Object, String, Outbound> {
     }
   }
 
-  /** Fires the timelines that have come due, reading only those from the due index. */
-  private void fireDue() {
-    Instant now = clock.instant();
-    List<KeyValue<String, String>> dueNow = new ArrayList<>();
-    try (KeyValueIterator<String, String> it = due.range(DueIndex.FIRST, DueIndex.upTo(now))) {
-      it.forEachRemaining(dueNow::add);
-    }
-    for (KeyValue<String, String> entry : dueNow) {
-      String key = entry.value;
-      NodeTimeline current = timelines.get(key);
-      if (timeline.expired(current, now)) {
-        due.delete(entry.key);
-        timelines.delete(key);
-      } else {
-        apply(key, current, timeline.advance(current, activity.get(key), now), now);
-      }
+  /** A timeline has come due (its timer is consumed): it is forgotten once expired, else advanced and filed again. */
+  private void onDue(String key, Instant now) {
+    NodeTimeline current = timelines.get(key);
+    if (timeline.expired(current, now)) {
+      timelines.delete(key);
+    } else {
+      apply(key, current, timeline.advance(current, activity.get(key), now), now, null);
     }
   }
 
-  /** Stores the timeline with its new due time and writes each fact with its Warning event, in order. */
   private void apply(String key, NodeTimeline before, PreemptionTimeline.Step step, Instant now) {
+    apply(key, before, step, now, before == null ? null : timeline.dueAt(before));
+  }
+
+  /**
+   * Stores the timeline, moves its timer from {@code filed} (null: none is filed) to its new due time, and writes
+   * each fact with its Warning event, in order.
+   */
+  private void apply(String key, NodeTimeline before, PreemptionTimeline.Step step, Instant now, Instant filed) {
     NodeTimeline after = step.timeline();
+    due.move(key, filed, timeline.dueAt(after));
     if (after.equals(before)) {
       return;
     }
-    if (before != null) {
-      due.delete(DueIndex.key(timeline.dueAt(before), key));
-    }
     timelines.put(key, after);
-    due.put(DueIndex.key(timeline.dueAt(after), key), key);
     String poolKey = after.pool().key().toString();
     for (PreemptionFact fact : step.facts()) {
       LOG.infof("%s node %s: %s (reclaim %s)", poolKey, fact.node(), fact.getClass().getSimpleName(),

@@ -1,6 +1,8 @@
 package com.coreweave.nodepool.provisioner.domain;
 
+import com.coreweave.nodepool.schema.events.NodeFact;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -16,6 +18,8 @@ public final class PoolReconciler {
 
   /** The component named in the events this service records. */
   public static final String COMPONENT = "provisioner-service";
+  /** Reconciles in a row for deadlines that are due at once; each pass of a boot of no time moves a node one step. */
+  private static final int MAX_PASSES = 3;
 
   private final NodeRemovals removals;
   private final LifecycleController lifecycle;
@@ -38,12 +42,22 @@ public final class PoolReconciler {
   /** Applies an input to the pool, then reconciles it. */
   public Outcome handle(PoolState state, PoolInput input, Instant now, NodeReleases releases) {
     Outcome applied = PoolInputs.apply(state, input, now, releases, health);
-    Outcome reconciled = reconcile(applied.state(), now, releases);
-    return new Outcome(reconciled.state(), concat(applied.facts(), reconciled.facts()),
-        concat(applied.events(), reconciled.events()), concat(applied.requests(), reconciled.requests()));
+    return lastSummaryOnly(then(applied, reconcile(applied.state(), now, releases)));
   }
 
+  /**
+   * Reconciles the pool; a deadline that is already due when it ends (a boot that takes no time, a retry due now) is
+   * acted on at once by reconciling again, instead of a timer tick later in another transaction.
+   */
   public Outcome reconcile(PoolState state, Instant now, NodeReleases releases) {
+    Outcome outcome = reconcileOnce(state, now, releases);
+    for (int pass = 1; pass < MAX_PASSES && due(outcome.state(), now); pass++) {
+      outcome = then(outcome, reconcileOnce(outcome.state(), now, releases));
+    }
+    return lastSummaryOnly(outcome);
+  }
+
+  private Outcome reconcileOnce(PoolState state, Instant now, NodeReleases releases) {
     if (state == null || state.accepted() == null) {
       return Outcome.unchanged(state);
     }
@@ -60,6 +74,40 @@ public final class PoolReconciler {
     AutoscalingController.autoscale(pool, policy);
     PoolSummary.summarize(pool);
     return pool.outcome();
+  }
+
+  private static boolean due(PoolState state, Instant now) {
+    return state != null && state.wakeAt() != null && !state.wakeAt().isAfter(now);
+  }
+
+  /** The outcome of {@code first} followed by {@code next}: the later state, everything both wrote, in order. */
+  private static Outcome then(Outcome first, Outcome next) {
+    return new Outcome(next.state(), concat(first.facts(), next.facts()), concat(first.events(), next.events()),
+        concat(first.requests(), next.requests()));
+  }
+
+  /**
+   * Only the last pool summary of one transaction is written: a summary is the pool as a whole at that moment, so an
+   * earlier one in the same transaction says nothing a reader could act on before the last one.
+   */
+  private static Outcome lastSummaryOnly(Outcome outcome) {
+    int last = -1;
+    for (int i = 0; i < outcome.facts().size(); i++) {
+      if (outcome.facts().get(i) instanceof NodeFact.NodePoolReconciled) {
+        last = i;
+      }
+    }
+    if (last < 0) {
+      return outcome;
+    }
+    List<NodeFact> facts = new ArrayList<>();
+    for (int i = 0; i < outcome.facts().size(); i++) {
+      if (i == last || !(outcome.facts().get(i) instanceof NodeFact.NodePoolReconciled)) {
+        facts.add(outcome.facts().get(i));
+      }
+    }
+    return facts.size() == outcome.facts().size() ? outcome
+        : new Outcome(outcome.state(), List.copyOf(facts), outcome.events(), outcome.requests());
   }
 
   private static <T> List<T> concat(List<T> first, List<T> second) {

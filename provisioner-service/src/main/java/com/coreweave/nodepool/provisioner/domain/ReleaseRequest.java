@@ -1,11 +1,12 @@
 package com.coreweave.nodepool.provisioner.domain;
 
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.INVALID;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.REQUIRED;
+import static com.coreweave.nodepool.schema.resource.Statuses.INVALID;
+import static com.coreweave.nodepool.schema.resource.Statuses.REQUIRED;
 
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.StatusCause;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,37 +23,37 @@ public final class ReleaseRequest {
   private ReleaseRequest() {
   }
 
-  public static List<KubeStatus.Cause> problems(JsonNode body) {
-    List<KubeStatus.Cause> causes = new ArrayList<>();
+  public static List<StatusCause> problems(JsonNode body) {
+    List<StatusCause> causes = new ArrayList<>();
     if (body == null || !body.isObject()) {
-      causes.add(new KubeStatus.Cause(INVALID, "must be a JSON object", ""));
+      causes.add(Statuses.cause(INVALID, "must be a JSON object", ""));
       return causes;
     }
     JsonNode train = body.get("releaseTrain");
     if (train == null || !train.isTextual() || !NodeReleases.TRAINS.contains(train.asText())) {
-      causes.add(new KubeStatus.Cause(train == null ? REQUIRED : INVALID, "must be one of " + NodeReleases.TRAINS,
+      causes.add(Statuses.cause(train == null ? REQUIRED : INVALID, "must be one of " + NodeReleases.TRAINS,
           "releaseTrain"));
     }
     JsonNode version = body.get("version");
     if (version == null || !version.isTextual() || version.asText().isBlank() || version.asText().length() > 63) {
-      causes.add(new KubeStatus.Cause(version == null ? REQUIRED : INVALID,
+      causes.add(Statuses.cause(version == null ? REQUIRED : INVALID,
           "must be a non-empty string of at most 63 characters", "version"));
     }
     JsonNode summary = body.get("summary");
     if (summary != null && !summary.isNull()) {
       if (!summary.isArray()) {
-        causes.add(new KubeStatus.Cause(INVALID, "must be a list of strings", "summary"));
+        causes.add(Statuses.cause(INVALID, "must be a list of strings", "summary"));
       } else {
         for (int i = 0; i < summary.size(); i++) {
           if (!summary.get(i).isTextual()) {
-            causes.add(new KubeStatus.Cause(INVALID, "must be a string", "summary[" + i + "]"));
+            causes.add(Statuses.cause(INVALID, "must be a string", "summary[" + i + "]"));
           }
         }
       }
     }
     body.fieldNames().forEachRemaining(f -> {
       if (!FIELDS.contains(f)) {
-        causes.add(new KubeStatus.Cause(INVALID, "unknown field \"" + f + "\"", f));
+        causes.add(Statuses.cause(INVALID, "unknown field \"" + f + "\"", f));
       }
     });
     return causes;

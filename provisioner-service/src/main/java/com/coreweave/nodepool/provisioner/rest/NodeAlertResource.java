@@ -6,7 +6,7 @@ import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.NodeAlert;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -59,15 +59,15 @@ public class NodeAlertResource {
     event.putIfAbsent("datacontenttype", event.textNode(CloudEvent.JSON));
     String key = event.path("subject").asText("");
     if (key.isBlank()) {
-      throw ApiException.invalid("NodeAlert", event.path("id").asText(null), List.of(new KubeStatus.Cause(
-          KubeStatus.Cause.REQUIRED, "the pool the node belongs to, as <org>/<pool>", "subject")));
+      throw ApiException.invalid("NodeAlert", event.path("id").asText(null), List.of(Statuses.cause(
+          Statuses.REQUIRED, "the pool the node belongs to, as <org>/<pool>", "subject")));
     }
     CloudEvent<NodeAlert> alert;
     try {
       alert = Topics.NODE_ALERT_RAISED.read(key, Json.bytes(event));
     } catch (Rejection rejection) {
       throw ApiException.invalid("NodeAlert", event.path("id").asText(null),
-          List.of(new KubeStatus.Cause(KubeStatus.Cause.INVALID, rejection.reason(), null)));
+          List.of(Statuses.cause(Statuses.INVALID, rejection.reason(), null)));
     }
     publisher.publish(Topics.NODE_ALERT_RAISED.name(), key, alert);
     return Response.accepted(alert).build();

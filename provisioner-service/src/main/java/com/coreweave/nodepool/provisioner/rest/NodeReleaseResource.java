@@ -8,9 +8,9 @@ import com.coreweave.nodepool.provisioner.domain.NodeReleases;
 import com.coreweave.nodepool.provisioner.domain.ReleaseRequest;
 import com.coreweave.nodepool.provisioner.streams.StoreNames;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.StatusCause;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -48,7 +48,7 @@ public class NodeReleaseResource {
   public Response publish(String body) {
     caller.admin();
     JsonNode tree = JsonBody.read(body);
-    List<KubeStatus.Cause> causes = ReleaseRequest.problems(tree);
+    List<StatusCause> causes = ReleaseRequest.problems(tree);
     if (!causes.isEmpty()) {
       throw ApiException.invalid("NodeRelease", tree != null && tree.path("version").isTextual()
           ? tree.path("version").asText() : null, causes);

@@ -1,6 +1,6 @@
 package com.coreweave.nodepool.provisioner.streams;
 
-import com.coreweave.nodepool.kit.streams.DueIndex;
+import com.coreweave.nodepool.kit.streams.DurableTimers;
 import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.provisioner.domain.AlertCatalogue;
 import com.coreweave.nodepool.provisioner.domain.NodeReleases;
@@ -16,9 +16,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -38,7 +35,7 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
   private final Clock clock;
   private ProcessorContext<String, Outbound> context;
   private KeyValueStore<String, PoolState> pools;
-  private KeyValueStore<String, String> timers;
+  private DurableTimers timers;
   private KeyValueStore<String, NodeReleasePublished> releases;
   /** The releases store as a value, read once (it holds a release per train) and kept with every change of it. */
   private NodeReleases known;
@@ -53,9 +50,8 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
   public void init(ProcessorContext<String, Outbound> context) {
     this.context = context;
     pools = context.getStateStore(StoreNames.POOLS);
-    timers = context.getStateStore(StoreNames.TIMERS);
     releases = context.getStateStore(StoreNames.RELEASES);
-    context.schedule(timerInterval, PunctuationType.WALL_CLOCK_TIME, t -> fireDueTimers());
+    timers = DurableTimers.start(context, StoreNames.TIMERS, timerInterval, clock, this::onTimer);
   }
 
   @Override
@@ -102,19 +98,11 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
     return known;
   }
 
-  private void fireDueTimers() {
-    Instant now = clock.instant();
-    List<KeyValue<String, String>> due = new ArrayList<>();
-    try (KeyValueIterator<String, String> it = timers.range(DueIndex.FIRST, DueIndex.upTo(now))) {
-      it.forEachRemaining(due::add);
-    }
-    for (KeyValue<String, String> timer : due) {
-      // Consumed whatever the reconcile does; save() files the pool's next deadline.
-      timers.delete(timer.key);
-      PoolState before = pools.get(timer.value);
-      if (before != null) {
-        save(timer.value, before, reconciler.reconcile(before, now, releases()), null);
-      }
+  /** A pool's deadline has come; its timer is consumed whatever the reconcile does, and save() files the next. */
+  private void onTimer(String key, Instant now) {
+    PoolState before = pools.get(key);
+    if (before != null) {
+      save(key, before, reconciler.reconcile(before, now, releases()), null);
     }
   }
 
@@ -133,14 +121,7 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
     } else if (!after.equals(before)) {
       pools.put(key, after);
     }
-    if (!Objects.equals(filedTimer, nextTimer)) {
-      if (filedTimer != null) {
-        timers.delete(DueIndex.key(filedTimer, key));
-      }
-      if (nextTimer != null) {
-        timers.put(DueIndex.key(nextTimer, key), key);
-      }
-    }
+    timers.move(key, filedTimer, nextTimer);
     long timestamp = clock.millis();
     outcome.facts().forEach(fact -> context.forward(new Record<>(key,
         Outbound.to(Topics.NODEPOOL_NODES_CHANGED, fact), timestamp)));

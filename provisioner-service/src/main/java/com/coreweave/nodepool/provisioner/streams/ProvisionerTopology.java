@@ -2,6 +2,7 @@ package com.coreweave.nodepool.provisioner.streams;
 
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
+import com.coreweave.nodepool.kit.streams.DurableTimers;
 import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Interpretation;
 import com.coreweave.nodepool.kit.streams.Outbound;
@@ -48,8 +49,7 @@ public class ProvisionerTopology {
     StreamsBuilder builder = new StreamsBuilder();
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.POOLS),
         Serdes.String(), JsonSerde.of(PoolState.class)));
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.TIMERS),
-        Serdes.String(), Serdes.String()));
+    builder.addStateStore(DurableTimers.store(StoreNames.TIMERS));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.RELEASES),
         Serdes.String(), JsonSerde.of(NodeReleasePublished.class)));
 

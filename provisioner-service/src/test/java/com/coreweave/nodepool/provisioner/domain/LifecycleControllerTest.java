@@ -60,13 +60,16 @@ class LifecycleControllerTest {
   }
 
   @Test
-  void withNoBootTimeANodeRegistersAtTheNextReconcileNotTheOneThatAssignedIt() {
+  void withNoBootTimeANodeRegistersInTheReconcileThatAssignedItWithOneSummary() {
     pool = new PoolDriver(policy(Duration.ZERO));
     pool.spec(accepted(spec(1), 1)).grants(capacity(1, grant(1)));
-    assertThat(pool.node(1).phase()).isEqualTo(Node.Phase.Booting);
 
-    pool.tick(Duration.ZERO);
     assertThat(pool.node(1).phase()).isEqualTo(Node.Phase.Registered);
+    assertThat(pool.last.facts()).hasExactlyElementsOfTypes(NodeAssigned.class, NodeRegistered.class,
+        NodePoolReconciled.class);
+    assertThat(pool.summary()).extracting(NodePoolReconciled::currentNodes, NodePoolReconciled::inProgress)
+        .containsExactly(1, 0);
+    assertThat(pool.state.wakeAt()).isNull();
   }
 
   @Test

@@ -4,8 +4,9 @@ import com.coreweave.nodepool.kit.auth.CurrentCaller;
 import com.coreweave.nodepool.kit.kafka.RecordPublisher;
 import com.coreweave.nodepool.schema.events.QuotaKey;
 import com.coreweave.nodepool.schema.events.QuotaLimit;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import com.coreweave.nodepool.schema.topics.Topics;
+import io.fabric8.kubernetes.api.model.Status;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -57,12 +58,12 @@ public class AdminQuotaResource {
   @DELETE
   @Path("/{org}/{zone}/{instanceType}")
   @Operation(summary = "Remove a quota; pools keep the nodes they hold but cannot scale up (NotSet)")
-  public KubeStatus remove(@PathParam("org") String org, @PathParam("zone") String zone,
+  public Status remove(@PathParam("org") String org, @PathParam("zone") String zone,
                            @PathParam("instanceType") String instanceType) {
     caller.admin();
     QuotaKey key = QuotaRequest.key(org, zone, instanceType);
     publisher.publish(Topics.QUOTA_LIMIT_SET.name(), key.toString(), null);
-    return KubeStatus.success("quota " + key + " removed");
+    return Statuses.success("quota " + key + " removed");
   }
 
   @GET

@@ -4,13 +4,16 @@ import static com.coreweave.nodepool.kit.kafka.InteractiveQueries.segment;
 
 import com.coreweave.nodepool.kit.kafka.InteractiveQueries;
 import com.coreweave.nodepool.quota.domain.QuotaLedger;
+import com.coreweave.nodepool.quota.domain.QuotaRecord;
 import com.coreweave.nodepool.quota.streams.StoreNames;
+import com.coreweave.nodepool.quota.streams.StoredQuotas;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.fasterxml.jackson.core.type.TypeReference;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Reads quota ledgers from the Streams state store by interactive queries. Ledgers are spread over the instances
@@ -41,10 +44,15 @@ public class QuotaReads {
   }
 
   public List<QuotaLedger> localOfOrg(String org) {
-    return queries.localValues(StoreNames.QUOTA_LEDGERS, PoolKey.orgPrefix(org));
+    return local(PoolKey.orgPrefix(org));
   }
 
   public List<QuotaLedger> localAll() {
-    return queries.localValues(StoreNames.QUOTA_LEDGERS, null);
+    return local(null);
+  }
+
+  private List<QuotaLedger> local(String prefix) {
+    return queries.readLocal(StoreNames.QUOTA_LEDGERS,
+        (ReadOnlyKeyValueStore<String, QuotaRecord> store) -> StoredQuotas.ledgers(store, prefix));
   }
 }

@@ -1,14 +1,15 @@
 package com.coreweave.nodepool.quota.rest;
 
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.INVALID;
-import static com.coreweave.nodepool.schema.resource.KubeStatus.Cause.REQUIRED;
+import static com.coreweave.nodepool.schema.resource.Statuses.INVALID;
+import static com.coreweave.nodepool.schema.resource.Statuses.REQUIRED;
 
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.QuotaKey;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.StatusCause;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -28,7 +29,7 @@ final class QuotaRequest {
   }
 
   static QuotaKey key(String org, String zone, String instanceType) {
-    List<KubeStatus.Cause> causes = new ArrayList<>();
+    List<StatusCause> causes = new ArrayList<>();
     checkName(causes, "org", org);
     checkName(causes, "zone", zone);
     checkName(causes, "instanceType", instanceType);
@@ -49,20 +50,20 @@ final class QuotaRequest {
       throw ApiException.badRequest("request body is not valid JSON: " + e.getOriginalMessage());
     }
     if (!json.isObject()) {
-      throw ApiException.invalid(KIND, key.toString(), List.of(new KubeStatus.Cause(INVALID,
+      throw ApiException.invalid(KIND, key.toString(), List.of(Statuses.cause(INVALID,
           "the body must be a JSON object {\"maxNodes\": <nodes>}", null)));
     }
-    List<KubeStatus.Cause> causes = new ArrayList<>();
+    List<StatusCause> causes = new ArrayList<>();
     json.fieldNames().forEachRemaining(field -> {
       if (!"maxNodes".equals(field)) {
-        causes.add(new KubeStatus.Cause(INVALID, "unknown field \"" + field + "\"", field));
+        causes.add(Statuses.cause(INVALID, "unknown field \"" + field + "\"", field));
       }
     });
     JsonNode maxNodes = json.get("maxNodes");
     if (maxNodes == null || maxNodes.isNull()) {
-      causes.add(new KubeStatus.Cause(REQUIRED, "Required value", "maxNodes"));
+      causes.add(Statuses.cause(REQUIRED, "Required value", "maxNodes"));
     } else if (!maxNodes.isIntegralNumber() || !maxNodes.canConvertToInt() || maxNodes.intValue() < 0) {
-      causes.add(new KubeStatus.Cause(INVALID, "Invalid value: " + maxNodes + ": must be a whole number of at "
+      causes.add(Statuses.cause(INVALID, "Invalid value: " + maxNodes + ": must be a whole number of at "
           + "least 0", "maxNodes"));
     }
     if (!causes.isEmpty()) {
@@ -71,9 +72,9 @@ final class QuotaRequest {
     return maxNodes.intValue();
   }
 
-  private static void checkName(List<KubeStatus.Cause> causes, String field, String value) {
+  private static void checkName(List<StatusCause> causes, String field, String value) {
     if (value == null || !NAME.matcher(value).matches()) {
-      causes.add(new KubeStatus.Cause(INVALID, "Invalid value: \"" + value + "\": must be letters, digits, '.', "
+      causes.add(Statuses.cause(INVALID, "Invalid value: \"" + value + "\": must be letters, digits, '.', "
           + "'_' or '-', starting and ending with a letter or digit", field));
     }
   }

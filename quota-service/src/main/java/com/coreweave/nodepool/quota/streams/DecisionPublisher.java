@@ -8,11 +8,12 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * Gives the pool's own partition the last word on {@code quota-checked}. A pool deleted and re-created with another
- * zone or instance type is decided by two ledgers on two partitions, whose outputs can arrive in either order; so a
- * decision is published only for the incarnation the pool currently is ({@link PoolRouter}'s route), and a
- * tombstone only when no incarnation is live. The compacted topic then never ends on a stale incarnation or on a
- * tombstone for a live pool.
+ * Gives the pool's own partition the last word on {@code quota-checked} where two ledgers could disagree. A pool
+ * deleted and re-created with another zone or instance type is decided by two ledgers on two partitions, whose
+ * outputs can arrive in either order; so the decisions of a moved incarnation are published here only while it is
+ * the one the pool currently is ({@link PoolRouter}'s route), and every tombstone only when no incarnation is live.
+ * The compacted topic then never ends on a stale incarnation or on a tombstone for a live pool. Decisions of a pool
+ * that never moved have no rival and are written by the ledger itself, a hop earlier.
  */
 class DecisionPublisher implements Processor<String, PoolDecision, String, Outbound> {
 
@@ -30,10 +31,10 @@ class DecisionPublisher implements Processor<String, PoolDecision, String, Outbo
     PoolRoute route = routes.get(record.key());
     PoolDecision decision = record.value();
     if (decision.checked() != null) {
-      if (route != null && route.uid().equals(decision.checked().pool().uid())) {
+      if (route != null && !route.gone() && route.uid().equals(decision.checked().pool().uid())) {
         context.forward(record.withValue(Outbound.to(Topics.QUOTA_CHECKED, decision.checked())));
       }
-    } else if (route == null) {
+    } else if (route == null || route.gone()) {
       context.forward(record.withValue(Outbound.tombstone(Topics.QUOTA_CHECKED)));
     }
   }

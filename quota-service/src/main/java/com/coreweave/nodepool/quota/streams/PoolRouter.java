@@ -11,8 +11,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Re-keys pool facts from {@code <org>/<pool>} to the quota they draw on. A tombstone has no value to read the
- * quota from, so the route of every live pool is kept; a pool re-created under the same name with another zone or
- * instance type leaves its old ledger before it joins the new one.
+ * quota from, so the route of every pool is kept (also once it is deleted); a pool re-created under the same name
+ * with another zone or instance type leaves its old ledger before it joins the new one, and is marked as moved.
  */
 class PoolRouter implements Processor<String, NodePoolAccepted, String, QuotaInput> {
 
@@ -35,19 +35,22 @@ class PoolRouter implements Processor<String, NodePoolAccepted, String, QuotaInp
     String pool = record.key();
     PoolRoute held = routes.get(pool);
     if (record.value() == null) {
-      if (held != null) {
+      if (held != null && !held.gone()) {
         send(held.quotaKey(), new QuotaInput.PoolGone(pool, held.uid()));
-        routes.delete(pool);
+        routes.put(pool, held.deleted());
       }
       return;
     }
     PoolDemand demand = PoolDemand.of(record.value());
     String quotaKey = demand.quotaKey().toString();
-    if (held != null && !held.quotaKey().equals(quotaKey)) {
+    if (held != null && !held.gone() && !held.quotaKey().equals(quotaKey)) {
       send(held.quotaKey(), new QuotaInput.PoolGone(pool, held.uid()));
     }
-    routes.put(pool, new PoolRoute(quotaKey, demand.ref().uid()));
-    send(quotaKey, new QuotaInput.PoolChanged(demand));
+    // An incarnation that comes from another ledger (now or earlier) keeps its decisions on the pool's partition.
+    boolean moved = held != null && (!held.quotaKey().equals(quotaKey)
+        || held.uid().equals(demand.ref().uid()) && held.moved());
+    routes.put(pool, new PoolRoute(quotaKey, demand.ref().uid(), false, moved));
+    send(quotaKey, new QuotaInput.PoolChanged(moved ? demand.movedHere() : demand));
   }
 
   private void send(String quotaKey, QuotaInput input) {

@@ -1,13 +1,21 @@
 package com.coreweave.nodepool.quota.streams;
 
 import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.quota.domain.PoolEntry;
 import com.coreweave.nodepool.quota.domain.QuotaDecider;
 import com.coreweave.nodepool.quota.domain.QuotaInput;
 import com.coreweave.nodepool.quota.domain.QuotaLedger;
+import com.coreweave.nodepool.quota.domain.QuotaRecord;
+import com.coreweave.nodepool.quota.domain.QuotaRecords;
+import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.QuotaKey;
 import com.coreweave.nodepool.schema.topics.Topics;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -16,14 +24,19 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * The single writer of one quota's ledger ({@code <org>/<zone>/<instanceType>}): applies each pool or limit change
  * with {@link QuotaDecider} in the same transaction as its outputs, so admitted counts never exceed the quota,
- * also across a crash. Forwards, keyed by pool, a {@link PoolDecision} for every changed decision (published by
- * {@link DecisionPublisher}) and an {@link Outbound} for every event.
+ * also across a crash. A ledger is read from the store once and kept in memory; each input writes only the records
+ * it changed. Forwards, keyed by pool, every changed decision as an {@link Outbound} to {@code quota-checked}, or
+ * as a {@link PoolDecision} for {@link DecisionPublisher} when the pool moved here from another ledger or left it
+ * (its tombstone), and an {@link Outbound} for every event.
  */
 class QuotaProcessor implements Processor<String, QuotaInput, String, Object> {
 
   private final Clock clock;
+  private final Map<String, QuotaLedger> loaded = new HashMap<>();
+  /** Ledgers read as an earlier version stored them (whole): their first change writes every record. */
+  private final Set<String> storedWhole = new HashSet<>();
   private ProcessorContext<String, Object> context;
-  private KeyValueStore<String, QuotaLedger> ledgers;
+  private KeyValueStore<String, QuotaRecord> ledgers;
 
   QuotaProcessor(Clock clock) {
     this.clock = clock;
@@ -33,23 +46,46 @@ class QuotaProcessor implements Processor<String, QuotaInput, String, Object> {
   public void init(ProcessorContext<String, Object> context) {
     this.context = context;
     ledgers = context.getStateStore(StoreNames.QUOTA_LEDGERS);
+    // Initialised again after the store was restored (a crash, a failed transaction): read every ledger afresh.
+    loaded.clear();
+    storedWhole.clear();
   }
 
   @Override
   public void process(Record<String, QuotaInput> record) {
     Instant now = clock.instant();
-    QuotaLedger before = ledgers.get(record.key());
-    QuotaDecider.Result result = QuotaDecider.decide(
-        before == null ? QuotaLedger.empty(QuotaKey.parse(record.key())) : before, record.value(), now);
-    if (result.ledger().isEmpty()) {
-      ledgers.delete(record.key());
-    } else {
-      ledgers.put(record.key(), result.ledger());
-    }
+    QuotaLedger before = loaded.computeIfAbsent(record.key(), this::read);
+    QuotaDecider.Result result = QuotaDecider.decide(before, record.value(), now);
+    QuotaRecords.writes(before, result.ledger(), storedWhole.remove(record.key())).forEach((key, value) -> {
+      if (value == null) {
+        ledgers.delete(key);
+      } else {
+        ledgers.put(key, value);
+      }
+    });
+    loaded.put(record.key(), result.ledger());
     result.gone().forEach(pool -> emit(pool.key().toString(), new PoolDecision(null, pool.uid()), now));
-    result.changed().forEach(d -> emit(d.pool().key().toString(), new PoolDecision(d, null), now));
+    for (QuotaChecked decision : result.changed()) {
+      String pool = decision.pool().key().toString();
+      PoolEntry entry = result.ledger().pools().get(pool);
+      emit(pool, entry != null && entry.moved() ? new PoolDecision(decision, null)
+          : Outbound.to(Topics.QUOTA_CHECKED, decision), now);
+    }
     result.events().forEach(e -> emit(e.org() + "/" + e.pool(), Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, e),
         now));
+  }
+
+  @Override
+  public void close() {
+    loaded.clear();
+  }
+
+  private QuotaLedger read(String key) {
+    StoredQuotas.Read read = StoredQuotas.read(ledgers, QuotaKey.parse(key));
+    if (read.storedWhole()) {
+      storedWhole.add(key);
+    }
+    return read.ledger();
   }
 
   private void emit(String pool, Object value, Instant now) {

@@ -5,7 +5,7 @@ import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.quota.domain.QuotaInput;
-import com.coreweave.nodepool.quota.domain.QuotaLedger;
+import com.coreweave.nodepool.quota.domain.QuotaRecord;
 import com.coreweave.nodepool.schema.topics.Topics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -23,8 +23,9 @@ import org.apache.kafka.streams.state.Stores;
 /**
  * The quota-service's topology. Accepted pools are re-keyed by {@link PoolRouter} to the quota they draw on and meet
  * the operators' limits in one {@link QuotaProcessor} per quota key, the single writer of that quota's ledger.
- * Its decisions go back to each pool's own partition, where {@link DecisionPublisher} writes {@code quota-checked};
- * its events go straight to {@code nodepool-event-recorded}. Unreadable records of either input go to
+ * Its decisions go straight to {@code quota-checked}, except those of a pool that moved between ledgers and the
+ * tombstones, which go back to the pool's own partition, where {@link DecisionPublisher} writes them; its events go
+ * straight to {@code nodepool-event-recorded}. Unreadable records of either input go to
  * {@code quota-service-dlq}.
  */
 @ApplicationScoped
@@ -47,7 +48,7 @@ public class QuotaTopology {
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.POOL_ROUTES),
         Serdes.String(), JsonSerde.of(PoolRoute.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.QUOTA_LEDGERS),
-        Serdes.String(), JsonSerde.of(QuotaLedger.class)));
+        Serdes.String(), JsonSerde.of(QuotaRecord.class)));
     Inputs in = new Inputs(builder, SERVICE, partitions, clock);
 
     KStream<String, QuotaInput> pools = in.read(Topics.NODEPOOL_ACCEPTED)
@@ -61,15 +62,15 @@ public class QuotaTopology {
         .process(() -> new QuotaProcessor(clock), Named.as("quota-processor"), StoreNames.QUOTA_LEDGERS)
         .split(Named.as("decided-"))
         .branch((pool, value) -> value instanceof PoolDecision, Branched.as("pool"))
-        .defaultBranch(Branched.as("event"));
+        .defaultBranch(Branched.as("direct"));
     KStream<String, Outbound> published = decided.get("decided-pool")
         .mapValues(value -> (PoolDecision) value, Named.as("as-pool-decision"))
         .repartition(Repartitioned.with(Serdes.String(), JsonSerde.of(PoolDecision.class))
             .withName("decisions-by-pool").withNumberOfPartitions(partitions))
         .process(DecisionPublisher::new, Named.as("publish-decisions"), StoreNames.POOL_ROUTES);
-    KStream<String, Outbound> events = decided.get("decided-event")
-        .mapValues(value -> (Outbound) value, Named.as("as-event"));
-    Outbound.route(published.merge(events, Named.as("outputs")), "write-outputs");
+    KStream<String, Outbound> direct = decided.get("decided-direct")
+        .mapValues(value -> (Outbound) value, Named.as("as-outbound"));
+    Outbound.route(published.merge(direct, Named.as("outputs")), "write-outputs");
     return builder.build();
   }
 }

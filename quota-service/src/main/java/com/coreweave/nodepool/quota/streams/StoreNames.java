@@ -8,6 +8,9 @@ public final class StoreNames {
 
   /** {@code <org>/<pool>} → {@code PoolRoute}: which quota a pool draws on, so its tombstone can be routed there. */
   public static final String POOL_ROUTES = "pool-routes";
-  /** {@code <org>/<zone>/<instanceType>} → {@code QuotaLedger}: the limit and every pool that draws on it. */
+  /**
+   * Quota ledgers ({@code QuotaRecord}s): under {@code <org>/<zone>/<instanceType>} the limit, under
+   * {@code <org>/<zone>/<instanceType>/p/<org>/<pool>} each pool that draws on it.
+   */
   public static final String QUOTA_LEDGERS = "quota-ledgers";
 }

@@ -14,7 +14,6 @@ import com.coreweave.nodepool.schema.events.QuotaKey;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.resource.Conditions.Quota;
 import com.coreweave.nodepool.schema.resource.CwEvent;
-import com.coreweave.nodepool.schema.resource.KubeEvent;
 import java.time.Instant;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -89,7 +88,7 @@ class QuotaDeciderTest {
           + "request fits.");
       assertThat(result.events()).singleElement().satisfies(e -> {
         assertThat(e.reason()).isEqualTo("CWOverQuota");
-        assertThat(e.type()).isEqualTo(KubeEvent.WARNING);
+        assertThat(e.type()).isEqualTo(CwEvent.WARNING);
         assertThat(e.message()).startsWith(OVER_SENTENCE);
         assertThat(e.id()).isEqualTo("quota-service/uid-b/1/Over/limit-12/CWOverQuota");
         assertThat(e.poolUid()).isEqualTo("uid-b");

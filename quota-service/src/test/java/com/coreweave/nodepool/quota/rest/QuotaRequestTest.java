@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.QuotaKey;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusCause;
 import org.junit.jupiter.api.Test;
 
 /** An operator's quota request: what is accepted, and the Status code and causes of what is not. */
@@ -12,7 +13,7 @@ class QuotaRequestTest {
 
   private static final QuotaKey KEY = new QuotaKey("demo", "US-EAST-04A", "gd-8xa100-i128");
 
-  private static KubeStatus refusal(Runnable call) {
+  private static Status refusal(Runnable call) {
     try {
       call.run();
     } catch (ApiException e) {
@@ -30,31 +31,31 @@ class QuotaRequestTest {
 
   @Test
   void shouldAnswer400ForABodyThatIsNotJson() {
-    assertThat(refusal(() -> QuotaRequest.maxNodes("{maxNodes", KEY)).code()).isEqualTo(400);
-    assertThat(refusal(() -> QuotaRequest.maxNodes("", KEY)).code()).isEqualTo(400);
+    assertThat(refusal(() -> QuotaRequest.maxNodes("{maxNodes", KEY)).getCode()).isEqualTo(400);
+    assertThat(refusal(() -> QuotaRequest.maxNodes("", KEY)).getCode()).isEqualTo(400);
   }
 
   @Test
   void shouldAnswer422WithTheBadFieldForAnInvalidBody() {
     for (String body : new String[] {"{\"maxNodes\": -1}", "{\"maxNodes\": 2.5}", "{\"maxNodes\": \"4\"}",
         "{\"maxNodes\": 3000000000}", "{}", "{\"maxNodes\": null}"}) {
-      KubeStatus status = refusal(() -> QuotaRequest.maxNodes(body, KEY));
-      assertThat(status.code()).as(body).isEqualTo(422);
-      assertThat(status.reason()).isEqualTo("Invalid");
-      assertThat(status.details().causes()).as(body).singleElement()
-          .satisfies(c -> assertThat(c.field()).isEqualTo("maxNodes"));
+      Status status = refusal(() -> QuotaRequest.maxNodes(body, KEY));
+      assertThat(status.getCode()).as(body).isEqualTo(422);
+      assertThat(status.getReason()).isEqualTo("Invalid");
+      assertThat(status.getDetails().getCauses()).as(body).singleElement()
+          .satisfies(c -> assertThat(c.getField()).isEqualTo("maxNodes"));
     }
-    assertThat(refusal(() -> QuotaRequest.maxNodes("[16]", KEY)).code()).isEqualTo(422);
-    KubeStatus unknown = refusal(() -> QuotaRequest.maxNodes("{\"maxNodes\": 1, \"max\": 2}", KEY));
-    assertThat(unknown.details().causes()).singleElement().satisfies(c -> assertThat(c.field()).isEqualTo("max"));
+    assertThat(refusal(() -> QuotaRequest.maxNodes("[16]", KEY)).getCode()).isEqualTo(422);
+    Status unknown = refusal(() -> QuotaRequest.maxNodes("{\"maxNodes\": 1, \"max\": 2}", KEY));
+    assertThat(unknown.getDetails().getCauses()).singleElement().satisfies(c -> assertThat(c.getField()).isEqualTo("max"));
   }
 
   @Test
   void shouldAnswer422ForABadName() {
-    KubeStatus status = refusal(() -> QuotaRequest.key("demo", " ", "gd 8x"));
+    Status status = refusal(() -> QuotaRequest.key("demo", " ", "gd 8x"));
 
-    assertThat(status.code()).isEqualTo(422);
-    assertThat(status.details().causes()).extracting(KubeStatus.Cause::field)
+    assertThat(status.getCode()).isEqualTo(422);
+    assertThat(status.getDetails().getCauses()).extracting(StatusCause::getField)
         .containsExactly("zone", "instanceType");
   }
 }

@@ -144,6 +144,25 @@ class QuotaTopologyTest {
   }
 
   @Test
+  void shouldPublishOnlyTheDecisionsOfAPoolThatMovedBetweenLedgersFromItsOwnPartition() {
+    TestOutputTopic<String, String> viaPool = driver.createOutputTopic(QuotaTopology.SERVICE
+        + "-decisions-by-pool-repartition", new StringDeserializer(), new StringDeserializer());
+    limit(10);
+    pool(Pools.accepted("demo", "a", "uid-a1", 1, 8));
+    pool(Pools.accepted("demo", "c", "uid-c", 1, 1));
+    assertThat(viaPool.readKeyValuesToList()).as("fresh pools are published by their ledger").isEmpty();
+
+    accepted.pipeInput("demo/a", (byte[]) null);
+    pool(Pools.accepted("demo", "a", "uid-a2", 1, 2, ZONE, "gd-8xh100ib-i128", true, false));
+    pool(Pools.accepted("demo", "a", "uid-a2", 2, 3, ZONE, "gd-8xh100ib-i128", true, false));
+
+    assertThat(viaPool.readKeyValuesToList()).extracting(kv -> kv.key).containsOnly("demo/a").hasSize(3);
+    QuotaChecked a = last(decisions(), "demo/a");
+    assertThat(a.pool().uid()).isEqualTo("uid-a2");
+    assertThat(a.requestedNodes()).isEqualTo(3);
+  }
+
+  @Test
   void shouldSendGarbageToTheDeadLetterTopicAndGoOn() {
     accepted.pipeInput("demo/a", "{not json".getBytes(StandardCharsets.UTF_8));
     limits.pipeInput(QUOTA, "{\"maxNodes\":-4}".getBytes(StandardCharsets.UTF_8));

@@ -1,7 +1,7 @@
 package com.coreweave.nodepool.kit.auth;
 
 import com.coreweave.nodepool.kit.rest.StatusMappers;
-import com.coreweave.nodepool.schema.resource.KubeStatus;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -23,12 +23,12 @@ public class BearerTokenFilter {
   public Optional<Response> authenticate(ContainerRequestContext request) {
     String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
     if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      return Optional.of(StatusMappers.respond(KubeStatus.failure(401, "Unauthorized",
+      return Optional.of(StatusMappers.respond(Statuses.failure(401, "Unauthorized",
           "an Authorization: Bearer <token> header is required", null)));
     }
     Optional<Caller> caller = realm.callerOf(header.substring(7).trim());
     if (caller.isEmpty()) {
-      return Optional.of(StatusMappers.respond(KubeStatus.failure(401, "Unauthorized", "unknown bearer token", null)));
+      return Optional.of(StatusMappers.respond(Statuses.failure(401, "Unauthorized", "unknown bearer token", null)));
     }
     current.set(caller.get());
     return Optional.empty();

@@ -16,7 +16,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
@@ -36,6 +42,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  */
 @ApplicationScoped
 public class InteractiveQueries {
+
+  /** Sorts after every key the services use (their keys are ASCII). */
+  private static final String END = "\uffff";
 
   @Inject
   KafkaStreams streams;
@@ -60,15 +69,78 @@ public class InteractiveQueries {
 
   /** The values of this instance's share of {@code store} whose key starts with {@code prefix} (all when null). */
   public <V> List<V> localValues(String store, String prefix) {
-    List<V> values = new ArrayList<>();
+    return List.copyOf(this.<V>localEntries(store, prefix).values());
+  }
+
+  /** The entries of this instance's share of {@code store} whose key starts with {@code prefix} (all when null). */
+  public <V> SortedMap<String, V> localEntries(String store, String prefix) {
+    SortedMap<String, V> entries = new TreeMap<>();
     ReadOnlyKeyValueStore<String, V> local = store(store);
     try (KeyValueIterator<String, V> it = prefix == null ? local.all()
         : local.prefixScan(prefix, Serdes.String().serializer())) {
-      it.forEachRemaining(kv -> values.add(kv.value));
+      it.forEachRemaining(kv -> entries.put(kv.key, kv.value));
     } catch (InvalidStateStoreException e) {
       throw unavailable(store);
     }
-    return values;
+    return entries;
+  }
+
+  /**
+   * Up to {@code limit} entries of this instance's share of {@code store}, in key order, whose key starts with
+   * {@code prefix} (any when null) and comes after {@code after} (from the start when null): one range scan per
+   * local partition, merged, so a page costs what it returns, not the size of the store.
+   */
+  public <V> SortedMap<String, V> localPage(String store, String prefix, String after, int limit) {
+    String from = after != null ? after : prefix == null ? "" : prefix;
+    String to = (prefix == null ? "" : prefix) + END;
+    Set<Integer> partitions = new TreeSet<>();
+    streams.metadataForLocalThreads().forEach(thread -> thread.activeTasks().forEach(task ->
+        task.topicPartitions().forEach(tp -> partitions.add(tp.partition()))));
+    SortedMap<String, V> page = new TreeMap<>();
+    for (int partition : partitions) {
+      ReadOnlyKeyValueStore<String, V> shard = shard(store, partition);
+      if (shard == null) {
+        continue;
+      }
+      try (KeyValueIterator<String, V> it = shard.range(from, to)) {
+        int taken = 0;
+        while (it.hasNext() && taken < limit) {
+          var kv = it.next();
+          if (!kv.key.equals(after)) {
+            page.put(kv.key, kv.value);
+            taken++;
+          }
+        }
+      } catch (InvalidStateStoreException e) {
+        throw unavailable(store);
+      }
+    }
+    while (page.size() > limit) {
+      page.remove(page.lastKey());
+    }
+    return page;
+  }
+
+  /** The store of one partition, when this instance hosts it actively; null otherwise. */
+  private <V> ReadOnlyKeyValueStore<String, V> shard(String name, int partition) {
+    try {
+      return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore())
+          .withPartition(partition));
+    } catch (InvalidStateStoreException e) {
+      return null;
+    }
+  }
+
+  /**
+   * What {@code read} finds in this instance's share of {@code store}: for a value kept under several keys (read
+   * with gets and prefix scans of one store); a store being restored or rebalanced is a 503.
+   */
+  public <V, T> T readLocal(String store, Function<ReadOnlyKeyValueStore<String, V>, T> read) {
+    try {
+      return read.apply(store(store));
+    } catch (InvalidStateStoreException e) {
+      throw unavailable(store);
+    }
   }
 
   /** The other instance that holds {@code key}, or empty when this instance does. */
@@ -90,13 +162,27 @@ public class InteractiveQueries {
   /** What every other instance holding a share of {@code store} answers at {@code path}, concatenated. */
   public <T> List<T> fromOthers(String store, String path, String authorization, TypeReference<List<T>> type) {
     List<T> all = new ArrayList<>();
+    this.<List<T>>eachOther(store, path, authorization, type).forEach(all::addAll);
+    return all;
+  }
+
+  /** What every other instance holding a share of {@code store} answers at {@code path} as a map, merged. */
+  public <V> SortedMap<String, V> entriesFromOthers(String store, String path, String authorization,
+                                                              TypeReference<Map<String, V>> type) {
+    SortedMap<String, V> all = new TreeMap<>();
+    this.<Map<String, V>>eachOther(store, path, authorization, type).forEach(all::putAll);
+    return all;
+  }
+
+  private <T> List<T> eachOther(String store, String path, String authorization, TypeReference<?> type) {
+    List<T> answers = new ArrayList<>();
     for (var instance : streams.streamsMetadataForStore(store)) {
       if (!isSelf(instance.hostInfo())) {
-        all.addAll(this.<List<T>>fetch(instance.hostInfo(), path, authorization, Json.mapper().constructType(type))
-            .orElse(List.of()));
+        this.<T>fetch(instance.hostInfo(), path, authorization, Json.mapper().constructType(type))
+            .ifPresent(answers::add);
       }
     }
-    return all;
+    return answers;
   }
 
   /** GET {@code path} on another instance with the caller's token; 404 is empty, any other failure 503. */

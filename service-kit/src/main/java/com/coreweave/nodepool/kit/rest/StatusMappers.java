@@ -1,7 +1,8 @@
 package com.coreweave.nodepool.kit.rest;
 
-import com.coreweave.nodepool.schema.resource.KubeStatus;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.fabric8.kubernetes.api.model.Status;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -14,8 +15,8 @@ public class StatusMappers {
 
   private static final Logger LOG = Logger.getLogger(StatusMappers.class);
 
-  public static Response respond(KubeStatus status) {
-    return Response.status(status.code()).type(MediaType.APPLICATION_JSON).entity(status).build();
+  public static Response respond(Status status) {
+    return Response.status(status.getCode()).type(MediaType.APPLICATION_JSON).entity(status).build();
   }
 
   @ServerExceptionMapper
@@ -25,7 +26,7 @@ public class StatusMappers {
 
   @ServerExceptionMapper(priority = 4000)
   public Response unreadableJson(JsonProcessingException e) {
-    return respond(KubeStatus.failure(400, "BadRequest", "request body is not valid JSON: "
+    return respond(Statuses.failure(400, "BadRequest", "request body is not valid JSON: "
         + e.getOriginalMessage(), null));
   }
 
@@ -43,13 +44,13 @@ public class StatusMappers {
       case 415 -> "UnsupportedMediaType";
       default -> code >= 500 ? "InternalError" : "BadRequest";
     };
-    return respond(KubeStatus.failure(code, reason, e.getMessage(), null));
+    return respond(Statuses.failure(code, reason, e.getMessage(), null));
   }
 
   /** A store read during a rebalance or restore: the data is there again in a moment. */
   @ServerExceptionMapper
   public Response storeNotReady(InvalidStateStoreException e) {
-    return Response.fromResponse(respond(KubeStatus.failure(503, "ServiceUnavailable",
+    return Response.fromResponse(respond(Statuses.failure(503, "ServiceUnavailable",
         "state is being restored or rebalanced; retry shortly (" + e.getMessage() + ")", null)))
         .header("Retry-After", "1").build();
   }
@@ -57,6 +58,6 @@ public class StatusMappers {
   @ServerExceptionMapper
   public Response unexpected(RuntimeException e) {
     LOG.error("unexpected error answering a request", e);
-    return respond(KubeStatus.failure(500, "InternalError", "internal error: " + e.getMessage(), null));
+    return respond(Statuses.failure(500, "InternalError", "internal error: " + e.getMessage(), null));
   }
 }

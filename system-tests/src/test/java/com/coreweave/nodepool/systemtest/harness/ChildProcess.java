@@ -61,7 +61,7 @@ final class ChildProcess {
                 throw new IllegalStateException(name + " was not ready within " + timeout.toSeconds()
                         + " s; log " + log + " ends with:\n" + tail());
             }
-            pause();
+            nap();
         }
     }
 
@@ -85,6 +85,8 @@ final class ChildProcess {
         if (!isAlive()) {
             return;
         }
+        // A paused process would not act on SIGTERM until continued.
+        resume();
         process.toHandle().destroy();
         try {
             if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -109,12 +111,41 @@ final class ChildProcess {
         }
     }
 
+    /** SIGSTOP: the process is frozen (no heartbeats, no I/O) but keeps its sockets, like a host that stalls. */
+    void pause() {
+        signal("STOP");
+    }
+
+    /** SIGCONT: a paused process runs on from where it stopped. */
+    void resume() {
+        signal("CONT");
+    }
+
+    private void signal(String signal) {
+        if (!isAlive()) {
+            return;
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                    .redirectErrorStream(true).start();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + name + " (pid " + process.pid()
+                        + ") failed: " + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot send SIG" + signal + " to " + name, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while sending SIG" + signal + " to " + name, e);
+        }
+    }
+
     private String tail() {
         List<String> lines = outputSinceLaunch().lines().toList();
         return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
     }
 
-    private static void pause() {
+    private static void nap() {
         try {
             Thread.sleep(200);
         } catch (InterruptedException e) {

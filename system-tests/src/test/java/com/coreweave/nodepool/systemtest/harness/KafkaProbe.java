@@ -18,6 +18,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -36,7 +37,16 @@ public final class KafkaProbe implements AutoCloseable {
 
     /** Publishes one record (acks=all) and waits until the broker has it. */
     public RecordMetadata produce(String topic, String key, String value, Map<String, String> headers) {
-        ProducerRecord<String, String> record = new ProducerRecord<>(topic, key, value);
+        return produce(topic, null, key, value, headers);
+    }
+
+    /**
+     * Publishes one record to a chosen partition ({@code null}: the Java client's default partitioner), as clients
+     * with another partitioner or an explicit partition do, and waits until the broker has it.
+     */
+    public RecordMetadata produce(String topic, Integer partition, String key, String value,
+                                  Map<String, String> headers) {
+        ProducerRecord<String, String> record = new ProducerRecord<>(topic, partition, key, value);
         headers.forEach((name, header) -> record.headers().add(name, header.getBytes(StandardCharsets.UTF_8)));
         try {
             return producer().send(record).get();
@@ -107,6 +117,12 @@ public final class KafkaProbe implements AutoCloseable {
             }
         }
         return read;
+    }
+
+    /** A header of a record as text, {@code null} when the record has none of that name. */
+    public static String header(ConsumerRecord<String, String> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
     }
 
     @Override

@@ -55,6 +55,8 @@ public final class Stack implements AutoCloseable {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final Thread shutdownHook = new Thread(this::close, "stack-shutdown");
     private final ChildProcess broker;
+    private final ApiTls apiTls;
+    private final int apiHttpsPort;
     private boolean closed;
 
     private Stack(Builder builder) {
@@ -78,6 +80,8 @@ public final class Stack implements AutoCloseable {
                 "--port", String.valueOf(brokerPort), "--controller-port", String.valueOf(freePort())),
                 logs.resolve("kafka.log"));
         services.forEach(service -> httpPorts.put(service, freePort()));
+        apiTls = builder.apiTls ? ApiTls.create(workDir) : null;
+        apiHttpsPort = builder.apiTls ? freePort() : -1;
     }
 
     public static Builder builder() {
@@ -109,13 +113,26 @@ public final class Stack implements AutoCloseable {
         return URI.create("http://localhost:" + httpPorts.get(service));
     }
 
+    /** The API's HTTPS URL ({@link Builder#withApiTls()}), where kubectl sends its bearer token. */
+    public URI apiHttpsUrl() {
+        if (apiTls == null) {
+            throw new IllegalStateException("the stack was built without withApiTls()");
+        }
+        return URI.create("https://localhost:" + apiHttpsPort);
+    }
+
+    /** The certificate the API's HTTPS serves ({@link Builder#withApiTls()}). */
+    public ApiTls apiTls() {
+        return apiTls;
+    }
+
     /** Where this run's logs are: one file per component, appended across restarts. */
     public Path logs() {
         return logs;
     }
 
     /**
-     * Starts one more instance of a running service (its own port, state dir and static-membership id), as a
+     * Starts one more instance of a running service (its own port, state dir and log), as a
      * deployment with several instances has, and returns its base URL once it is ready.
      */
     public URI startExtraInstance(Service service, String instanceId) {
@@ -124,7 +141,7 @@ public final class Stack implements AutoCloseable {
         ChildProcess process = launch(service, port, instanceId);
         extraInstances.add(process);
         URI url = URI.create("http://localhost:" + port);
-        awaitReady(process, url, service);
+        awaitReady(process, url);
         return url;
     }
 
@@ -136,6 +153,21 @@ public final class Stack implements AutoCloseable {
     /** SIGKILL: the service gets no chance to flush or commit anything. */
     public void kill9(Service service) {
         process(service).kill9();
+    }
+
+    /** SIGSTOP: the service freezes without dying; its broker sessions expire once paused longer than they last. */
+    public void pause(Service service) {
+        process(service).pause();
+    }
+
+    /** SIGCONT: a paused service runs on. */
+    public void resume(Service service) {
+        process(service).resume();
+    }
+
+    /** Whether the service answers its readiness check now. */
+    public boolean ready(Service service) {
+        return ready(url(service));
     }
 
     /** Starts the service again (stopping it first if it runs) with the same port, state dir and properties. */
@@ -212,7 +244,6 @@ public final class Stack implements AutoCloseable {
                 "-Dquarkus.profile=local",
                 "-Dquarkus.http.port=" + port,
                 "-Dkafka.bootstrap.servers=" + bootstrapServers(),
-                "-Dnodepool.instance-id=" + instanceId,
                 // Kafka Streams' own state.dir: Quarkus ignores a quarkus.kafka-streams.state-dir ("unrecognized key").
                 "-Dkafka-streams.state.dir=" + workDir.resolve("state").resolve(instanceId)));
         if (service == Service.API) {
@@ -224,6 +255,10 @@ public final class Stack implements AutoCloseable {
             });
         }
         properties.getOrDefault(service, Map.of()).forEach((key, value) -> command.add("-D" + key + "=" + value));
+        if (apiTls != null && service == Service.API) {
+            // An extra instance listens on its own HTTPS port.
+            command.addAll(apiTls.properties(instanceId.equals(service.module()) ? apiHttpsPort : freePort()));
+        }
         command.addAll(List.of("-jar", jar(service).toString()));
         ChildProcess process = new ChildProcess(instanceId, command, logs.resolve(instanceId + ".log"));
         process.launch();
@@ -231,22 +266,24 @@ public final class Stack implements AutoCloseable {
     }
 
     private void awaitReady(Service service) {
-        awaitReady(process(service), url(service), service);
+        awaitReady(process(service), url(service));
     }
 
-    private void awaitReady(ChildProcess process, URI url, Service service) {
+    private void awaitReady(ChildProcess process, URI url) {
+        process.awaitReady(() -> ready(url), SERVICE_START);
+    }
+
+    private boolean ready(URI url) {
         HttpRequest health = HttpRequest.newBuilder(url.resolve("/q/health/ready"))
                 .timeout(Duration.ofSeconds(2)).build();
-        process.awaitReady(() -> {
-            try {
-                return http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-            } catch (IOException e) {
-                return false;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for " + service.module(), e);
-            }
-        }, SERVICE_START);
+        try {
+            return http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while asking " + url + " whether it is ready", e);
+        }
     }
 
     private ChildProcess process(Service service) {
@@ -319,6 +356,7 @@ public final class Stack implements AutoCloseable {
         private final Set<Service> services = EnumSet.noneOf(Service.class);
         private final Map<Service, Map<String, String>> properties = new EnumMap<>(Service.class);
         private String serviceHeap = DEFAULT_SERVICE_HEAP;
+        private boolean apiTls;
 
         private Builder() {
         }
@@ -341,6 +379,12 @@ public final class Stack implements AutoCloseable {
                         + maxHeap + "'");
             }
             serviceHeap = maxHeap;
+            return this;
+        }
+
+        /** The API listens on HTTPS too, with a self-signed certificate for localhost ({@link ApiTls}). */
+        public Builder withApiTls() {
+            apiTls = true;
             return this;
         }
 

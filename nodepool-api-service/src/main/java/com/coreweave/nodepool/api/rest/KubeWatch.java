@@ -1,0 +1,100 @@
+package com.coreweave.nodepool.api.rest;
+
+import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.WatchEvent;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.operators.multi.processors.UnicastProcessor;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * One Kubernetes watch of a resource: {@code ADDED} for every selected object that exists when it starts (unless
+ * the client already listed them and watches from that list's version, whose later changes the feed replays), then
+ * {@code ADDED} / {@code MODIFIED} / {@code DELETED} as the live feed reports changes, and BOOKMARKs when asked. An object that stops matching the selectors is
+ * {@code DELETED} from the watch, one that starts matching is {@code ADDED}. Changes that arrive while the current
+ * objects are read are held back and replayed after them, so none is lost or reordered before its object.
+ */
+final class KubeWatch<T> {
+
+  /** A change the live feed reports: an object's new state, or null when it is gone. */
+  record Change<T>(String name, T object) {
+  }
+
+  /** How a watch shows its objects: as themselves, or as rows of a Table. */
+  interface Renderer<T> {
+    KubernetesResource render(T object);
+  }
+
+  private final Function<T, String> name;
+  private final Predicate<T> selected;
+  private final Renderer<T> renderer;
+  private final UnicastProcessor<WatchEvent> out = UnicastProcessor.create();
+  private final Map<String, T> known = new HashMap<>();
+  private List<Change<T>> heldBack = new ArrayList<>();
+
+  KubeWatch(Function<T, String> name, Predicate<T> selected, Renderer<T> renderer) {
+    this.name = name;
+    this.selected = selected;
+    this.renderer = renderer;
+  }
+
+  /**
+   * Begins the stream once the watch is subscribed to the feed (whose changes are held back until now): with
+   * {@code announce}, every current object is sent as ADDED; without, they are only remembered, since the client
+   * listed them already. Ends after {@code timeout} (none when null); stops the subscription when it ends.
+   */
+  Multi<WatchEvent> events(List<T> current, boolean announce, Runnable stop, Duration timeout) {
+    begin(current, announce);
+    Multi<WatchEvent> events = out.onTermination().invoke(stop).onCancellation().invoke(stop);
+    return timeout == null ? events : events.select().first(timeout);
+  }
+
+  /** A BOOKMARK: the version the client may resume from, every change before it having been sent. */
+  synchronized void bookmark(KubernetesResource marker) {
+    out.onNext(new WatchEvent(marker, "BOOKMARK"));
+  }
+
+  private synchronized void begin(List<T> initial, boolean announce) {
+    for (T object : initial) {
+      if (selected.test(object)) {
+        known.put(name.apply(object), object);
+        if (announce) {
+          send("ADDED", object);
+        }
+      }
+    }
+    List<Change<T>> replay = heldBack;
+    heldBack = null;
+    replay.forEach(this::emit);
+  }
+
+  synchronized void onChange(Change<T> change) {
+    if (heldBack != null) {
+      heldBack.add(change);
+    } else {
+      emit(change);
+    }
+  }
+
+  private void emit(Change<T> change) {
+    T previous = known.get(change.name());
+    if (change.object() == null || !selected.test(change.object())) {
+      if (previous != null) {
+        known.remove(change.name());
+        send("DELETED", change.object() == null ? previous : change.object());
+      }
+      return;
+    }
+    known.put(change.name(), change.object());
+    send(previous == null ? "ADDED" : "MODIFIED", change.object());
+  }
+
+  private void send(String type, T object) {
+    out.onNext(new WatchEvent(renderer.render(object), type));
+  }
+}

@@ -1,0 +1,136 @@
+package com.coreweave.nodepool.api.rest;
+
+import com.coreweave.nodepool.api.domain.CoreNodes;
+import com.coreweave.nodepool.api.domain.NodeTable;
+import com.coreweave.nodepool.api.domain.PoolView;
+import com.coreweave.nodepool.api.domain.TableConvertor;
+import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.schema.events.PoolKey;
+import com.coreweave.nodepool.schema.resource.Statuses;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeList;
+import io.fabric8.kubernetes.api.model.NodeListBuilder;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.BeanParam;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The core {@code v1} Nodes of the caller's pools ({@code kubectl get nodes -l compute.coreweave.com/node-pool=...},
+ * {@code kubectl describe node}), read from the pools' views; {@code kubectl delete node} asks the node's pool to
+ * replace it.
+ */
+@Path("/")
+@Produces(MediaType.APPLICATION_JSON)
+public class NodeResource implements CoreLister<Node> {
+
+  private static final TableConvertor<Node> TABLE = new NodeTable();
+
+  @Inject
+  Tenancy tenancy;
+
+  @Inject
+  PoolReads reads;
+
+  @Inject
+  Listings listings;
+
+  @Inject
+  NodeDeletions deletions;
+
+  @Inject
+  LiveFeed feed;
+
+  @GET
+  @Path("/api/v1/nodes")
+  public Object list(@BeanParam ListOptions options) {
+    return listings.list(this, options, feed.version(LiveFeed.Stream.POOLS).toString());
+  }
+
+  @GET
+  @Path("/api/v1/nodes/{name}")
+  public Object get(@PathParam("name") String name, @BeanParam ListOptions options) {
+    Node node = objects(options).stream().filter(n -> n.getMetadata().getName().equals(name)).findFirst()
+        .orElseThrow(() -> notFound(name));
+    return listings.one(this, node, options);
+  }
+
+  /** What describe node asks for a node's heartbeat: the simulated nodes have no kubelet, so no lease. */
+  @GET
+  @Path("/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}")
+  public Object lease(@PathParam("name") String name) {
+    throw new ApiException(Statuses.failure(404, "NotFound", "leases.coordination.k8s.io \"" + name
+        + "\" not found: the simulated nodes have no kubelet, so no heartbeat lease", null));
+  }
+
+  /**
+   * {@code kubectl delete node}: the node's pool drains and removes it and gets a replacement, through the same
+   * request as deleting it under its NodePool; 202 with the node as it is now, since it leaves once drained.
+   */
+  @DELETE
+  @Path("/api/v1/nodes/{name}")
+  public Response delete(@PathParam("name") String name, @BeanParam ListOptions options) {
+    String org = tenancy.writer();
+    for (Map.Entry<String, PoolView> pool : reads.views(org, options.authorization).entrySet()) {
+      if (pool.getValue().nodes().containsKey(name)) {
+        var node = deletions.request(PoolKey.parse(pool.getKey()), pool.getValue(), name);
+        return Response.accepted(CoreNodes.of(node, org,
+            reads.instanceType(pool.getValue().accepted().nodePool().spec().instanceType()).orElse(null))).build();
+      }
+    }
+    throw notFound(name);
+  }
+
+  private static ApiException notFound(String name) {
+    return new ApiException(Statuses.failure(404, "NotFound", "nodes \"" + name + "\" not found",
+        Statuses.details(name, null, "nodes", null)));
+  }
+
+  @Override
+  public List<Node> objects(ListOptions options) {
+    return nodes(tenancy.readScope(), options.authorization);
+  }
+
+  /** The nodes of every pool of the org {@code scope} (of every org when null), sorted by name. */
+  List<Node> nodes(String scope, String authorization) {
+    List<Node> nodes = new ArrayList<>();
+    for (Map.Entry<String, PoolView> pool : reads.views(scope, authorization).entrySet()) {
+      String org = PoolKey.parse(pool.getKey()).org();
+      var type = reads.instanceType(pool.getValue().accepted().nodePool().spec().instanceType()).orElse(null);
+      pool.getValue().nodes().values().forEach(n -> nodes.add(CoreNodes.of(n, org, type)));
+    }
+    nodes.sort(Comparator.comparing(n -> n.getMetadata().getName()));
+    return nodes;
+  }
+
+  @Override
+  public Map<String, String> fields(Node node) {
+    return NodeTable.fields(node);
+  }
+
+  @Override
+  public Set<String> selectableFields() {
+    return Set.of("metadata.name", "spec.unschedulable");
+  }
+
+  @Override
+  public NodeList listOf(List<Node> items, String resourceVersion, String continueToken) {
+    return new NodeListBuilder().withItems(items).withMetadata(CoreLister.listMeta(resourceVersion, continueToken))
+        .build();
+  }
+
+  @Override
+  public TableConvertor<Node> table() {
+    return TABLE;
+  }
+}

@@ -1,0 +1,85 @@
+package com.coreweave.nodepool.api.streams;
+
+import com.coreweave.nodepool.api.config.ApiSettings;
+import com.coreweave.nodepool.api.domain.PoolDecider;
+import com.coreweave.nodepool.api.domain.PoolRequest;
+import com.coreweave.nodepool.api.domain.PoolView;
+import com.coreweave.nodepool.api.domain.ResourceVersions;
+import com.coreweave.nodepool.kit.streams.Inputs;
+import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.events.RequestDecided;
+import com.coreweave.nodepool.schema.topics.Rejection;
+import com.coreweave.nodepool.schema.topics.Rejection.Code;
+import com.coreweave.nodepool.schema.topics.Topics;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.UUID;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+
+/**
+ * Request decision: answers each request of {@code nodepool-requested} once ({@link PoolDecider}), stores and
+ * publishes the accepted pool, and sends a refused topic request to {@code nodepool-requested-dlq} with a Warning on
+ * the pool, since its writer has no HTTP answer to read.
+ */
+final class RequestDecision {
+
+  private final PoolStores stores;
+  private final StatusAggregation status;
+  private final ApiSettings settings;
+  private final Clock clock;
+
+  RequestDecision(PoolStores stores, StatusAggregation status, ApiSettings settings, Clock clock) {
+    this.stores = stores;
+    this.status = status;
+    this.settings = settings;
+    this.clock = clock;
+  }
+
+  void onRequest(String key, PoolRequest request, Instant now) {
+    String requestKey = key + "|" + request.id();
+    RequestDecided earlier = stores.requestIds.get(requestKey);
+    if (earlier != null) {
+      // A repeated id changes nothing; the earlier answer is given again for a caller retrying with it.
+      stores.emit(key, Outbound.to(Topics.NODEPOOL_REQUEST_DECIDED, earlier));
+      return;
+    }
+    PoolView view = stores.views.get(key);
+    String current = view == null ? null : view.version();
+    // A uid must be unique across clusters and resets, so it is random (a transaction that aborts takes its uid
+    // with it, so a replay cannot leak a second one).
+    PoolDecider.WriteContext write = new PoolDecider.WriteContext(now, ResourceVersions.next(current, now),
+        UUID.randomUUID().toString(), settings.defaultZone(), current);
+    PoolDecider.Decision decision = PoolDecider.decide(request, view == null ? null : view.accepted(), write,
+        stores::judge);
+    stores.requestIds.put(requestKey, decision.answer());
+    stores.emit(key, Outbound.to(Topics.NODEPOOL_REQUEST_DECIDED, decision.answer()));
+    if (decision.isRefusal() && !request.fromRest()) {
+      deadLetter(key, request, view, decision.answer(), now);
+    }
+    if (decision.next() != null) {
+      NodePoolAccepted next = decision.next();
+      PoolView updated = view == null || !view.uid().equals(next.uid()) ? PoolView.of(next) : view.withAccepted(next);
+      stores.trackValidation(key, next);
+      stores.emit(key, Outbound.to(Topics.NODEPOOL_ACCEPTED, next));
+      status.publish(key, updated, now);
+    }
+    decision.events().forEach(e -> status.onEvent(key, e));
+  }
+
+  private void deadLetter(String key, PoolRequest request, PoolView view, RequestDecided refused, Instant now) {
+    RecordMetadata meta = stores.context().recordMetadata().orElseThrow();
+    var why = refused.error();
+    Code code = Objects.requireNonNullElse(Code.ofHeader(why.getReason()), Code.INVALID);
+    var headers = Inputs.headers(new Rejection(code, why.getMessage()), meta.topic(), meta.partition(),
+        meta.offset(), ApiTopology.SERVICE, clock);
+    stores.context().forward(new Record<>(key, Outbound.to(Topics.NODEPOOL_REQUESTED_DLQ, request.raw()),
+        now.toEpochMilli(), headers));
+    if (view != null) {
+      // A platform team without access to the DLQ sees on the pool itself why its request changed nothing.
+      status.onEvent(key, PoolDecider.refused(request, view.accepted(), why, now));
+    }
+  }
+}

@@ -1,0 +1,173 @@
+package com.coreweave.nodepool.api.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.coreweave.nodepool.api.config.ApiSettings;
+import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.events.CloudEvent;
+import com.coreweave.nodepool.schema.events.InstanceType;
+import com.coreweave.nodepool.schema.events.NodePoolRequested;
+import com.coreweave.nodepool.schema.events.PoolRef;
+import com.coreweave.nodepool.schema.events.QuotaChecked;
+import com.coreweave.nodepool.schema.events.RequestDecided;
+import com.coreweave.nodepool.schema.resource.Conditions;
+import com.coreweave.nodepool.schema.resource.NodePool;
+import com.coreweave.nodepool.schema.topics.Topics;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The api-service's topology without a broker: requests are decided once, the accepted pool and its status are
+ * published, a status change gets a resourceVersion of its own without making a client's version stale, and a
+ * refused topic request is dead-lettered with a Warning on the pool.
+ */
+class ApiTopologyTest {
+
+  static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
+  static final String KEY = "demo/train";
+
+  TopologyTestDriver driver;
+  TestInputTopic<String, String> requests;
+  TestInputTopic<String, String> quota;
+  TestOutputTopic<String, String> decided;
+  TestOutputTopic<String, String> accepted;
+  TestOutputTopic<String, String> status;
+  TestOutputTopic<String, String> events;
+  TestOutputTopic<String, String> dlq;
+
+  @BeforeEach
+  void start() {
+    Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "api-test");
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    driver = new TopologyTestDriver(ApiTopology.build(new Defaults(), 1, Clock.fixed(NOW, ZoneOffset.UTC)), props);
+    var strings = Serdes.String();
+    driver.createInputTopic(Topics.INSTANCE_TYPE_CATALOGUED.name(), strings.serializer(), strings.serializer())
+        .pipeInput("gd-8xa100-i128", Json.string(new InstanceType("gd-8xa100-i128", "8x A100", "A100", 8, 128, 2048,
+            false, List.of("US-EAST-04A"))));
+    requests = driver.createInputTopic(Topics.NODEPOOL_REQUESTED.name(), strings.serializer(), strings.serializer());
+    quota = driver.createInputTopic(Topics.QUOTA_CHECKED.name(), strings.serializer(), strings.serializer());
+    decided = output(Topics.NODEPOOL_REQUEST_DECIDED.name());
+    accepted = output(Topics.NODEPOOL_ACCEPTED.name());
+    status = output(Topics.NODEPOOL_STATUS.name());
+    events = output(Topics.NODEPOOL_EVENTS.name());
+    dlq = output(Topics.NODEPOOL_REQUESTED_DLQ.name());
+  }
+
+  @AfterEach
+  void stop() {
+    driver.close();
+  }
+
+  private TestOutputTopic<String, String> output(String topic) {
+    return driver.createOutputTopic(topic, Serdes.String().deserializer(), Serdes.String().deserializer());
+  }
+
+  static String apply(String id, int target, String resourceVersion) {
+    String version = resourceVersion == null ? "" : ",\"resourceVersion\":\"" + resourceVersion + "\"";
+    JsonNode pool = Json.mapper().valueToTree(Json.read("""
+        {"apiVersion":"compute.coreweave.com/v1alpha1","kind":"NodePool","metadata":{"name":"train"%s},
+         "spec":{"instanceType":"gd-8xa100-i128","targetNodes":%d}}""".formatted(version, target), JsonNode.class));
+    return Json.string(CloudEvent.of(id, "platform-team/ci", NodePoolRequested.TYPE, KEY, NOW,
+        Json.mapper().createObjectNode().put("operation", "APPLY").set("nodePool", pool)));
+  }
+
+  private NodePool lastStatus() {
+    List<TestRecord<String, String>> published = status.readRecordsToList();
+    assertThat(published).isNotEmpty();
+    return Json.read(published.get(published.size() - 1).value(), NodePool.class);
+  }
+
+  @Test
+  void aRequestIsDecidedOnceAndItsPoolAcceptedAndPublished() {
+    requests.pipeInput(KEY, apply("req-1", 2, null));
+    requests.pipeInput(KEY, apply("req-1", 2, null));
+
+    List<RequestDecided> answers = decided.readValuesToList().stream()
+        .map(v -> Json.read(v, RequestDecided.class)).toList();
+    assertThat(answers).hasSize(2).allMatch(a -> a.outcome() == RequestDecided.Outcome.CREATED);
+    assertThat(answers.get(1)).as("a repeated id gets the first answer").isEqualTo(answers.get(0));
+    assertThat(accepted.readValuesToList()).hasSize(1);
+    NodePool published = lastStatus();
+    assertThat(published.metadata().resourceVersion()).isEqualTo(answers.get(0).nodePool().metadata()
+        .resourceVersion());
+    assertThat(published.status().condition(Conditions.VALIDATED).reason()).isEqualTo("Valid");
+    assertThat(events.readValuesToList()).anyMatch(e -> e.contains("CWNodePoolCreated"));
+  }
+
+  @Test
+  void aStatusChangeHasAVersionOfItsOwnAndLeavesTheLastWritesVersionValid() {
+    requests.pipeInput(KEY, apply("req-1", 2, null));
+    NodePool created = lastStatus();
+    String written = created.metadata().resourceVersion();
+    PoolRef ref = PoolRef.of(Json.read(accepted.readValuesToList().get(0),
+        com.coreweave.nodepool.schema.events.NodePoolAccepted.class));
+
+    driver.advanceWallClockTime(Duration.ofMillis(5));
+    quota.pipeInput(KEY, Json.string(new QuotaChecked(ref, Conditions.Quota.UNDER, 2, 2, 16, 2, false,
+        "NodePool is within instance type quota.", NOW)));
+    NodePool afterQuota = lastStatus();
+
+    assertThat(Long.parseLong(afterQuota.metadata().resourceVersion())).isGreaterThan(Long.parseLong(written));
+    assertThat(afterQuota.status().condition(Conditions.QUOTA).reason()).isEqualTo("Under");
+
+    // A write naming the version of the last write or of the status change holds: only the status moved since.
+    requests.pipeInput(KEY, apply("req-2", 3, written));
+    requests.pipeInput(KEY, apply("req-3", 4, afterQuota.metadata().resourceVersion()));
+    List<RequestDecided> answers = decided.readValuesToList().stream()
+        .map(v -> Json.read(v, RequestDecided.class)).toList();
+    assertThat(answers).extracting(RequestDecided::outcome).containsExactly(RequestDecided.Outcome.CREATED,
+        RequestDecided.Outcome.UPDATED, RequestDecided.Outcome.REJECTED);
+    assertThat(answers.get(2).error().getReason()).isEqualTo("Conflict");
+  }
+
+  @Test
+  void aRefusedTopicRequestIsDeadLetteredAndShownOnThePool() {
+    requests.pipeInput(KEY, apply("req-1", 2, null));
+    requests.pipeInput(KEY, apply("req-2", 3, "1"));
+
+    var refused = dlq.readRecordsToList();
+    assertThat(refused).singleElement().satisfies(r -> {
+      assertThat(r.headers().lastHeader("dlq.reason")).isNotNull();
+      assertThat(r.value()).contains("req-2");
+    });
+    assertThat(events.readValuesToList()).anyMatch(e -> e.contains("CWNodePoolNodesRequestFailed")
+        && e.contains("req-2"));
+  }
+
+  static final class Defaults implements ApiSettings {
+    public String defaultZone() {
+      return "US-EAST-04A";
+    }
+
+    public Duration requestTimeout() {
+      return Duration.ofSeconds(15);
+    }
+
+    public Duration requestIdRetention() {
+      return Duration.ofHours(24);
+    }
+
+    public Duration watchBookmarkInterval() {
+      return Duration.ofSeconds(30);
+    }
+
+    public Duration revalidateInterval() {
+      return Duration.ofSeconds(5);
+    }
+  }
+}

@@ -1,0 +1,72 @@
+package com.coreweave.nodepool.kit.streams;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.BiConsumer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The durable timers of a processor: at most one per key (a pool, a node's timeline), filed in a changelogged
+ * store under {@link DueIndex} keys and fired by a wall-clock punctuator that range-scans only what has come due.
+ * Filing, moving and firing happen in the task's transaction, so a restarted service finds its timers and fires
+ * them at their time.
+ */
+public final class DurableTimers {
+
+  private final KeyValueStore<String, String> index;
+
+  private DurableTimers(KeyValueStore<String, String> index) {
+    this.index = index;
+  }
+
+  /** The timer store to add to the topology: {@link DueIndex} key → the key that is due. */
+  public static StoreBuilder<KeyValueStore<String, String>> store(String name) {
+    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), Serdes.String());
+  }
+
+  /**
+   * The timers of {@code store}, checked every {@code interval} of wall-clock time: each key due by then is taken
+   * off the index and handed to {@code fire} with the time, which files its next timer with {@link #move} from null.
+   */
+  public static DurableTimers start(ProcessorContext<?, ?> context, String store, Duration interval, Clock clock,
+                                    BiConsumer<String, Instant> fire) {
+    DurableTimers timers = new DurableTimers(context.getStateStore(store));
+    context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, t -> timers.fireDue(clock.instant(), fire));
+    return timers;
+  }
+
+  /** Moves the timer of {@code key} from {@code filed} to {@code next} (null: none); writes nothing if they agree. */
+  public void move(String key, Instant filed, Instant next) {
+    if (Objects.equals(filed, next)) {
+      return;
+    }
+    if (filed != null) {
+      index.delete(DueIndex.key(filed, key));
+    }
+    if (next != null) {
+      index.put(DueIndex.key(next, key), key);
+    }
+  }
+
+  private void fireDue(Instant now, BiConsumer<String, Instant> fire) {
+    List<KeyValue<String, String>> due = new ArrayList<>();
+    try (KeyValueIterator<String, String> it = index.range(DueIndex.FIRST, DueIndex.upTo(now))) {
+      it.forEachRemaining(due::add);
+    }
+    for (KeyValue<String, String> timer : due) {
+      index.delete(timer.key);
+      fire.accept(timer.value, now);
+    }
+  }
+}
