@@ -88,7 +88,7 @@ public final class PipelineBenchmark {
   private final String hotLedger = Settings.text("hot-ledger", "US-EAST-08A/gb300-4x");
   private final int hotPools = Settings.integer("hot-pools", 200);
   private final int hotMachines = Settings.integer("hot-machines", 1000);
-  private final int maxMachines = Settings.integer("max-machines", 1000);
+  private final int maxMachines = Settings.integer("max-machines", 50_000);
   private final int headroom = Settings.integer("fleet-headroom", 10);
   private final String bootTime = Settings.text("boot-time", "0s");
   private final String timerInterval = Settings.text("timer-interval", "100ms");
