@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.api.rest;
 
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
+import com.coreweave.nodepool.kit.kafka.TopicFollower;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.topics.Topics;
@@ -15,19 +16,13 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jboss.logging.Logger;
 
 /**
- * Lets a REST write wait for the pool processor's answer: reads every committed {@code nodepool-request-decided}
- * record from the moment this instance started and completes the call waiting for that request id. Assigned (not
- * subscribed), so every instance sees every answer, and positioned at the end before the first request is taken.
+ * Lets a REST write wait for the pool processor's answer: follows every committed {@code nodepool-request-decided}
+ * record from the moment this instance started ({@link TopicFollower}, so every instance sees every answer) and
+ * completes the call waiting for that request id. Requests are taken once it is positioned at the end.
  */
 @ApplicationScoped
 public class DecisionWaiter {
@@ -38,48 +33,12 @@ public class DecisionWaiter {
   KafkaSettings settings;
 
   private final Map<String, CompletableFuture<RequestDecided>> waiting = new ConcurrentHashMap<>();
-  private KafkaConsumer<String, byte[]> consumer;
-  private Thread poller;
-  private volatile boolean ready;
+  private TopicFollower decisions;
 
   void start(@Observes StartupEvent event) {
-    consumer = new KafkaConsumer<>(Map.of(
-        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-        ConsumerConfig.CLIENT_ID_CONFIG, "request-decisions"),
-        new StringDeserializer(), new ByteArrayDeserializer());
-    poller = Thread.ofPlatform().name("request-decisions").daemon().start(this::run);
-  }
-
-  private void run() {
-    try {
-      List<TopicPartition> partitions = List.of();
-      while (partitions.isEmpty()) {
-        // The topic may not exist yet: TopicCreator runs on the same start-up event.
-        partitions = consumer.partitionsFor(Topics.NODEPOOL_REQUEST_DECIDED.name()).stream()
-            .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-        if (partitions.isEmpty()) {
-          Thread.sleep(200);
-        }
-      }
-      consumer.assign(partitions);
-      consumer.seekToEnd(partitions);
-      partitions.forEach(consumer::position);
-      ready = true;
-      while (true) {
-        for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-          complete(record);
-        }
-      }
-    } catch (WakeupException | InterruptedException e) {
-      // shutting down
-    } catch (RuntimeException e) {
-      LOG.error("request-decision reader stopped", e);
-      ready = false;
-    } finally {
-      consumer.close();
-    }
+    decisions = TopicFollower.start(settings.bootstrapServers(), "request-decisions",
+        List.of(Topics.NODEPOOL_REQUEST_DECIDED.name()), TopicFollower.Start.atEnd(),
+        (records, positions) -> records.forEach(this::complete));
   }
 
   private void complete(ConsumerRecord<String, byte[]> record) {
@@ -97,7 +56,7 @@ public class DecisionWaiter {
 
   /** Whether answers can be awaited yet (this instance is positioned on the decisions topic). */
   public boolean ready() {
-    return ready;
+    return decisions != null && decisions.positioned();
   }
 
   /** Registers interest in {@code requestId}; call before the request is written so the answer cannot be missed. */
@@ -122,8 +81,8 @@ public class DecisionWaiter {
   }
 
   void stop(@Observes ShutdownEvent event) {
-    if (consumer != null) {
-      consumer.wakeup();
+    if (decisions != null) {
+      decisions.close();
     }
   }
 }

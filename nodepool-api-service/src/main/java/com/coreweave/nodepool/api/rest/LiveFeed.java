@@ -2,36 +2,31 @@ package com.coreweave.nodepool.api.rest;
 
 import com.coreweave.nodepool.api.domain.ListVersion;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
+import com.coreweave.nodepool.kit.kafka.TopicFollower;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.PoolKey;
-import io.fabric8.kubernetes.api.model.Event;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.topics.Topics;
+import io.fabric8.kubernetes.api.model.Event;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jboss.logging.Logger;
 
 /**
  * The live side of the API: follows the outbound topics {@code nodepool-status} and {@code nodepool-events} on
- * every partition and hands each change to the watchers that may see it. It keeps the last {@value #HISTORY}
+ * every partition ({@link TopicFollower}) and hands each change to the watchers that may see it. It keeps the last {@value #HISTORY}
  * changes of each partition and how far it has read, so that a list's resourceVersion ({@link ListVersion}) names
  * a position a watch can resume from, replaying what came after; a position older than that history is gone.
  */
@@ -84,16 +79,11 @@ public class LiveFeed {
   private final Object lock = new Object();
   private final List<Watcher> watchers = new ArrayList<>();
   private final Map<Stream, Map<Integer, Partition>> partitions = new HashMap<>();
-  private KafkaConsumer<String, byte[]> consumer;
+  private TopicFollower follower;
 
   void start(@Observes StartupEvent event) {
-    consumer = new KafkaConsumer<>(Map.of(
-        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-        ConsumerConfig.CLIENT_ID_CONFIG, "live-feed"),
-        new StringDeserializer(), new ByteArrayDeserializer());
-    Thread.ofPlatform().name("live-feed").daemon().start(this::run);
+    follower = TopicFollower.start(settings.bootstrapServers(), "live-feed",
+        List.of(Stream.POOLS.topic, Stream.EVENTS.topic), this::startHistory, this::receive);
   }
 
   /** How far the feed has read the stream's partitions: the resourceVersion of a list read now. */
@@ -167,54 +157,26 @@ public class LiveFeed {
     }
   }
 
-  private void run() {
-    try {
-      List<TopicPartition> assigned = assign();
-      while (true) {
-        var records = consumer.poll(Duration.ofMillis(500));
-        synchronized (lock) {
-          for (ConsumerRecord<String, byte[]> record : records) {
-            dispatch(record);
-          }
-          for (TopicPartition tp : assigned) {
-            partition(tp).position = consumer.position(tp);
-          }
-        }
-      }
-    } catch (WakeupException | InterruptedException e) {
-      // shutting down
-    } catch (RuntimeException e) {
-      LOG.error("live feed stopped", e);
-    } finally {
-      consumer.close();
+  private void receive(ConsumerRecords<String, byte[]> records, Map<TopicPartition, Long> positions) {
+    synchronized (lock) {
+      records.forEach(this::dispatch);
+      positions.forEach((tp, position) -> partition(tp).position = position);
     }
   }
 
-  /** Every partition of both topics, positioned {@value #HISTORY} records before the end to fill the history. */
-  private List<TopicPartition> assign() throws InterruptedException {
-    Set<String> topics = Set.of(Stream.POOLS.topic, Stream.EVENTS.topic);
-    List<TopicPartition> assigned = List.of();
-    while (assigned.stream().map(TopicPartition::topic).distinct().count() < 2) {
-      // The topics may not exist yet: TopicCreator runs on the same start-up event.
-      assigned = topics.stream().flatMap(t -> consumer.partitionsFor(t).stream())
-          .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-      if (assigned.stream().map(TopicPartition::topic).distinct().count() < 2) {
-        Thread.sleep(200);
-      }
-    }
-    consumer.assign(assigned);
-    Map<TopicPartition, Long> ends = consumer.endOffsets(assigned);
-    Map<TopicPartition, Long> begins = consumer.beginningOffsets(assigned);
+  /** Each partition starts {@value #HISTORY} records before its end, to fill the history. */
+  private Map<TopicPartition, Long> startHistory(Map<TopicPartition, Long> begins, Map<TopicPartition, Long> ends) {
+    Map<TopicPartition, Long> offsets = new HashMap<>();
     synchronized (lock) {
-      for (TopicPartition tp : assigned) {
-        long from = Math.max(begins.get(tp), ends.get(tp) - HISTORY);
-        consumer.seek(tp, from);
+      ends.forEach((tp, end) -> {
+        long from = Math.max(begins.get(tp), end - HISTORY);
+        offsets.put(tp, from);
         Partition partition = partition(tp);
         partition.coveredFrom = from;
         partition.position = from;
-      }
+      });
     }
-    return assigned;
+    return offsets;
   }
 
   private Partition partition(TopicPartition tp) {
@@ -248,8 +210,8 @@ public class LiveFeed {
   }
 
   void stop(@Observes ShutdownEvent event) {
-    if (consumer != null) {
-      consumer.wakeup();
+    if (follower != null) {
+      follower.close();
     }
   }
 }
