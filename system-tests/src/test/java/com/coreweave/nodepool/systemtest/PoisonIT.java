@@ -108,6 +108,12 @@ class PoisonIT {
     assertThat(api.put(Api.POOLS + "/" + POOL + "/nodes/" + node + "/activity", "{\"active\": false}").code())
         .isEqualTo(202);
     assertThat(api.post(Api.POOLS + "/" + POOL + "/reconfigure", "{}").code()).isEqualTo(202);
+    // An alert of the catalogue that is only recorded, so the node stays; and one node deleted (it is replaced).
+    assertThat(SystemStack.admin(stack, Service.PROVISIONER).post("/admin/node-alerts", """
+        {"type":"NodeAlertRaised","subject":"%s/%s","data":{"node":"%s","alert":"DPUContainerdThreadExhaustion"}}"""
+        .formatted(ORG, POOL, node)).code()).isEqualTo(202);
+    assertThat(api.delete(Api.POOLS + "/" + POOL + "/nodes/" + SpotPreemptionIT.nodeNames(api, POOL).get(1)).code())
+        .isIn(200, 202);
     assertThat(SystemStack.admin(stack, Service.CAPACITY).post("/admin/fleet/" + ZONE + "/" + TYPE + "/reclaim-spot",
         "{\"nodes\": 1}").code()).isIn(200, 202);
     // The release the fleet starts with, published again: changes nothing, and gives the topic a record.
