@@ -45,8 +45,10 @@ public class CapacityTopology {
     StreamsBuilder builder = new StreamsBuilder();
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.POOL_ROUTES),
         Serdes.String(), JsonSerde.of(PoolRoute.class)));
+    // Cached: a ledger's head and a pool's holdings change with each input, often several times within one commit;
+    // the cache writes each record's last value to the changelog once per commit.
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.LEDGERS),
-        Serdes.String(), JsonSerde.of(LedgerRecord.class)));
+        Serdes.String(), JsonSerde.of(LedgerRecord.class)).withCachingEnabled());
     Inputs in = new Inputs(builder, SERVICE, partitions, clock);
 
     KStream<String, LedgerInput> demand = in.read(Topics.QUOTA_CHECKED, Readers.quotaChecked(catalogue))

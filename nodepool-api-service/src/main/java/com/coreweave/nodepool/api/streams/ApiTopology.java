@@ -44,10 +44,12 @@ public class ApiTopology {
    */
   public static Topology build(ApiSettings settings, int partitions, Clock clock) {
     StreamsBuilder builder = new StreamsBuilder();
+    // Cached: a pool's view and events change with every input, often several times within one commit; the cache
+    // writes each pool's last value to the changelog once per commit instead of once per input.
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
-        StoreNames.POOL_VIEWS), Serdes.String(), JsonSerde.of(PoolView.class)));
+        StoreNames.POOL_VIEWS), Serdes.String(), JsonSerde.of(PoolView.class)).withCachingEnabled());
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
-        StoreNames.POOL_EVENTS), Serdes.String(), JsonSerde.of(PoolEvents.class)));
+        StoreNames.POOL_EVENTS), Serdes.String(), JsonSerde.of(PoolEvents.class)).withCachingEnabled());
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
         StoreNames.REQUEST_IDS), Serdes.String(), JsonSerde.of(RequestDecided.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
@@ -73,7 +75,9 @@ public class ApiTopology {
         Named.as("pool-processor"),
         StoreNames.POOL_VIEWS, StoreNames.POOL_EVENTS,
         StoreNames.REQUEST_IDS, StoreNames.UNVALIDATED);
-    Outbound.route(outputs, "write-outputs");
+    Outbound.route(outputs.filterNot((key, out) -> StatusPerCommit.isStatus(out), Named.as("not-status")),
+        "write-outputs");
+    StatusPerCommit.publish(outputs.filter((key, out) -> StatusPerCommit.isStatus(out), Named.as("status")));
     return builder.build();
   }
 

@@ -47,8 +47,10 @@ public class ProvisionerTopology {
    */
   public static Topology build(ProvisioningPolicy policy, Duration timerInterval, int partitions, Clock clock) {
     StreamsBuilder builder = new StreamsBuilder();
+    // Cached: a pool's state changes with each input and timer, often several times within one commit; the cache
+    // writes its last value to the changelog once per commit.
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.POOLS),
-        Serdes.String(), JsonSerde.of(PoolState.class)));
+        Serdes.String(), JsonSerde.of(PoolState.class)).withCachingEnabled());
     builder.addStateStore(DurableTimers.store(StoreNames.TIMERS));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.RELEASES),
         Serdes.String(), JsonSerde.of(NodeReleasePublished.class)));
