@@ -525,15 +525,17 @@ final class Invariants {
     if (granted > setup.fleetSize()) {
       found.add(granted + " machines granted, the fleet has " + setup.fleetSize());
     }
-    int free = setup.fleetSize() - granted;
-    if (queued > 0 && free > 0) {
-      found.add(queued + " node(s) wait while " + free + " machine(s) are free: " + waiting(capacityNow));
-    }
     // The capacity-service's own view.
     long total = fleet.path("total").asLong(-1);
     long allocated = fleet.path("allocated").asLong(-1);
     long adminFree = fleet.path("free").asLong(-1);
     long maintenance = fleet.path("maintenance").asLong(-1);
+    // A machine in maintenance (a failed delivery, an operator) is in the fleet but not to be handed out.
+    long free = setup.fleetSize() - granted - Math.max(0, maintenance);
+    if (queued > 0 && free > 0) {
+      found.add(queued + " node(s) wait while " + free + " machine(s) are free (" + maintenance
+          + " in maintenance): " + waiting(capacityNow));
+    }
     if (total != setup.fleetSize()) {
       found.add("admin view: total " + total + ", the fleet was set to " + setup.fleetSize());
     }

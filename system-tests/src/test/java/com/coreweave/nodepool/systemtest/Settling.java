@@ -102,6 +102,9 @@ final class Settling {
       } else if (c == null || !c.pool().uid().equals(a.uid()) || c.pool().generation() != a.generation()
           || c.requestedNodes() != q.admittedNodes()) {
         reasons.add(key + " capacity not caught up");
+      } else if (c.grants() != null && c.grants().size() > c.requestedNodes()) {
+        // A scale-down drains its nodes first (a busy one for its workload's grace), and says nothing meanwhile.
+        reasons.add(key + " still scaling down");
       } else if (s == null || s.status() == null || !a.uid().equals(s.metadata().uid())
           || s.status().observedGeneration() == null || s.status().observedGeneration() != a.generation()
           || s.status().inProgress() == null || s.status().inProgress() != 0

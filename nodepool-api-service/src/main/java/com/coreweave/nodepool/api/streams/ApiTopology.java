@@ -75,9 +75,7 @@ public class ApiTopology {
         Named.as("pool-processor"),
         StoreNames.POOL_VIEWS, StoreNames.POOL_EVENTS,
         StoreNames.REQUEST_IDS, StoreNames.UNVALIDATED);
-    Outbound.route(outputs.filterNot((key, out) -> StatusPerCommit.isStatus(out), Named.as("not-status")),
-        "write-outputs");
-    StatusPerCommit.publish(outputs.filter((key, out) -> StatusPerCommit.isStatus(out), Named.as("status")));
+    StatusPerCommit.route(outputs);
     return builder.build();
   }
 

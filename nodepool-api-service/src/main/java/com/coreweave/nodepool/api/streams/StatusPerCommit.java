@@ -2,6 +2,8 @@ package com.coreweave.nodepool.api.streams;
 
 import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.resource.Conditions;
+import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.topics.Topics;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
@@ -17,7 +19,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * table keeps the latest status per pool and forwards it when the task commits, in the same transaction. Its store
  * keeps no changelog: the table only buffers, and after a crash the aborted transaction's inputs are processed again.
  * A deleted pool is kept as an empty value, so its tombstone is published even when the store had nothing for it
- * (a table forwards nothing for a deletion of what it never held).
+ * (a table forwards nothing for a deletion of what it never held). The one status not coalesced is a deleted pool's
+ * last, {@code NodesRemoved=Complete}, made by the same input as its tombstone: it goes out at once, so that readers
+ * see how the pool ended before it is gone (docs/flow.md).
  */
 final class StatusPerCommit {
 
@@ -26,7 +30,13 @@ final class StatusPerCommit {
   private StatusPerCommit() {
   }
 
-  static void publish(KStream<String, Outbound> statuses) {
+  /** Writes every output of the pool processor to its topic: statuses once per commit, the rest at once. */
+  static void route(KStream<String, Outbound> outputs) {
+    Outbound.route(outputs.filterNot((key, out) -> coalesced(out), Named.as("at-once")), "write-outputs");
+    publish(outputs.filter((key, out) -> coalesced(out), Named.as("per-commit")));
+  }
+
+  private static void publish(KStream<String, Outbound> statuses) {
     statuses
         .mapValues(status -> status.value() == null ? DELETED : Json.bytes(status.value()), Named.as("status-bytes"))
         .toTable(Named.as("status-latest"), Materialized.<String, byte[], KeyValueStore<Bytes, byte[]>>as(
@@ -40,7 +50,14 @@ final class StatusPerCommit {
         .to(Topics.NODEPOOL_STATUS.name(), Produced.with(Serdes.String(), Serdes.ByteArray()).withName("write-status"));
   }
 
-  static boolean isStatus(Outbound outbound) {
-    return outbound.topic().equals(Topics.NODEPOOL_STATUS.name());
+  /** Whether {@code outbound} is a status to publish once per commit (every status but a deleted pool's last). */
+  private static boolean coalesced(Outbound outbound) {
+    return outbound.topic().equals(Topics.NODEPOOL_STATUS.name()) && !removalComplete(outbound.value());
+  }
+
+  private static boolean removalComplete(Object value) {
+    return value instanceof NodePool pool && pool.status() != null && pool.status().conditions() != null
+        && pool.status().conditions().stream().anyMatch(c -> Conditions.NODES_REMOVED.equals(c.type())
+            && Conditions.NodesRemoved.COMPLETE.equals(c.reason()));
   }
 }

@@ -3,8 +3,13 @@ package com.coreweave.nodepool.api.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.schema.resource.Condition;
+import com.coreweave.nodepool.schema.resource.Conditions;
+import com.coreweave.nodepool.schema.resource.NodePool;
+import com.coreweave.nodepool.schema.resource.NodePoolStatus;
 import com.coreweave.nodepool.schema.topics.Topics;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.Serdes;
@@ -28,16 +33,15 @@ class StatusPerCommitTest {
   TopologyTestDriver driver;
   TestInputTopic<String, String> changes;
   TestOutputTopic<String, String> status;
+  TestOutputTopic<String, String> events;
 
   @BeforeEach
   void start() {
     StreamsBuilder builder = new StreamsBuilder();
-    // Each input is a comma-separated list of statuses of one pool, in order; "-" is a deletion.
-    StatusPerCommit.publish(builder.stream("changes", Consumed.with(Serdes.String(), Serdes.String()))
-        .flatMapValues(list -> Arrays.stream(list.split(","))
-            .map(s -> s.equals("-") ? Outbound.tombstone(Topics.NODEPOOL_STATUS)
-                : Outbound.to(Topics.NODEPOOL_STATUS, Map.of("phase", s)))
-            .toList()));
+    // Each input is a comma-separated list of outputs of one pool, in order: a status, "-" for a deletion, "Removed"
+    // for a deleted pool's last status, "event:<reason>" for an event.
+    StatusPerCommit.route(builder.stream("changes", Consumed.with(Serdes.String(), Serdes.String()))
+        .flatMapValues(list -> Arrays.stream(list.split(",")).map(StatusPerCommitTest::output).toList()));
     Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, "status-per-commit-test");
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -45,6 +49,23 @@ class StatusPerCommitTest {
     changes = driver.createInputTopic("changes", Serdes.String().serializer(), Serdes.String().serializer());
     status = driver.createOutputTopic(Topics.NODEPOOL_STATUS.name(), Serdes.String().deserializer(),
         Serdes.String().deserializer());
+    events = driver.createOutputTopic(Topics.NODEPOOL_EVENTS.name(), Serdes.String().deserializer(),
+        Serdes.String().deserializer());
+  }
+
+  private static Outbound output(String s) {
+    if (s.equals("-")) {
+      return Outbound.tombstone(Topics.NODEPOOL_STATUS);
+    }
+    if (s.startsWith("event:")) {
+      return Outbound.to(Topics.NODEPOOL_EVENTS, Map.of("reason", s.substring("event:".length())));
+    }
+    if (s.equals("Removed")) {
+      return Outbound.to(Topics.NODEPOOL_STATUS, new NodePool("compute.coreweave.com/v1alpha1", "NodePool", null, null,
+          new NodePoolStatus(1L, List.of(Condition.of(Conditions.NODES_REMOVED, true,
+              Conditions.NodesRemoved.COMPLETE, "removed")), 0, 0, 0, null, null, null)));
+    }
+    return Outbound.to(Topics.NODEPOOL_STATUS, Map.of("phase", s));
   }
 
   @AfterEach
@@ -72,6 +93,17 @@ class StatusPerCommitTest {
         KeyValue.pair("demo/a", null),
         KeyValue.pair("demo/b", "{\"phase\":\"Validated\"}"),
         KeyValue.pair("demo/b", null));
+  }
+
+  @Test
+  void aDeletedPoolsLastStatusGoesOutBeforeItsTombstoneAndEventsAtOnce() {
+    changes.pipeInput("demo/a", "Deleting,event:CWNodePoolDeleted,Removed,-");
+
+    var published = status.readKeyValuesToList();
+    assertThat(published).hasSize(2);
+    assertThat(published.get(0).value).contains("\"reason\":\"Complete\"");
+    assertThat(published.get(1).value).isNull();
+    assertThat(events.readValuesToList()).containsExactly("{\"reason\":\"CWNodePoolDeleted\"}");
   }
 
   @Test
