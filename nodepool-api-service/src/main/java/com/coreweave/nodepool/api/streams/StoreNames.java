@@ -14,8 +14,6 @@ public final class StoreNames {
   public static final String REQUEST_IDS = "request-ids";
   /** {@code <org>/<pool>} → "": pools whose spec is not (yet) valid, validated again periodically. */
   public static final String UNVALIDATED = "unvalidated-pools";
-  /** {@code <org>/<pool>} → the pool's last published status (JSON; empty when deleted): see StatusPerCommit. */
-  public static final String STATUS_OUTBOX = "status-outbox";
   /** Global: instance type name → {@code InstanceType}, the capacity-service's catalogue. */
   public static final String INSTANCE_TYPES = "instance-types";
 }
