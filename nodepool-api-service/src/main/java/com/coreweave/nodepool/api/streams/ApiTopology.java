@@ -55,8 +55,10 @@ public class ApiTopology {
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
         StoreNames.UNVALIDATED), Serdes.String(), Serdes.String()));
     // Uncached (the default of a store builder): a catalogue published after this service started must be visible
-    // to validation at once. Global stores are restored from their topic, so they keep no changelog.
-    builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.INSTANCE_TYPES),
+    // to validation at once. Global stores are restored from their topic, so they keep no changelog. Timestamped,
+    // the format the GlobalKTable of earlier versions left on disk, so an upgraded instance can open it.
+    builder.addGlobalStore(Stores.timestampedKeyValueStoreBuilder(
+            Stores.persistentTimestampedKeyValueStore(StoreNames.INSTANCE_TYPES),
             Serdes.String(), JsonSerde.of(InstanceType.class)).withLoggingDisabled(),
         Topics.INSTANCE_TYPE_CATALOGUED.name(), Consumed.with(Serdes.String(), Serdes.ByteArray()),
         CatalogueUpdater::new);

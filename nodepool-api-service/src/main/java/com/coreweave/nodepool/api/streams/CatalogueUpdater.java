@@ -6,7 +6,8 @@ import com.coreweave.nodepool.schema.topics.Topics;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.TimestampedKeyValueStore;
+import org.apache.kafka.streams.state.ValueAndTimestamp;
 import org.jboss.logging.Logger;
 
 /**
@@ -20,7 +21,7 @@ final class CatalogueUpdater implements Processor<String, byte[], Void, Void> {
   private static final Logger LOG = Logger.getLogger(CatalogueUpdater.class);
 
   private ProcessorContext<Void, Void> context;
-  private KeyValueStore<String, InstanceType> types;
+  private TimestampedKeyValueStore<String, InstanceType> types;
 
   @Override
   public void init(ProcessorContext<Void, Void> context) {
@@ -42,7 +43,7 @@ final class CatalogueUpdater implements Processor<String, byte[], Void, Void> {
     if (type == null) {
       types.delete(record.key());
     } else {
-      types.put(record.key(), type);
+      types.put(record.key(), ValueAndTimestamp.make(type, record.timestamp()));
     }
   }
 }

@@ -12,6 +12,8 @@ import java.time.Clock;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.TimestampedKeyValueStore;
+import org.apache.kafka.streams.state.ValueAndTimestamp;
 
 /**
  * What the pool processor's parts share within one task: its stores, the catalogue, and where outputs go. Every
@@ -23,7 +25,7 @@ final class PoolStores {
   final KeyValueStore<String, PoolEvents> events;
   final KeyValueStore<String, RequestDecided> requestIds;
   final KeyValueStore<String, String> unvalidated;
-  private final KeyValueStore<String, InstanceType> catalogue;
+  private final TimestampedKeyValueStore<String, InstanceType> catalogue;
   private final ProcessorContext<String, Outbound> context;
   private final Clock clock;
 
@@ -47,7 +49,10 @@ final class PoolStores {
 
   /** The platform's verdict on a spec, against the capacity-service's catalogue. */
   PlatformValidator.Verdict judge(NodePoolSpec spec) {
-    return PlatformValidator.judge(spec, catalogue::get, catalogueLoaded());
+    return PlatformValidator.judge(spec, type -> {
+      ValueAndTimestamp<InstanceType> entry = catalogue.get(type);
+      return entry == null ? null : entry.value();
+    }, catalogueLoaded());
   }
 
   /** Whether the capacity-service has published the catalogue (an estimate of the entries may say 0 too early). */
