@@ -145,7 +145,13 @@ public class InteractiveQueries {
 
   /** The other instance that holds {@code key}, or empty when this instance does. */
   public Optional<HostInfo> remoteOwner(String store, String key) {
-    KeyQueryMetadata meta = streams.queryMetadataForKey(store, key, Serdes.String().serializer());
+    KeyQueryMetadata meta;
+    try {
+      meta = streams.queryMetadataForKey(store, key, Serdes.String().serializer());
+    } catch (InvalidStateStoreException e) {
+      // Streams not started yet (StreamsNotStartedException): the same answer as a rebalance, so callers retry.
+      throw unavailable(store);
+    }
     if (meta == null || KeyQueryMetadata.NOT_AVAILABLE.equals(meta)) {
       throw unavailable(store);
     }
