@@ -16,9 +16,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -30,6 +32,9 @@ import com.coreweave.nodepool.localkafka.LocalKafkaMain;
  * free ports with its own log, so system tests can crash, stop and restart any part of it and watch from outside.
  */
 public final class Stack implements AutoCloseable {
+
+    private static final Random PORTS = new Random();
+    private static final Set<Integer> HANDED_OUT = new HashSet<>();
 
     /** What ./stack up gives each service too. */
     public static final String DEFAULT_SERVICE_HEAP = "256m";
@@ -334,12 +339,25 @@ public final class Stack implements AutoCloseable {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /**
+     * A port nobody listens on, never handed out before in this JVM, and below Linux's ephemeral range (32768+):
+     * {@code new ServerSocket(0)} twice can give the same port, or one a client connection takes before the child
+     * binds it (a service then failed with "Port ... seems to be in use" and another one answered its requests).
+     */
+    private static synchronized int freePort() {
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            int port = 20000 + PORTS.nextInt(12000);
+            if (HANDED_OUT.contains(port)) {
+                continue;
+            }
+            try (ServerSocket socket = new ServerSocket(port)) {
+                HANDED_OUT.add(port);
+                return socket.getLocalPort();
+            } catch (IOException inUse) {
+                // taken by another process: try the next
+            }
         }
+        throw new IllegalStateException("no free port found between 20000 and 32000");
     }
 
     private static void deleteRecursively(Path dir) {
