@@ -15,9 +15,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -25,6 +27,7 @@ import java.util.TreeSet;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
@@ -88,7 +91,8 @@ public class InteractiveQueries {
   /**
    * Up to {@code limit} entries of this instance's share of {@code store}, in key order, whose key starts with
    * {@code prefix} (any when null) and comes after {@code after} (from the start when null): one range scan per
-   * local partition, merged, so a page costs what it returns, not the size of the store.
+   * local partition, merged as it goes, so a page reads (and deserializes) what it returns plus one entry per
+   * partition, not the size of the store, nor a page per partition.
    */
   public <V> SortedMap<String, V> localPage(String store, String prefix, String after, int limit) {
     String from = after != null ? after : prefix == null ? "" : prefix;
@@ -97,28 +101,42 @@ public class InteractiveQueries {
     streams.metadataForLocalThreads().forEach(thread -> thread.activeTasks().forEach(task ->
         task.topicPartitions().forEach(tp -> partitions.add(tp.partition()))));
     SortedMap<String, V> page = new TreeMap<>();
-    for (int partition : partitions) {
-      ReadOnlyKeyValueStore<String, V> shard = shard(store, partition);
-      if (shard == null) {
-        continue;
-      }
-      try (KeyValueIterator<String, V> it = shard.range(from, to)) {
-        int taken = 0;
-        while (it.hasNext() && taken < limit) {
-          var kv = it.next();
-          if (!kv.key.equals(after)) {
-            page.put(kv.key, kv.value);
-            taken++;
-          }
+    List<KeyValueIterator<String, V>> scans = new ArrayList<>();
+    try {
+      PriorityQueue<Head<V>> heads = new PriorityQueue<>(Comparator.comparing((Head<V> head) -> head.entry().key));
+      for (int partition : partitions) {
+        ReadOnlyKeyValueStore<String, V> shard = shard(store, partition);
+        if (shard != null) {
+          KeyValueIterator<String, V> scan = shard.range(from, to);
+          scans.add(scan);
+          Head.next(scan, after).ifPresent(heads::add);
         }
-      } catch (InvalidStateStoreException e) {
-        throw unavailable(store);
       }
-    }
-    while (page.size() > limit) {
-      page.remove(page.lastKey());
+      while (page.size() < limit && !heads.isEmpty()) {
+        Head<V> smallest = heads.poll();
+        page.put(smallest.entry().key, smallest.entry().value);
+        Head.next(smallest.scan(), after).ifPresent(heads::add);
+      }
+    } catch (InvalidStateStoreException e) {
+      throw unavailable(store);
+    } finally {
+      scans.forEach(KeyValueIterator::close);
     }
     return page;
+  }
+
+  /** The next entry of one partition's scan, with the scan it came from. */
+  private record Head<V>(KeyValue<String, V> entry, KeyValueIterator<String, V> scan) {
+
+    static <V> Optional<Head<V>> next(KeyValueIterator<String, V> scan, String after) {
+      while (scan.hasNext()) {
+        KeyValue<String, V> entry = scan.next();
+        if (!entry.key.equals(after)) {
+          return Optional.of(new Head<>(entry, scan));
+        }
+      }
+      return Optional.empty();
+    }
   }
 
   /** The store of one partition, when this instance hosts it actively; null otherwise. */
