@@ -72,7 +72,7 @@ final class Baseline {
 
   /**
    * The Streams settings every service shares (service-kit's {@code microprofile-config.properties}, the
-   * {@code kafka-streams.*} keys without placeholders), with the run's {@code -Dbench.service.all.kafka-streams.*}
+   * {@code kafka-streams.*} keys without placeholders, but for RocksDB's), with the run's {@code -Dbench.service.all.kafka-streams.*}
    * experiments on top, so that the chain always runs as the services do.
    */
   static Map<String, String> servicesStreamsSettings(Path projectRoot, Map<String, String> experiments) {
@@ -86,6 +86,8 @@ final class Baseline {
     Map<String, String> settings = new TreeMap<>();
     shared.stringPropertyNames().stream().filter(key -> key.startsWith("kafka-streams."))
         .filter(key -> !shared.getProperty(key).contains("${"))
+        // The chain's hops keep no stores, and the services' RocksDB settings class is not on its classpath.
+        .filter(key -> !key.equals("kafka-streams.rocksdb.config.setter"))
         .forEach(key -> settings.put(key.substring("kafka-streams.".length()), shared.getProperty(key)));
     experiments.forEach((key, value) -> {
       if (key.startsWith("all.kafka-streams.")) {
