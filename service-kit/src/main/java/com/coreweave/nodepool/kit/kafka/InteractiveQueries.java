@@ -59,10 +59,18 @@ public class InteractiveQueries {
   @ConfigProperty(name = "nodepool.interactive-queries.timeout", defaultValue = "5s")
   Duration timeout;
 
+  /**
+   * How long a read waits for Streams to finish a rebalance (or its start) before it answers 503: a rebalance is
+   * usually over in well under a second, and a GET that waits for it is better than one the caller has to retry.
+   */
+  @ConfigProperty(name = "nodepool.interactive-queries.rebalance-wait", defaultValue = "5s")
+  Duration rebalanceWait;
+
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   /** The value of {@code key} in this instance's share of {@code store}. */
   public <V> Optional<V> localGet(String store, String key) {
+    settled();
     try {
       return Optional.ofNullable(this.<V>store(store).get(key));
     } catch (InvalidStateStoreException e) {
@@ -77,6 +85,7 @@ public class InteractiveQueries {
 
   /** The entries of this instance's share of {@code store} whose key starts with {@code prefix} (all when null). */
   public <V> SortedMap<String, V> localEntries(String store, String prefix) {
+    settled();
     SortedMap<String, V> entries = new TreeMap<>();
     ReadOnlyKeyValueStore<String, V> local = store(store);
     try (KeyValueIterator<String, V> it = prefix == null ? local.all()
@@ -95,6 +104,7 @@ public class InteractiveQueries {
    * partition, not the size of the store, nor a page per partition.
    */
   public <V> SortedMap<String, V> localPage(String store, String prefix, String after, int limit) {
+    settled();
     String from = after != null ? after : prefix == null ? "" : prefix;
     String to = (prefix == null ? "" : prefix) + END;
     Set<Integer> partitions = new TreeSet<>();
@@ -154,6 +164,7 @@ public class InteractiveQueries {
    * with gets and prefix scans of one store); a store being restored or rebalanced is a 503.
    */
   public <V, T> T readLocal(String store, Function<ReadOnlyKeyValueStore<String, V>, T> read) {
+    settled();
     try {
       return read.apply(store(store));
     } catch (InvalidStateStoreException e) {
@@ -163,6 +174,7 @@ public class InteractiveQueries {
 
   /** The other instance that holds {@code key}, or empty when this instance does. */
   public Optional<HostInfo> remoteOwner(String store, String key) {
+    settled();
     KeyQueryMetadata meta;
     try {
       meta = streams.queryMetadataForKey(store, key, Serdes.String().serializer());
@@ -199,6 +211,7 @@ public class InteractiveQueries {
   }
 
   private <T> List<T> eachOther(String store, String path, String authorization, TypeReference<?> type) {
+    settled();
     List<T> answers = new ArrayList<>();
     for (var instance : streams.streamsMetadataForStore(store)) {
       if (!isSelf(instance.hostInfo())) {
@@ -245,6 +258,23 @@ public class InteractiveQueries {
       return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore()));
     } catch (InvalidStateStoreException e) {
       throw unavailable(name);
+    }
+  }
+
+  /** Waits, up to {@link #rebalanceWait}, while Streams is starting or rebalancing; the read then goes ahead. */
+  private void settled() {
+    long deadline = System.nanoTime() + rebalanceWait.toNanos();
+    while (streams.state() != KafkaStreams.State.RUNNING && streams.state().isRunningOrRebalancing()
+        || streams.state() == KafkaStreams.State.CREATED) {
+      if (System.nanoTime() > deadline) {
+        return;
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
   }
 
