@@ -134,10 +134,9 @@ final class ChaosLoad implements AutoCloseable {
       for (int n = 0; n < POOLS_PER_ORG; n++) {
         for (String name : List.of("r" + n, "t" + n)) {
           try {
-            for (JsonNode node : api.get(Api.POOLS + "/" + name + "/nodes").body().path("items")) {
-              kafka.produce(Topics.NODE_ACTIVITY_REPORTED.name(), random.nextInt(activityPartitions), org + "/" + name,
-                  Json.string(new NodeActivityReported(org, name, node.at("/metadata/name").asText(), false, 0,
-                      Instant.now())), Map.of());
+            for (JsonNode node : nodes(api, name)) {
+              report(kafka, random, new NodeActivityReported(org, name, node.at("/metadata/name").asText(), false, 0,
+                  Instant.now()));
             }
           } catch (RuntimeException e) {
             unanswered.incrementAndGet();
@@ -225,16 +224,23 @@ final class ChaosLoad implements AutoCloseable {
   private void activity(KafkaProbe kafka, Random random) {
     String org = orgs.get(random.nextInt(orgs.size()));
     String name = (random.nextBoolean() ? "r" : "t") + random.nextInt(POOLS_PER_ORG);
-    Api api = new Api(stack.url(Service.API), SystemStack.token(org));
-    JsonNode nodes = api.get(Api.POOLS + "/" + name + "/nodes").body().path("items");
+    JsonNode nodes = nodes(new Api(stack.url(Service.API), SystemStack.token(org)), name);
     if (nodes.isEmpty()) {
       return;
     }
     String node = nodes.get(random.nextInt(nodes.size())).at("/metadata/name").asText();
-    String report = Json.string(new NodeActivityReported(org, name, node, random.nextBoolean(),
-        random.nextInt(30), Instant.now()));
-    kafka.produce(Topics.NODE_ACTIVITY_REPORTED.name(), random.nextInt(activityPartitions), org + "/" + name,
-        report, Map.of());
+    report(kafka, random, new NodeActivityReported(org, name, node, random.nextBoolean(), random.nextInt(30),
+        Instant.now()));
+  }
+
+  private static JsonNode nodes(Api api, String pool) {
+    return api.get(Api.POOLS + "/" + pool + "/nodes").body().path("items");
+  }
+
+  /** Publishes {@code report} to a random partition of {@code node-activity-reported}, as any client may. */
+  private void report(KafkaProbe kafka, Random random, NodeActivityReported report) {
+    kafka.produce(Topics.NODE_ACTIVITY_REPORTED.name(), random.nextInt(activityPartitions),
+        report.org() + "/" + report.pool(), Json.string(report), Map.of());
   }
 
   /** Unreadable JSON, or a good-looking record whose key names another pool, on a random partition. */

@@ -48,6 +48,9 @@ public class InteractiveQueries {
 
   /** Sorts after every key the services use (their keys are ASCII). */
   private static final String END = "\uffff";
+  /** The states a read waits out: soon RUNNING again, unlike an error or a shutdown. */
+  private static final Set<KafkaStreams.State> SETTLING = Set.of(KafkaStreams.State.CREATED,
+      KafkaStreams.State.REBALANCING);
 
   @Inject
   KafkaStreams streams;
@@ -264,8 +267,7 @@ public class InteractiveQueries {
   /** Waits, up to {@link #rebalanceWait}, while Streams is starting or rebalancing; the read then goes ahead. */
   private void settled() {
     long deadline = System.nanoTime() + rebalanceWait.toNanos();
-    while (streams.state() != KafkaStreams.State.RUNNING && streams.state().isRunningOrRebalancing()
-        || streams.state() == KafkaStreams.State.CREATED) {
+    while (SETTLING.contains(streams.state())) {
       if (System.nanoTime() > deadline) {
         return;
       }

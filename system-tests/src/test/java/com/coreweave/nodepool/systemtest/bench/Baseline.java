@@ -72,8 +72,8 @@ final class Baseline {
 
   /**
    * The Streams settings every service shares (service-kit's {@code microprofile-config.properties}, the
-   * {@code kafka-streams.*} keys without placeholders, but for RocksDB's), with the run's {@code -Dbench.service.all.kafka-streams.*}
-   * experiments on top, so that the chain always runs as the services do.
+   * {@code kafka-streams.*} keys without placeholders, but for RocksDB's), with the run's
+   * {@code -Dbench.service.all.kafka-streams.*} experiments on top, so that the chain always runs as the services do.
    */
   static Map<String, String> servicesStreamsSettings(Path projectRoot, Map<String, String> experiments) {
     Properties shared = new Properties();
