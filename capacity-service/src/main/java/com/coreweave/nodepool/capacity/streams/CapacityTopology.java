@@ -9,6 +9,7 @@ import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.kit.streams.PromptCommits;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.topics.Topics;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -42,7 +43,7 @@ public class CapacityTopology {
    * of the service's topics.
    */
   public static Topology build(CapacitySettings settings, int partitions, Catalogue catalogue, Clock clock) {
-    StreamsBuilder builder = new StreamsBuilder();
+    StreamsBuilder builder = PromptCommits.streamsBuilder();
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.POOL_ROUTES),
         Serdes.String(), JsonSerde.of(PoolRoute.class)));
     // Cached: a ledger's head and a pool's holdings change with each input, often several times within one commit;

@@ -8,6 +8,7 @@ import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.kit.streams.PromptCommits;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.topics.Topic;
@@ -43,7 +44,7 @@ public class ApiTopology {
    * of the service's topics.
    */
   public static Topology build(ApiSettings settings, int partitions, Clock clock) {
-    StreamsBuilder builder = new StreamsBuilder();
+    StreamsBuilder builder = PromptCommits.streamsBuilder();
     // Cached: a pool's view and events change with every input, often several times within one commit; the cache
     // writes each pool's last value to the changelog once per commit instead of once per input.
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(

@@ -5,6 +5,7 @@ import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.streams.DurableTimers;
 import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.kit.streams.PromptCommits;
 import com.coreweave.nodepool.preemption.config.PreemptionSettings;
 import com.coreweave.nodepool.preemption.domain.NodeActivity;
 import com.coreweave.nodepool.preemption.domain.NodeTimeline;
@@ -44,7 +45,7 @@ public class PreemptionTopology {
   public static Topology build(PreemptionSettings settings, int partitions, Clock clock) {
     PreemptionTimeline timeline = new PreemptionTimeline(settings.warningPeriod(), settings.removalDeadline(),
         settings.defaultGrace(), settings.finishedRetention());
-    StreamsBuilder builder = new StreamsBuilder();
+    StreamsBuilder builder = PromptCommits.streamsBuilder();
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.TIMELINES),
         Serdes.String(), JsonSerde.of(NodeTimeline.class)));
     builder.addStateStore(DurableTimers.store(StoreNames.DUE));

@@ -6,6 +6,7 @@ import com.coreweave.nodepool.kit.streams.DurableTimers;
 import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Interpretation;
 import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.kit.streams.PromptCommits;
 import com.coreweave.nodepool.provisioner.config.ProvisionerSettings;
 import com.coreweave.nodepool.provisioner.domain.PoolInput;
 import com.coreweave.nodepool.provisioner.domain.PoolReconciler;
@@ -46,7 +47,7 @@ public class ProvisionerTopology {
    * of the service's topics.
    */
   public static Topology build(ProvisioningPolicy policy, Duration timerInterval, int partitions, Clock clock) {
-    StreamsBuilder builder = new StreamsBuilder();
+    StreamsBuilder builder = PromptCommits.streamsBuilder();
     // Cached: a pool's state changes with each input and timer, often several times within one commit; the cache
     // writes its last value to the changelog once per commit.
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.POOLS),

@@ -4,6 +4,7 @@ import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.kit.streams.PromptCommits;
 import com.coreweave.nodepool.quota.domain.QuotaInput;
 import com.coreweave.nodepool.quota.domain.QuotaRecord;
 import com.coreweave.nodepool.schema.topics.Topics;
@@ -44,7 +45,7 @@ public class QuotaTopology {
    * limits of that quota, and decisions re-keyed by pool on that of the pool's accepted facts.
    */
   public static Topology build(int partitions, Clock clock) {
-    StreamsBuilder builder = new StreamsBuilder();
+    StreamsBuilder builder = PromptCommits.streamsBuilder();
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.POOL_ROUTES),
         Serdes.String(), JsonSerde.of(PoolRoute.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.QUOTA_LEDGERS),

@@ -21,7 +21,6 @@ final class CreatePath {
   static final List<Hop> HOPS = List.of(
       new Hop("nodepool-api-service", Topics.NODEPOOL_ACCEPTED.name()),
       new Hop("quota-service", "quota-service-pools-by-quota-key-repartition"),
-      new Hop("quota-service", "quota-service-decisions-by-pool-repartition"),
       new Hop("quota-service", Topics.QUOTA_CHECKED.name()),
       new Hop("capacity-service", "capacity-service-by-ledger-repartition"),
       new Hop("capacity-service", Topics.CAPACITY_CHECKED.name()),

@@ -1,0 +1,55 @@
+package com.coreweave.nodepool.kit.kafka;
+
+import com.coreweave.nodepool.kit.streams.PromptCommits;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KafkaClientSupplier;
+
+/**
+ * The Kafka clients Quarkus gives the service's Kafka Streams: Streams' own defaults, except that each stream
+ * thread's main consumer reports its polls for {@link PromptCommits} (unless {@code nodepool.kafka.prompt-commits}
+ * is false, which restores the plain per-interval commits).
+ */
+@ApplicationScoped
+public class PromptCommitClients implements KafkaClientSupplier {
+
+  @Inject
+  KafkaSettings settings;
+
+  @Override
+  public Admin getAdmin(Map<String, Object> config) {
+    return Admin.create(config);
+  }
+
+  @Override
+  public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
+    return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+  }
+
+  @Override
+  public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
+    return settings.promptCommits() ? new PromptCommits.PollWatchingConsumer(config) : plain(config);
+  }
+
+  @Override
+  public Consumer<byte[], byte[]> getRestoreConsumer(Map<String, Object> config) {
+    return plain(config);
+  }
+
+  @Override
+  public Consumer<byte[], byte[]> getGlobalConsumer(Map<String, Object> config) {
+    return plain(config);
+  }
+
+  private static Consumer<byte[], byte[]> plain(Map<String, Object> config) {
+    return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+  }
+}

@@ -1,0 +1,70 @@
+package com.coreweave.nodepool.kit.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class CommitPacingTest {
+
+  private final CommitPacing pacing = new CommitPacing();
+
+  @Test
+  void theLastRecordOfACaughtUpPollAsksForACommitOnce() {
+    pacing.polled(3, true);
+
+    assertThat(pacing.processing("facts", 0, 10)).isFalse();
+    assertThat(pacing.processing("facts", 1, 4)).isFalse();
+    assertThat(pacing.processing("requests", 0, 10)).isTrue();
+    assertThat(pacing.processing("requests", 0, 11)).isFalse();
+  }
+
+  @Test
+  void aRecordPassingThroughSeveralProcessorsCountsOnce() {
+    pacing.polled(2, true);
+
+    assertThat(pacing.processing("facts", 0, 10)).isFalse();
+    assertThat(pacing.processing("facts", 0, 10)).isFalse();
+    assertThat(pacing.processing("facts", 0, 10)).isFalse();
+    assertThat(pacing.processing("facts", 0, 11)).isTrue();
+    assertThat(pacing.processing("facts", 0, 11)).isFalse();
+  }
+
+  @Test
+  void aThreadWithABacklogWaitsForTheInterval() {
+    long offset = 0;
+    for (int poll = 0; poll < 5; poll++) {
+      pacing.polled(100, false);
+      for (int record = 0; record < 100; record++) {
+        assertThat(pacing.processing("requests", 0, offset++)).as("poll %d record %d", poll, record).isFalse();
+      }
+    }
+  }
+
+  @Test
+  void thePollThatEndsABacklogIsCommittedAtOnce() {
+    pacing.polled(2, false);
+    pacing.processing("requests", 0, 0);
+    pacing.processing("requests", 0, 1);
+    pacing.polled(2, true);
+
+    assertThat(pacing.processing("requests", 0, 2)).isFalse();
+    assertThat(pacing.processing("requests", 0, 3)).isTrue();
+  }
+
+  @Test
+  void anEmptyPollChangesNothing() {
+    pacing.polled(1, true);
+    pacing.polled(0, false);
+
+    assertThat(pacing.processing("requests", 0, 0)).isTrue();
+  }
+
+  @Test
+  void aRecordNeverProcessedDoesNotStopLaterPromptCommits() {
+    pacing.polled(2, true);
+    pacing.processing("requests", 0, 0);
+    pacing.polled(1, true);
+
+    assertThat(pacing.processing("requests", 0, 2)).isTrue();
+  }
+}
