@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 10's proof that any Kafka client works: pools published with kcat and its own defaults (librdkafka hashes
  * keys with CRC32, not Java's murmur2) and with explicit partitions 0, 1 and 2 reach the state a REST-created pool
- * reaches; a node reported busy through kcat is busy; a DELETE published through kcat is carried out.
+ * reaches; a node reported busy through kcat is busy; a DELETE published through kcat, LZ4-compressed as a platform
+ * team's producer may be, is carried out.
  */
 class AnyKafkaClientIT {
 
@@ -71,7 +72,7 @@ class AnyKafkaClientIT {
         .formatted(name, node).replace("\n", ""))));
     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(activeStatus(name)).isEqualTo("True"));
 
-    kcat(List.of("-p", Integer.toString(elsewhere)), List.of(line(name, delete("l-2", name))));
+    kcat(List.of("-p", Integer.toString(elsewhere), "-z", "lz4"), List.of(line(name, delete("l-2", name))));
     await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
         assertThat(demo.get(Api.POOLS + "/" + name).code()).isEqualTo(404));
   }
