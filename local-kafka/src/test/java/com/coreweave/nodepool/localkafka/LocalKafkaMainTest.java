@@ -28,8 +28,9 @@ class LocalKafkaMainTest {
 
     @Test
     void keepsRecordsAcrossSigtermAndRestart() throws Exception {
-        int port = freePort();
-        int controllerPort = freePort();
+        int[] ports = twoFreePorts();
+        int port = ports[0];
+        int controllerPort = ports[1];
         String bootstrap = "localhost:" + port;
 
         Broker first = Broker.start(dataDir, port, controllerPort);
@@ -59,9 +60,10 @@ class LocalKafkaMainTest {
         assertTrue(output.contains("--data-dir is required") && output.contains("usage:"), output);
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+    /** Both sockets are open at once, so the two ports differ (two {@code ServerSocket(0)} in turn may not). */
+    private static int[] twoFreePorts() throws IOException {
+        try (ServerSocket broker = new ServerSocket(0); ServerSocket controller = new ServerSocket(0)) {
+            return new int[] {broker.getLocalPort(), controller.getLocalPort()};
         }
     }
 

@@ -15,7 +15,7 @@ import org.apache.kafka.streams.KafkaClientSupplier;
 
 /**
  * The Kafka clients Quarkus gives the service's Kafka Streams: Streams' own defaults, except that each stream
- * thread's main consumer reports its polls for {@link PromptCommits} (unless {@code nodepool.kafka.prompt-commits}
+ * thread's main consumer and producer report its polls and writes for {@link PromptCommits} (unless {@code nodepool.kafka.prompt-commits}
  * is false, which restores the plain per-interval commits).
  */
 @ApplicationScoped
@@ -31,7 +31,8 @@ public class PromptCommitClients implements KafkaClientSupplier {
 
   @Override
   public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
-    return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+    return settings.promptCommits() ? new PromptCommits.SendWatchingProducer(config)
+        : new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
   }
 
   @Override

@@ -2,8 +2,10 @@ package com.coreweave.nodepool.kit.streams;
 
 /**
  * When a stream thread should commit at once instead of at the next {@code commit.interval.ms}: as soon as it has
- * processed every record of a poll that left it caught up, with nothing more on any of its partitions. A record that
- * reaches a service with no backlog then crosses the hop in one commit's time (a few ms) instead of up to 100 ms;
+ * processed every record of a poll that left it caught up, with nothing more on any of its partitions, if processing
+ * them wrote anything (a record for the next service, a store's changelog). A record that reaches a service with no
+ * backlog then crosses the hop in one commit's time (a few ms) instead of up to 100 ms, while input that only moves
+ * the offsets (a fact this service ignores) waits for the interval, as a transaction costs the broker ~4 ms;
  * a thread with a backlog keeps committing per interval, so that a burst is still written in few transactions. At
  * most one prompt commit per poll, and none while behind, so prompt commits cannot pile up under load.
  */
@@ -11,6 +13,7 @@ public final class CommitPacing {
 
   private int unprocessed;
   private boolean caughtUp;
+  private boolean wrote;
   private String topic;
   private int partition;
   private long offset = -1;
@@ -20,13 +23,19 @@ public final class CommitPacing {
     if (records > 0) {
       unprocessed = records;
       this.caughtUp = caughtUp;
+      wrote = false;
     }
+  }
+
+  /** The thread's producer was handed a record to write. */
+  public void wrote() {
+    wrote = true;
   }
 
   /**
    * A processor is handed the input record at this position (every processor a record passes through says so; the
-   * first counts it). True once the last record of a caught-up poll has arrived: the caller asks Streams to commit,
-   * which it does right after the records being processed now.
+   * first counts it). True once, when the last record of a caught-up poll arrives: that caller processes it, then
+   * asks {@link #wroteSincePoll()}.
    */
   public boolean processing(String topic, int partition, long offset) {
     if (offset == this.offset && partition == this.partition && topic.equals(this.topic)) {
@@ -40,5 +49,10 @@ public final class CommitPacing {
       return true;
     }
     return false;
+  }
+
+  /** Whether processing what the last poll brought wrote anything: then a prompt commit is worth its cost. */
+  public boolean wroteSincePoll() {
+    return wrote;
   }
 }

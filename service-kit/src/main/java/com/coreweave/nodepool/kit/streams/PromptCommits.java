@@ -4,10 +4,15 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyConfig;
@@ -28,8 +33,9 @@ import org.apache.kafka.streams.state.StoreBuilder;
 /**
  * Commits a record promptly when its service has no backlog ({@link CommitPacing}): the stream thread's main consumer
  * ({@link PollWatchingConsumer}, given to Kafka Streams by {@code PromptCommitClients}) tells the thread's pacing
- * whether each poll left it caught up, and the processors of a topology built by {@link #streamsBuilder()} ask Streams
- * to commit once the last record of such a poll has arrived. Under exactly-once a record is visible downstream only
+ * whether each poll left it caught up, its producer ({@link SendWatchingProducer}) whether processing wrote anything,
+ * and the processors of a topology built by {@link #streamsBuilder()} ask Streams to commit once they have processed
+ * the last record of such a poll. Under exactly-once a record is visible downstream only
  * once committed, so this is what a hop costs one pool at a time: a few ms instead of up to {@code commit.interval.ms}
  * (docs/benchmarks.md).
  */
@@ -105,10 +111,11 @@ public final class PromptCommits implements ProcessorWrapper {
 
     @Override
     public void process(Record<KIn, VIn> record) {
-      if (lastOfCaughtUpPoll(context.recordMetadata())) {
+      boolean last = lastOfCaughtUpPoll(context.recordMetadata());
+      delegate.process(record);
+      if (last && pacing().wroteSincePoll()) {
         context.commit();
       }
-      delegate.process(record);
     }
 
     @Override
@@ -133,15 +140,31 @@ public final class PromptCommits implements ProcessorWrapper {
 
     @Override
     public void process(FixedKeyRecord<KIn, VIn> record) {
-      if (lastOfCaughtUpPoll(context.recordMetadata())) {
+      boolean last = lastOfCaughtUpPoll(context.recordMetadata());
+      delegate.process(record);
+      if (last && pacing().wroteSincePoll()) {
         context.commit();
       }
-      delegate.process(record);
     }
 
     @Override
     public void close() {
       delegate.close();
+    }
+  }
+
+  /** The producer of a stream thread: reports to that thread's pacing that something is being written. */
+  public static final class SendWatchingProducer extends KafkaProducer<byte[], byte[]> {
+
+    public SendWatchingProducer(Map<String, Object> config) {
+      super(config, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    @Override
+    public Future<org.apache.kafka.clients.producer.RecordMetadata> send(
+        ProducerRecord<byte[], byte[]> record, Callback callback) {
+      pacing().wrote();
+      return super.send(record, callback);
     }
   }
 

@@ -60,6 +60,19 @@ class CommitPacingTest {
   }
 
   @Test
+  void whatAPollWroteIsKnownUntilTheNextPollWithRecords() {
+    pacing.polled(1, true);
+    assertThat(pacing.wroteSincePoll()).isFalse();
+    pacing.wrote();
+    pacing.polled(0, true);
+    assertThat(pacing.wroteSincePoll()).isTrue();
+
+    pacing.polled(1, true);
+
+    assertThat(pacing.wroteSincePoll()).isFalse();
+  }
+
+  @Test
   void aRecordNeverProcessedDoesNotStopLaterPromptCommits() {
     pacing.polled(2, true);
     pacing.processing("requests", 0, 0);

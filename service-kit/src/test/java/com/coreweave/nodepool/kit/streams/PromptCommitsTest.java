@@ -38,6 +38,15 @@ class PromptCommitsTest {
   }
 
   @Test
+  void aCaughtUpPollWhoseRecordsWroteNothingWaitsForTheCommitInterval() {
+    PromptCommits.pacing().polled(1, true);
+
+    process("nodepool-requested", 4, "ignored-pool");
+
+    assertThat(context.committed()).isFalse();
+  }
+
+  @Test
   void recordsOfAThreadWithABacklogWaitForTheCommitInterval() {
     PromptCommits.pacing().polled(2, false);
 
@@ -69,7 +78,10 @@ class PromptCommitsTest {
     @Override
     public void process(Record<String, String> record) {
       seen.add(record.key());
-      context.forward(record.withValue(record.value().toUpperCase()));
+      if (!record.key().startsWith("ignored")) {
+        context.forward(record.withValue(record.value().toUpperCase()));
+        PromptCommits.pacing().wrote(); // what the thread's producer reports when a sink sends the record
+      }
     }
   }
 }
