@@ -90,9 +90,16 @@ public final class PromptCommits implements ProcessorWrapper {
     });
   }
 
-  /** Records a punctuator forwards have no input position and are not counted. */
-  private static boolean lastOfCaughtUpPoll(Optional<RecordMetadata> input) {
-    return input.map(at -> pacing().processing(at.topic(), at.partition(), at.offset())).orElse(false);
+  /**
+   * Processes one input record, then asks Streams to commit if it was the last of a caught-up poll whose records wrote
+   * something. Records a punctuator forwards have no input position and are not counted.
+   */
+  private static void process(Optional<RecordMetadata> input, Runnable process, Runnable commit) {
+    boolean last = input.map(at -> pacing().processing(at.topic(), at.partition(), at.offset())).orElse(false);
+    process.run();
+    if (last && pacing().wroteSincePoll()) {
+      commit.run();
+    }
   }
 
   private static final class Prompt<KIn, VIn, KOut, VOut> implements Processor<KIn, VIn, KOut, VOut> {
@@ -111,11 +118,7 @@ public final class PromptCommits implements ProcessorWrapper {
 
     @Override
     public void process(Record<KIn, VIn> record) {
-      boolean last = lastOfCaughtUpPoll(context.recordMetadata());
-      delegate.process(record);
-      if (last && pacing().wroteSincePoll()) {
-        context.commit();
-      }
+      PromptCommits.process(context.recordMetadata(), () -> delegate.process(record), context::commit);
     }
 
     @Override
@@ -140,11 +143,7 @@ public final class PromptCommits implements ProcessorWrapper {
 
     @Override
     public void process(FixedKeyRecord<KIn, VIn> record) {
-      boolean last = lastOfCaughtUpPoll(context.recordMetadata());
-      delegate.process(record);
-      if (last && pacing().wroteSincePoll()) {
-        context.commit();
-      }
+      PromptCommits.process(context.recordMetadata(), () -> delegate.process(record), context::commit);
     }
 
     @Override
