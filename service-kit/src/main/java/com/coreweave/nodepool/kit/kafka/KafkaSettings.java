@@ -28,8 +28,8 @@ public interface KafkaSettings {
   List<String> topics();
 
   /**
-   * Whether a stream thread that was idle commits what it processed at once instead of at the next commit interval
-   * ({@code PromptCommits}): one pool at a time then crosses a hop in a few ms instead of up to 100.
+   * Whether a stream thread with no backlog commits what it processed and wrote at once instead of at the next
+   * commit interval ({@code PromptCommits}): one pool at a time then crosses a hop in a few ms instead of up to 100.
    */
   @WithName("prompt-commits")
   @WithDefault("true")

@@ -15,8 +15,8 @@ import org.apache.kafka.streams.KafkaClientSupplier;
 
 /**
  * The Kafka clients Quarkus gives the service's Kafka Streams: Streams' own defaults, except that each stream
- * thread's main consumer and producer report its polls and writes for {@link PromptCommits} (unless {@code nodepool.kafka.prompt-commits}
- * is false, which restores the plain per-interval commits).
+ * thread's main consumer and producer report its polls and writes for {@link PromptCommits} (unless
+ * {@code nodepool.kafka.prompt-commits} is false, which restores the plain per-interval commits).
  */
 @ApplicationScoped
 public class PromptCommitClients implements KafkaClientSupplier {

@@ -35,9 +35,8 @@ import org.apache.kafka.streams.state.StoreBuilder;
  * ({@link PollWatchingConsumer}, given to Kafka Streams by {@code PromptCommitClients}) tells the thread's pacing
  * whether each poll left it caught up, its producer ({@link SendWatchingProducer}) whether processing wrote anything,
  * and the processors of a topology built by {@link #streamsBuilder()} ask Streams to commit once they have processed
- * the last record of such a poll. Under exactly-once a record is visible downstream only
- * once committed, so this is what a hop costs one pool at a time: a few ms instead of up to {@code commit.interval.ms}
- * (docs/benchmarks.md).
+ * the last record of such a poll. Under exactly-once a record is visible downstream only once committed, so this is
+ * what a hop costs one pool at a time: a few ms instead of up to {@code commit.interval.ms} (docs/benchmarks.md).
  */
 public final class PromptCommits implements ProcessorWrapper {
 

@@ -19,8 +19,8 @@ class PromptCommitsTest {
 
   @BeforeEach
   void wrapAProcessor() {
-    processor = new PromptCommits().<String, String, String, String>wrapProcessorSupplier("upper", () -> new Upper(seen))
-        .get();
+    processor = new PromptCommits()
+        .<String, String, String, String>wrapProcessorSupplier("upper", () -> new Upper(seen)).get();
     processor.init(context);
   }
 
