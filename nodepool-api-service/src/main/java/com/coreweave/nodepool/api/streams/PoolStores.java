@@ -3,7 +3,9 @@ package com.coreweave.nodepool.api.streams;
 import com.coreweave.nodepool.api.domain.PlatformValidator;
 import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.PoolView;
+import com.coreweave.nodepool.kit.streams.FlushedOutputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.kit.streams.RecentValues;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.RequestDecided;
@@ -21,22 +23,30 @@ import org.apache.kafka.streams.state.ValueAndTimestamp;
  */
 final class PoolStores {
 
-  final KeyValueStore<String, PoolView> views;
-  final KeyValueStore<String, PoolEvents> events;
+  /** How many pools' views and events each task keeps parsed: a pool's facts arrive within seconds of each other. */
+  private static final int RECENT_POOLS = 1000;
+
+  final RecentValues<PoolView> views;
+  final RecentValues<PoolEvents> events;
   final KeyValueStore<String, RequestDecided> requestIds;
   final KeyValueStore<String, String> unvalidated;
   private final TimestampedKeyValueStore<String, InstanceType> catalogue;
   private final ProcessorContext<String, Outbound> context;
+  private final FlushedOutputs<Outbound> statuses;
   private final Clock clock;
+  private boolean catalogueSeen;
 
   PoolStores(ProcessorContext<String, Outbound> context, Clock clock) {
     this.context = context;
     this.clock = clock;
-    views = context.getStateStore(StoreNames.POOL_VIEWS);
-    events = context.getStateStore(StoreNames.POOL_EVENTS);
+    views = new RecentValues<>(context.getStateStore(StoreNames.POOL_VIEWS), RECENT_POOLS);
+    events = new RecentValues<>(context.getStateStore(StoreNames.POOL_EVENTS), RECENT_POOLS);
     requestIds = context.getStateStore(StoreNames.REQUEST_IDS);
     unvalidated = context.getStateStore(StoreNames.UNVALIDATED);
     catalogue = context.getStateStore(StoreNames.INSTANCE_TYPES);
+    // A pool's status changes with most facts, often several times within one commit (a node's assignment and its
+    // registration arrive together): only the last status of each commit is published.
+    statuses = FlushedOutputs.of(context, views.store());
   }
 
   ProcessorContext<String, Outbound> context() {
@@ -47,6 +57,16 @@ final class PoolStores {
     context.forward(new Record<>(key, outbound, clock.millis()));
   }
 
+  /** Publishes {@code status} of pool {@code key} with the commit that stores its view, unless a newer one is held. */
+  void publishAtCommit(String key, Outbound status) {
+    statuses.hold(new Record<>(key, status, clock.millis()));
+  }
+
+  /** Publishes the status held for pool {@code key} now, before an output that must follow it. */
+  void publishHeldStatus(String key) {
+    statuses.forwardNow(key);
+  }
+
   /** The platform's verdict on a spec, against the capacity-service's catalogue. */
   PlatformValidator.Verdict judge(NodePoolSpec spec) {
     return PlatformValidator.judge(spec, type -> {
@@ -55,11 +75,17 @@ final class PoolStores {
     }, catalogueLoaded());
   }
 
-  /** Whether the capacity-service has published the catalogue (an estimate of the entries may say 0 too early). */
+  /**
+   * Whether the capacity-service has published the catalogue (an estimate of the entries may say 0 too early). Once
+   * seen, it is not looked for again: opening an iterator on every request cost a quarter of deciding one.
+   */
   private boolean catalogueLoaded() {
-    try (var entries = catalogue.all()) {
-      return entries.hasNext();
+    if (!catalogueSeen) {
+      try (var entries = catalogue.all()) {
+        catalogueSeen = entries.hasNext();
+      }
     }
+    return catalogueSeen;
   }
 
   /** Pools whose spec is not valid are judged again until it is (the catalogue may arrive or change). */

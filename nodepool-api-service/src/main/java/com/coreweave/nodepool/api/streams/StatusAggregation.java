@@ -16,9 +16,9 @@ import java.time.Instant;
 
 /**
  * Status aggregation: folds the other services' facts into each pool's view ({@link PoolViewReducer}), publishes
- * the resource on {@code nodepool-status} when its projection changes ({@link StatusProjector}), folds recorded
- * events into Kubernetes Events on {@code nodepool-events} ({@link EventFolder}), and deletes a deleting pool once
- * its nodes are gone.
+ * the resource on {@code nodepool-status} when its projection changes ({@link StatusProjector}; the last change of
+ * each commit), folds recorded events into Kubernetes Events on {@code nodepool-events} ({@link EventFolder}), and
+ * deletes a deleting pool once its nodes are gone.
  */
 final class StatusAggregation {
 
@@ -55,8 +55,9 @@ final class StatusAggregation {
   }
 
   /**
-   * Stores the view and publishes the resource when its projection changed. A change gets the version of the write
-   * that made it, or, when only the status changed, a version of its own, so every change a watch sees is versioned.
+   * Stores the view and publishes the resource, with the commit, when its projection changed. A change gets the
+   * version of the write that made it, or, when only the status changed, a version of its own, so every change a
+   * watch sees is versioned.
    */
   void publish(String key, PoolView view, Instant now) {
     NodePool projected = StatusProjector.project(view, now);
@@ -72,7 +73,7 @@ final class StatusAggregation {
     }
     stores.views.put(key, published == null ? view : view.withPublished(published));
     if (published != null) {
-      stores.emit(key, Outbound.to(Topics.NODEPOOL_STATUS, published));
+      stores.publishAtCommit(key, Outbound.to(Topics.NODEPOOL_STATUS, published));
     }
   }
 
@@ -86,6 +87,7 @@ final class StatusAggregation {
     if (!view.accepted().deleting() || reconciled == null || !reconciled.nodesRemoved() || !view.nodes().isEmpty()) {
       return;
     }
+    stores.publishHeldStatus(key);
     PoolRef ref = PoolRef.of(view.accepted());
     onEvent(key, RecordedEvent.ofPool(ref, CwEvent.CWNodePoolDeleted, "NodePool " + ref.pool() + " deleted.",
         ref.uid(), ApiTopology.SERVICE, now));

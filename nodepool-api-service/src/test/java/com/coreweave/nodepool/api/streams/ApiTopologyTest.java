@@ -6,6 +6,7 @@ import com.coreweave.nodepool.api.config.ApiSettings;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.InstanceType;
+import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolRequested;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
@@ -133,6 +134,28 @@ class ApiTopologyTest {
     assertThat(answers).extracting(RequestDecided::outcome).containsExactly(RequestDecided.Outcome.CREATED,
         RequestDecided.Outcome.UPDATED, RequestDecided.Outcome.REJECTED);
     assertThat(answers.get(2).error().getReason()).isEqualTo("Conflict");
+  }
+
+  @Test
+  void aRemovedPoolPublishesItsLastStatusBeforeItsTombstone() {
+    requests.pipeInput(KEY, apply("req-1", 1, null));
+    PoolRef ref = PoolRef.of(Json.read(accepted.readValuesToList().get(0),
+        com.coreweave.nodepool.schema.events.NodePoolAccepted.class));
+    requests.pipeInput(KEY, Json.string(CloudEvent.of("req-2", "platform-team/ci", NodePoolRequested.TYPE, KEY, NOW,
+        Json.mapper().createObjectNode().put("operation", "DELETE").set("nodePool",
+            Json.mapper().createObjectNode().set("metadata", Json.mapper().createObjectNode().put("name", "train"))))));
+    status.readRecordsToList();
+
+    driver.createInputTopic(Topics.NODEPOOL_NODES_CHANGED.name(), Serdes.String().serializer(),
+            Serdes.String().serializer())
+        .pipeInput(KEY, Json.string(new NodeFact.NodePoolReconciled(ref, 0, 0, 0, 0, null, null, List.of(), true,
+            true, false, null, NOW)));
+
+    List<String> published = status.readValuesToList();
+    assertThat(published).hasSize(2);
+    assertThat(Json.read(published.get(0), NodePool.class).status().condition(Conditions.NODES_REMOVED).reason())
+        .isEqualTo("Complete");
+    assertThat(published.get(1)).as("the tombstone comes last").isNull();
   }
 
   @Test
