@@ -2,6 +2,7 @@ package com.coreweave.nodepool.provisioner.streams;
 
 import com.coreweave.nodepool.kit.streams.DurableTimers;
 import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.kit.streams.RecentValues;
 import com.coreweave.nodepool.provisioner.domain.AlertCatalogue;
 import com.coreweave.nodepool.provisioner.domain.NodeReleases;
 import com.coreweave.nodepool.provisioner.domain.Outcome;
@@ -30,11 +31,14 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbound> {
 
+  /** How many pools each task keeps parsed: a pool's inputs and timers come within seconds of each other. */
+  private static final int RECENT_POOLS = 1000;
+
   private final PoolReconciler reconciler;
   private final Duration timerInterval;
   private final Clock clock;
   private ProcessorContext<String, Outbound> context;
-  private KeyValueStore<String, PoolState> pools;
+  private RecentValues<PoolState> pools;
   private DurableTimers timers;
   private KeyValueStore<String, NodeReleasePublished> releases;
   /** The releases store as a value, read once (it holds a release per train) and kept with every change of it. */
@@ -49,7 +53,7 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
   @Override
   public void init(ProcessorContext<String, Outbound> context) {
     this.context = context;
-    pools = context.getStateStore(StoreNames.POOLS);
+    pools = new RecentValues<>(context.getStateStore(StoreNames.POOLS), RECENT_POOLS);
     releases = context.getStateStore(StoreNames.RELEASES);
     timers = DurableTimers.start(context, StoreNames.TIMERS, timerInterval, clock, this::onTimer);
   }
@@ -76,7 +80,7 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
     known = releases().with(release);
     Instant now = clock.instant();
     List<String> keys = new ArrayList<>();
-    try (KeyValueIterator<String, PoolState> it = pools.all()) {
+    try (KeyValueIterator<String, PoolState> it = pools.store().all()) {
       it.forEachRemaining(pool -> keys.add(pool.key));
     }
     for (String key : keys) {
