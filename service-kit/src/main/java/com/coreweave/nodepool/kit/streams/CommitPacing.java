@@ -2,12 +2,14 @@ package com.coreweave.nodepool.kit.streams;
 
 /**
  * When a stream thread should commit at once instead of at the next {@code commit.interval.ms}: as soon as it has
- * processed every record of a poll that left it caught up, with nothing more on any of its partitions, if processing
- * them wrote anything (a record for the next service, a store's changelog). A record that reaches a service with no
- * backlog then crosses the hop in one commit's time (a few ms) instead of up to 100 ms, while input that only moves
- * the offsets (a fact this service ignores) waits for the interval, as a transaction costs the broker ~4 ms;
- * a thread with a backlog keeps committing per interval, so that a burst is still written in few transactions. At
- * most one prompt commit per poll, and none while behind, so prompt commits cannot pile up under load.
+ * processed every record of a poll that left it caught up, with nothing more on any of its partitions, if anything it
+ * wrote since its last commit waits (a record for the next service, a store's changelog), including what an earlier
+ * poll that was still behind wrote. A record that reaches a service with no backlog then crosses the hop in one
+ * commit's time (a few ms) instead of up to 100 ms, while input that only moves the offsets (a fact this service
+ * ignores) waits for the interval, as a transaction costs the broker ~4 ms; a thread with a backlog keeps committing
+ * per interval, so that a burst is still written in few transactions. At most one prompt commit per poll, and none
+ * while behind, so prompt commits cannot pile up under load. (Services run exactly-once: the producer's transaction
+ * commit is what clears the writes.)
  */
 public final class CommitPacing {
 
@@ -23,7 +25,6 @@ public final class CommitPacing {
     if (records > 0) {
       unprocessed = records;
       this.caughtUp = caughtUp;
-      wrote = false;
     }
   }
 
@@ -35,7 +36,7 @@ public final class CommitPacing {
   /**
    * A processor is handed the input record at this position (every processor a record passes through says so; the
    * first counts it). True once, when the last record of a caught-up poll arrives: that caller processes it, then
-   * asks {@link #wroteSincePoll()}.
+   * asks {@link #uncommittedWrites()}.
    */
   public boolean processing(String topic, int partition, long offset) {
     if (offset == this.offset && partition == this.partition && topic.equals(this.topic)) {
@@ -51,8 +52,16 @@ public final class CommitPacing {
     return false;
   }
 
-  /** Whether processing what the last poll brought wrote anything: then a prompt commit is worth its cost. */
-  public boolean wroteSincePoll() {
+  /** The thread's transaction (or offset commit) went through: nothing it wrote waits any more. */
+  public void committed() {
+    wrote = false;
+  }
+
+  /**
+   * Whether anything written since the last commit waits for one (this poll's records, or an earlier poll's that was
+   * behind): then a prompt commit is worth its cost.
+   */
+  public boolean uncommittedWrites() {
     return wrote;
   }
 }

@@ -33,10 +33,11 @@ import org.apache.kafka.streams.state.StoreBuilder;
 /**
  * Commits a record promptly when its service has no backlog ({@link CommitPacing}): the stream thread's main consumer
  * ({@link PollWatchingConsumer}, given to Kafka Streams by {@code PromptCommitClients}) tells the thread's pacing
- * whether each poll left it caught up, its producer ({@link SendWatchingProducer}) whether processing wrote anything,
- * and the processors of a topology built by {@link #streamsBuilder()} ask Streams to commit once they have processed
- * the last record of such a poll. Under exactly-once a record is visible downstream only once committed, so this is
- * what a hop costs one pool at a time: a few ms instead of up to {@code commit.interval.ms} (docs/benchmarks.md).
+ * whether each poll left it caught up, its producer ({@link SendWatchingProducer}) whether anything written waits for
+ * a commit, and the processors of a topology built by {@link #streamsBuilder()} ask Streams to commit once they have
+ * processed the last record of such a poll. Under exactly-once a record is visible downstream only once committed,
+ * so this is what a hop costs one pool at a time: a few ms instead of up to {@code commit.interval.ms}
+ * (docs/benchmarks.md).
  */
 public final class PromptCommits implements ProcessorWrapper {
 
@@ -96,7 +97,7 @@ public final class PromptCommits implements ProcessorWrapper {
   private static void process(Optional<RecordMetadata> input, Runnable process, Runnable commit) {
     boolean last = input.map(at -> pacing().processing(at.topic(), at.partition(), at.offset())).orElse(false);
     process.run();
-    if (last && pacing().wroteSincePoll()) {
+    if (last && pacing().uncommittedWrites()) {
       commit.run();
     }
   }
@@ -163,6 +164,18 @@ public final class PromptCommits implements ProcessorWrapper {
         ProducerRecord<byte[], byte[]> record, Callback callback) {
       pacing().wrote();
       return super.send(record, callback);
+    }
+
+    @Override
+    public void commitTransaction() {
+      super.commitTransaction();
+      pacing().committed();
+    }
+
+    @Override
+    public void abortTransaction() {
+      super.abortTransaction();
+      pacing().committed();
     }
   }
 

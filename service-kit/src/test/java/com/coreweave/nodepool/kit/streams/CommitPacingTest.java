@@ -60,16 +60,16 @@ class CommitPacingTest {
   }
 
   @Test
-  void whatAPollWroteIsKnownUntilTheNextPollWithRecords() {
-    pacing.polled(1, true);
-    assertThat(pacing.wroteSincePoll()).isFalse();
+  void writesWaitForACommitUntilOneGoesThrough() {
+    pacing.polled(1, false);
+    assertThat(pacing.uncommittedWrites()).isFalse();
     pacing.wrote();
-    pacing.polled(0, true);
-    assertThat(pacing.wroteSincePoll()).isTrue();
-
     pacing.polled(1, true);
+    assertThat(pacing.uncommittedWrites()).as("written while behind, not committed yet").isTrue();
 
-    assertThat(pacing.wroteSincePoll()).isFalse();
+    pacing.committed();
+
+    assertThat(pacing.uncommittedWrites()).isFalse();
   }
 
   @Test

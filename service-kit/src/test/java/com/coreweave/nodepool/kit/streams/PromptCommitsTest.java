@@ -19,6 +19,7 @@ class PromptCommitsTest {
 
   @BeforeEach
   void wrapAProcessor() {
+    PromptCommits.pacing().committed(); // the pacing is the test thread's, shared by every test
     processor = new PromptCommits()
         .<String, String, String, String>wrapProcessorSupplier("upper", () -> new Upper(seen)).get();
     processor.init(context);
