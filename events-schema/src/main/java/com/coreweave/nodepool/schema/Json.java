@@ -10,6 +10,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
 
 /**
  * The one JSON mapping of every contract: RFC 3339 timestamps, no nulls, map keys sorted (so output is stable and
@@ -40,6 +41,7 @@ public final class Json {
   public static <M extends ObjectMapper> M configure(M mapper) {
     mapper.registerModule(new JavaTimeModule());
     mapper.registerModule(new Jdk8Module());
+    mapper.registerModule(new BlackbirdModule());
     mapper.disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
     mapper.disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE);
     mapper.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
