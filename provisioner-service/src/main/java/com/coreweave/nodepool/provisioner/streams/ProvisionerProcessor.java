@@ -31,8 +31,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbound> {
 
-  /** How many pools each task keeps parsed: a pool's inputs and timers come within seconds of each other. */
-  private static final int RECENT_POOLS = 1000;
+  /** How many pools each task keeps parsed (tens of KB each): a pool's inputs and timers come within seconds. */
+  private static final int RECENT_POOLS = 500;
 
   private final PoolReconciler reconciler;
   private final Duration timerInterval;
