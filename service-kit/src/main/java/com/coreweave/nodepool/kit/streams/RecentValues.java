@@ -49,7 +49,7 @@ public final class RecentValues<V> {
     recent.remove(key);
   }
 
-  /** The store itself, for what only it can do (iterate, be flushed). */
+  /** The store itself, for what only it can do: iterate it, listen to its cache (FlushedOutputs). */
   public KeyValueStore<String, V> store() {
     return store;
   }
