@@ -9,6 +9,7 @@ import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.kit.streams.PromptCommits;
+import com.coreweave.nodepool.kit.streams.RecentValues;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.topics.Topic;
@@ -47,10 +48,10 @@ public class ApiTopology {
     StreamsBuilder builder = PromptCommits.streamsBuilder();
     // Cached: a pool's view and events change with every input, often several times within one commit; the cache
     // writes each pool's last value to the changelog once per commit instead of once per input.
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
-        StoreNames.POOL_VIEWS), Serdes.String(), JsonSerde.of(PoolView.class)).withCachingEnabled());
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
-        StoreNames.POOL_EVENTS), Serdes.String(), JsonSerde.of(PoolEvents.class)).withCachingEnabled());
+    builder.addStateStore(RecentValues.layered(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
+        StoreNames.POOL_VIEWS), Serdes.String(), JsonSerde.of(PoolView.class)).withCachingEnabled()));
+    builder.addStateStore(RecentValues.layered(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
+        StoreNames.POOL_EVENTS), Serdes.String(), JsonSerde.of(PoolEvents.class)).withCachingEnabled()));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
         StoreNames.REQUEST_IDS), Serdes.String(), JsonSerde.of(RequestDecided.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(

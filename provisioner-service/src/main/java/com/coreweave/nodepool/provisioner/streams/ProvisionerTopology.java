@@ -7,6 +7,7 @@ import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Interpretation;
 import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.kit.streams.PromptCommits;
+import com.coreweave.nodepool.kit.streams.RecentValues;
 import com.coreweave.nodepool.provisioner.config.ProvisionerSettings;
 import com.coreweave.nodepool.provisioner.domain.PoolInput;
 import com.coreweave.nodepool.provisioner.domain.PoolReconciler;
@@ -50,8 +51,9 @@ public class ProvisionerTopology {
     StreamsBuilder builder = PromptCommits.streamsBuilder();
     // Cached: a pool's state changes with each input and timer, often several times within one commit; the cache
     // writes its last value to the changelog once per commit.
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.POOLS),
-        Serdes.String(), JsonSerde.of(PoolState.class)).withCachingEnabled());
+    builder.addStateStore(RecentValues.layered(Stores.keyValueStoreBuilder(
+        Stores.persistentKeyValueStore(StoreNames.POOLS), Serdes.String(), JsonSerde.of(PoolState.class))
+        .withCachingEnabled()));
     builder.addStateStore(DurableTimers.store(StoreNames.TIMERS));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.RELEASES),
         Serdes.String(), JsonSerde.of(NodeReleasePublished.class)));
