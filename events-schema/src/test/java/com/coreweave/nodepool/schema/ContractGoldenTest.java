@@ -18,6 +18,7 @@ import com.coreweave.nodepool.schema.events.PreemptionFact;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.QuotaLimit;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
 import com.coreweave.nodepool.schema.events.Validation;
@@ -158,10 +159,10 @@ class ContractGoldenTest {
 
   @Test
   void eventsAndStatus() throws Exception {
-    Golden.assertMatches("nodepool-event-recorded.json", new RecordedEvent("quota-checked/demo/example-nodepool/1",
-        "demo", "example-nodepool", POOL.uid(), ObjectReference.nodePool("example-nodepool", POOL.uid()),
-        "CWOverQuota", CwEvent.WARNING,
-        "NodePool targetNodes pushes you over quota for gd-8xa100-i128 in US-EAST-04A", "quota-service", T0));
+    Golden.assertMatches("nodepool-event-recorded.json", new RecordedEvents(List.of(
+        new RecordedEvent("quota-checked/demo/example-nodepool/1", "demo", "example-nodepool", POOL.uid(),
+            ObjectReference.nodePool("example-nodepool", POOL.uid()), "CWOverQuota", CwEvent.WARNING,
+            "NodePool targetNodes pushes you over quota for gd-8xa100-i128 in US-EAST-04A", "quota-service", T0))));
     Golden.assertMatches("nodepool-events.json", new EventBuilder()
         .withNewMetadata().withName("example-nodepool.1843f2c1a9d0e6b2").endMetadata()
         .withNewInvolvedObject().withApiVersion(NodePool.API_VERSION).withKind(NodePool.KIND)

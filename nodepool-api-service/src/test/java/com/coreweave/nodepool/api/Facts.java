@@ -7,6 +7,7 @@ import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.resource.Condition;
 import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.CwEvent;
@@ -81,8 +82,8 @@ final class Facts {
   }
 
   void event(String id, CwEvent event, String message) {
-    probe.sendJson(Topics.NODEPOOL_EVENT_RECORDED.name(), key(), RecordedEvent.ofPool(pool, event, message, id,
-        "test", Instant.now()));
+    probe.sendJson(Topics.NODEPOOL_EVENT_RECORDED.name(), key(), new RecordedEvents(List.of(
+        RecordedEvent.ofPool(pool, event, message, id, "test", Instant.now()))));
   }
 
   String machine(int index) {

@@ -3,6 +3,7 @@ package com.coreweave.nodepool.preemption;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.coreweave.nodepool.testing.TopicProbe;
 import java.time.Duration;
@@ -26,9 +27,12 @@ final class PreemptionFacts {
   /** The pool's recorded events, once {@code done} holds for them. */
   static List<RecordedEvent> events(TopicProbe probe, String poolKey, Predicate<List<RecordedEvent>> done,
                                     Duration timeout) {
-    probe.readUntil(Topics.NODEPOOL_EVENT_RECORDED.name(), read -> done.test(ofPool(read, poolKey,
-        RecordedEvent.class)), timeout);
-    return ofPool(probe.readAll(Topics.NODEPOOL_EVENT_RECORDED.name()), poolKey, RecordedEvent.class);
+    probe.readUntil(Topics.NODEPOOL_EVENT_RECORDED.name(), read -> done.test(eventsOf(read, poolKey)), timeout);
+    return eventsOf(probe.readAll(Topics.NODEPOOL_EVENT_RECORDED.name()), poolKey);
+  }
+
+  private static List<RecordedEvent> eventsOf(List<TopicProbe.Read> read, String poolKey) {
+    return ofPool(read, poolKey, RecordedEvents.class).stream().flatMap(r -> r.events().stream()).toList();
   }
 
   static List<PreemptionFact> ofNode(List<PreemptionFact> facts, String node) {

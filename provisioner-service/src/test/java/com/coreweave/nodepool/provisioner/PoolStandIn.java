@@ -8,6 +8,7 @@ import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.events.Validation;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
 import com.coreweave.nodepool.schema.resource.Node;
@@ -189,7 +190,7 @@ final class PoolStandIn {
   List<RecordedEvent> events() {
     return eventsRecorded.read().stream()
         .filter(r -> r.key().equals(key()))
-        .map(r -> Json.read(r.value(), RecordedEvent.class))
+        .flatMap(r -> Json.read(r.value(), RecordedEvents.class).events().stream())
         .filter(e -> e.poolUid().equals(uid))
         .toList();
   }

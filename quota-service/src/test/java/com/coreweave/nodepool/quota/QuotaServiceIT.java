@@ -12,6 +12,7 @@ import static org.hamcrest.Matchers.startsWith;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.resource.Conditions.Quota;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Topics;
@@ -79,7 +80,8 @@ class QuotaServiceIT {
   static RecordedEvent event(String pool, String reason) {
     List<TopicProbe.Read> read = probe.readUntil(Topics.NODEPOOL_EVENT_RECORDED.name(),
         records -> records.stream().anyMatch(r -> r.key().equals(pool) && r.value().contains(reason)), WAIT);
-    return read.stream().filter(r -> r.key().equals(pool)).map(r -> r.as(RecordedEvent.class))
+    return read.stream().filter(r -> r.key().equals(pool))
+        .flatMap(r -> r.as(RecordedEvents.class).events().stream())
         .filter(e -> e.reason().equals(reason)).findFirst().orElseThrow();
   }
 

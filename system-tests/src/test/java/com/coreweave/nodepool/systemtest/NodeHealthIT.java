@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.coreweave.nodepool.systemtest.harness.ExternalClient;
@@ -104,7 +105,7 @@ class NodeHealthIT {
   static List<RecordedEvent> events(OnePool pool) {
     return kafka.readAll(Topics.NODEPOOL_EVENT_RECORDED.name()).stream()
         .filter(r -> ("demo/" + pool.name).equals(r.key()))
-        .map(r -> Json.read(r.value(), RecordedEvent.class)).toList();
+        .flatMap(r -> Json.read(r.value(), RecordedEvents.class).events().stream()).toList();
   }
 
   /** The reasons of the events about {@code node}, and of the pool events that name it, in order. */

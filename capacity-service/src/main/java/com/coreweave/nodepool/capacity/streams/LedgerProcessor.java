@@ -6,6 +6,7 @@ import com.coreweave.nodepool.capacity.domain.LedgerDecision;
 import com.coreweave.nodepool.capacity.domain.LedgerInput;
 import com.coreweave.nodepool.capacity.domain.LedgerRecord;
 import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
 import com.coreweave.nodepool.schema.topics.Topics;
 import java.time.Clock;
@@ -62,7 +63,8 @@ class LedgerProcessor implements Processor<String, LedgerInput, String, Outbound
           : Outbound.to(Topics.CAPACITY_CHECKED, update.checked()));
     }
     decision.reclaims().forEach(r -> emit(r.pool().key().toString(), Outbound.to(Topics.SPOT_RECLAIM_REQUESTED, r)));
-    decision.events().forEach(e -> emit(e.org() + "/" + e.pool(), Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, e)));
+    RecordedEvents.byPool(decision.events()).forEach((pool, events) -> emit(pool,
+        Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, events)));
   }
 
   @Override

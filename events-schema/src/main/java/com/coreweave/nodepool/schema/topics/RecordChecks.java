@@ -17,6 +17,7 @@ import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.QuotaKey;
 import com.coreweave.nodepool.schema.events.QuotaLimit;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
@@ -169,11 +170,17 @@ final class RecordChecks {
     nodeName(fact.node());
   }
 
-  static void eventRecorded(PoolKey key, RecordedEvent event) {
-    if (blank(event.id()) || blank(event.reason()) || blank(event.type()) || blank(event.poolUid())) {
-      throw invalid("a recorded event needs id, poolUid, reason and type");
+  static void eventsRecorded(PoolKey key, RecordedEvents recorded) {
+    if (recorded.events().isEmpty()) {
+      throw invalid("events must name at least one recorded event");
     }
-    sameKey(key, event.org(), event.pool());
+    for (RecordedEvent event : recorded.events()) {
+      if (event == null || blank(event.id()) || blank(event.reason()) || blank(event.type())
+          || blank(event.poolUid())) {
+        throw invalid("every recorded event needs id, poolUid, reason and type");
+      }
+      sameKey(key, event.org(), event.pool());
+    }
   }
 
   static void requestDecided(PoolKey key, RequestDecided decided) {

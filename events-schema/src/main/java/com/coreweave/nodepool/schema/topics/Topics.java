@@ -16,7 +16,7 @@ import com.coreweave.nodepool.schema.events.PreemptionFact;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.QuotaKey;
 import com.coreweave.nodepool.schema.events.QuotaLimit;
-import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
@@ -98,9 +98,11 @@ public final class Topics {
   public static final Topic<PoolKey, PreemptionFact> SPOT_PREEMPTION_PROGRESSED = new Topic<>(
       "spot-preemption-progressed", KeyFormat.POOL, ValueFormat.json(PreemptionFact.class),
       RecordChecks::preemption, DELETED, WEEK, PREEMPTION, KEY_PARTITION, "Spot preemption timeline steps.");
-  public static final Topic<PoolKey, RecordedEvent> NODEPOOL_EVENT_RECORDED = new Topic<>("nodepool-event-recorded",
-      KeyFormat.POOL, ValueFormat.json(RecordedEvent.class), RecordChecks::eventRecorded, DELETED, WEEK,
-      "every service", KEY_PARTITION, "CW* and spot events as each service records them; folded into nodepool-events.");
+  public static final Topic<PoolKey, RecordedEvents> NODEPOOL_EVENT_RECORDED = new Topic<>("nodepool-event-recorded",
+      KeyFormat.POOL, ValueFormat.json(RecordedEvents.class), RecordChecks::eventsRecorded, DELETED, WEEK,
+      "every service", KEY_PARTITION,
+      "CW* and spot events as each service records them, those of one change in one record; folded into "
+      + "nodepool-events.");
   public static final Topic<PoolKey, Event> NODEPOOL_EVENTS = new Topic<>("nodepool-events", KeyFormat.POOL,
       ValueFormat.json(Event.class), RecordCheck.none(), DELETED, WEEK, API, KEY_PARTITION,
       "Outbound: Kubernetes Events (reason, type, message, involvedObject, count).");

@@ -111,6 +111,13 @@ class TopicReadTest {
   }
 
   @Test
+  void aRecordOfRecordedEventsMustHoldAtLeastOne() {
+    assertThat(refusal(Topics.NODEPOOL_EVENT_RECORDED, POOL, "{\"events\":[]}")).isEqualTo(Code.INVALID_RECORD);
+    assertThat(refusal(Topics.NODEPOOL_EVENT_RECORDED, POOL, "{\"events\":[null]}"))
+        .isEqualTo(Code.INVALID_RECORD);
+  }
+
+  @Test
   void keysOfAnotherFormAreRefused() {
     assertThat(refusal(Topics.NODE_ACTIVITY_REPORTED, "no-slash", "{}")).isEqualTo(Code.INVALID_KEY);
     assertThat(refusal(Topics.QUOTA_LIMIT_SET, "demo/US-EAST-04A", "{}")).isEqualTo(Code.INVALID_KEY);

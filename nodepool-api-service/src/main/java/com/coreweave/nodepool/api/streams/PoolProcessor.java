@@ -3,7 +3,7 @@ package com.coreweave.nodepool.api.streams;
 import com.coreweave.nodepool.api.config.ApiSettings;
 import com.coreweave.nodepool.api.domain.PoolRequest;
 import com.coreweave.nodepool.kit.streams.Outbound;
-import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.events.RecordedEvents;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,7 +46,7 @@ class PoolProcessor implements Processor<String, Object, String, Outbound> {
     Instant now = clock.instant();
     switch (record.value()) {
       case PoolRequest request -> requests.onRequest(record.key(), request, now);
-      case RecordedEvent event -> status.onEvent(record.key(), event);
+      case RecordedEvents recorded -> recorded.events().forEach(event -> status.onEvent(record.key(), event));
       default -> status.onFact(record.key(), record.value(), now);
     }
   }

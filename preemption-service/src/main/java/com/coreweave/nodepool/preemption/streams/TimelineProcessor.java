@@ -1,15 +1,16 @@
 package com.coreweave.nodepool.preemption.streams;
 
 import com.coreweave.nodepool.kit.streams.DurableTimers;
+import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.preemption.domain.NodeActivity;
 import com.coreweave.nodepool.preemption.domain.NodeTimeline;
 import com.coreweave.nodepool.preemption.domain.PreemptionTimeline;
 import com.coreweave.nodepool.preemption.domain.PreemptionWarnings;
-import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
+import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
 import com.coreweave.nodepool.schema.topics.Topics;
 import java.time.Clock;
@@ -145,7 +146,7 @@ class TimelineProcessor implements Processor<String, Object, String, Outbound> {
           fact.reclaimId());
       emit(poolKey, Outbound.to(Topics.SPOT_PREEMPTION_PROGRESSED, fact), now);
       emit(poolKey, Outbound.to(Topics.NODEPOOL_EVENT_RECORDED,
-          PreemptionWarnings.of(fact, PreemptionTopology.SERVICE)), now);
+          new RecordedEvents(List.of(PreemptionWarnings.of(fact, PreemptionTopology.SERVICE)))), now);
     }
   }
 

@@ -12,6 +12,7 @@ import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
@@ -174,7 +175,8 @@ class PreemptionTopologyTest {
 
     assertThat(steps()).containsExactly("n-1:PreemptionPending", "n-2:PreemptionPending",
         "n-2:PreemptionInProgress", "n-2:NodePreempted");
-    assertThat(events.readValuesToList()).extracting(v -> Json.read(v, RecordedEvent.class).id())
+    assertThat(events.readValuesToList()).flatExtracting(v -> Json.read(v, RecordedEvents.class).events())
+        .extracting(RecordedEvent::id)
         .filteredOn(id -> id.contains("/n-1/"))
         .containsExactly("preemption-service/r-1/n-1/PreemptionPending");
     assertThat(timelines().get("demo/spot-a|n-1").phase()).isEqualTo(NodeTimeline.Phase.Cancelled);

@@ -11,6 +11,7 @@ import com.coreweave.nodepool.provisioner.domain.PoolReconciler;
 import com.coreweave.nodepool.provisioner.domain.PoolState;
 import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
+import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.topics.Topics;
 import java.time.Clock;
 import java.time.Duration;
@@ -129,8 +130,10 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
     long timestamp = clock.millis();
     outcome.facts().forEach(fact -> context.forward(new Record<>(key,
         Outbound.to(Topics.NODEPOOL_NODES_CHANGED, fact), timestamp)));
-    outcome.events().forEach(event -> context.forward(new Record<>(key,
-        Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, event), timestamp)));
+    if (!outcome.events().isEmpty()) {
+      context.forward(new Record<>(key, Outbound.to(Topics.NODEPOOL_EVENT_RECORDED,
+          new RecordedEvents(outcome.events())), timestamp));
+    }
     outcome.requests().forEach(request -> context.forward(new Record<>(key,
         Outbound.to(Topics.NODEPOOL_REQUESTED, request), timestamp)));
   }

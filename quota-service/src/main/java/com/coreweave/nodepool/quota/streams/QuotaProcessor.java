@@ -9,6 +9,7 @@ import com.coreweave.nodepool.quota.domain.QuotaRecord;
 import com.coreweave.nodepool.quota.domain.QuotaRecords;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.QuotaKey;
+import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.topics.Topics;
 import java.time.Clock;
 import java.time.Instant;
@@ -71,8 +72,8 @@ class QuotaProcessor implements Processor<String, QuotaInput, String, Object> {
       emit(pool, entry != null && entry.moved() ? new PoolDecision(decision, null)
           : Outbound.to(Topics.QUOTA_CHECKED, decision), now);
     }
-    result.events().forEach(e -> emit(e.org() + "/" + e.pool(), Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, e),
-        now));
+    RecordedEvents.byPool(result.events()).forEach((pool, events) -> emit(pool,
+        Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, events), now));
   }
 
   @Override

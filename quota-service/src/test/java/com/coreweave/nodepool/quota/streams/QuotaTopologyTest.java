@@ -10,6 +10,7 @@ import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.QuotaLimit;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.resource.Conditions.Quota;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Topics;
@@ -101,7 +102,7 @@ class QuotaTopologyTest {
     assertThat(last(records, "demo/b").admittedNodes()).isZero();
     assertThat(last(records, "demo/b").reason()).isEqualTo(Quota.OVER);
     List<RecordedEvent> warnings = events.readValuesToList().stream()
-        .map(v -> Json.read(v, RecordedEvent.class)).toList();
+        .flatMap(v -> Json.read(v, RecordedEvents.class).events().stream()).toList();
     assertThat(warnings).singleElement().satisfies(e -> {
       assertThat(e.reason()).isEqualTo("CWOverQuota");
       assertThat(e.pool()).isEqualTo("b");
