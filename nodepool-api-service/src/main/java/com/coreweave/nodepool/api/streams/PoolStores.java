@@ -91,12 +91,21 @@ final class PoolStores {
     return catalogueSeen;
   }
 
-  /** Pools whose spec is not valid are judged again until it is (the catalogue may arrive or change). */
+  /**
+   * Pools whose spec is not valid are judged again until it is (the catalogue may arrive or change). A pool is
+   * forgotten only if it is there: a delete writes a tombstone to the changelog even for a key the store lacks.
+   */
   void trackValidation(String key, NodePoolAccepted accepted) {
     if (accepted.validation().valid() || accepted.deleting()) {
-      unvalidated.delete(key);
+      forgetUnvalidated(key);
     } else {
       unvalidated.put(key, "");
+    }
+  }
+
+  void forgetUnvalidated(String key) {
+    if (unvalidated.get(key) != null) {
+      unvalidated.delete(key);
     }
   }
 }

@@ -95,6 +95,6 @@ final class StatusAggregation {
     stores.emit(key, Outbound.tombstone(Topics.NODEPOOL_ACCEPTED));
     stores.views.delete(key);
     stores.events.delete(key);
-    stores.unvalidated.delete(key);
+    stores.forgetUnvalidated(key);
   }
 }

@@ -9,10 +9,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import com.coreweave.nodepool.api.domain.EventFolder.Folded;
+import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
 import com.coreweave.nodepool.schema.resource.ObjectReference;
 import java.time.Instant;
 import java.util.Map;
@@ -66,6 +68,25 @@ class EventFolderTest {
     assertThat(event.getSource().getComponent()).isEqualTo("capacity-service");
     assertThat(event.getReportingComponent()).isEqualTo("capacity-service");
     assertThat(folded.events().seenIds()).containsExactly(recorded.id());
+  }
+
+  @Test
+  void theEventIsWrittenAsTheOneAKubernetesClientBuildsWithTheSameFields() {
+    RecordedEvent recorded = queued("c-1", NOW);
+    Event first = EventFolder.fold(PoolEvents.EMPTY, recorded).changed();
+    Event repeat = EventFolder.fold(foldAll(recorded), queued("c-2", NOW.plusSeconds(30))).changed();
+
+    Event built = new EventBuilder()
+        .withNewMetadata().withName(first.getMetadata().getName()).endMetadata()
+        .withNewInvolvedObject().withApiVersion(NodePool.API_VERSION).withKind(NodePool.KIND).withName(POOL)
+          .withUid(UID).endInvolvedObject()
+        .withReason("CWNodeRequestQueued").withMessage(QUEUED).withType(CwEvent.NORMAL).withCount(1)
+        .withFirstTimestamp(NOW_SECONDS.toString()).withLastTimestamp(NOW_SECONDS.toString())
+        .withNewSource().withComponent("capacity-service").endSource()
+        .withReportingComponent("capacity-service").build();
+    assertThat(Json.string(first)).isEqualTo(Json.string(built));
+    assertThat(Json.string(repeat)).isEqualTo(Json.string(new EventBuilder(built).withCount(2)
+        .withLastTimestamp(NOW_SECONDS.plusSeconds(30).toString()).build()));
   }
 
   @Test

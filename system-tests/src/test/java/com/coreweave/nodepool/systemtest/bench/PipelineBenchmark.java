@@ -891,7 +891,7 @@ public final class PipelineBenchmark {
     PhaseCost pipeline = costs.get(PIPELINE);
     if (pipeline != null) {
       md.append("\n## What benchmark 4 wrote to the broker, per pool\n\n")
-          .append(ReportTables.writtenPerTopic(pipeline, 16));
+          .append(ReportTables.writtenPerTopic(pipeline, 30));
     }
     if (baseline != null) {
       md.append("\n## What the baseline chain wrote to the broker, per record\n\n")
