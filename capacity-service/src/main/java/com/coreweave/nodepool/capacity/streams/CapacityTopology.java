@@ -54,7 +54,9 @@ public class CapacityTopology {
 
     KStream<String, LedgerInput> demand = in.read(Topics.QUOTA_CHECKED, Readers.quotaChecked(catalogue))
         .process(() -> new PoolRouter(catalogue), Named.as("route-demand"), StoreNames.POOL_ROUTES);
-    KStream<String, LedgerInput> releases = in.read(Topics.NODEPOOL_NODES_CHANGED)
+    // Only a removed node releases capacity: the other node facts (most of them) are skipped unparsed.
+    KStream<String, LedgerInput> releases = in.readKinds(Topics.NODEPOOL_NODES_CHANGED, NodeFact.KIND,
+            NodeFact.kinds(NodeFact.NodeRemoved.class))
         .filter((key, fact) -> fact instanceof NodeFact.NodeRemoved, Named.as("only-node-removed"))
         .selectKey((key, fact) -> fact.pool().zone() + "/" + fact.pool().instanceType(), Named.as("release-ledger"))
         .mapValues(fact -> (LedgerInput) new LedgerInput.Release((NodeFact.NodeRemoved) fact),

@@ -7,15 +7,17 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * What the provisioner tells the world about a pool's nodes ({@code nodepool-nodes-changed}, keyed
  * {@code <org>/<pool>}, one partition per pool so facts keep their order). Node facts carry the whole node as it is
  * now, so a reader keeps the latest snapshot per node name; {@link NodePoolReconciled} summarises the pool.
  */
-@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "fact")
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = NodeFact.KIND)
 @JsonSubTypes({
     @JsonSubTypes.Type(value = NodeFact.NodeAssigned.class, name = "NodeAssigned"),
     @JsonSubTypes.Type(value = NodeFact.NodeRegistered.class, name = "NodeRegistered"),
@@ -25,6 +27,15 @@ import java.util.Set;
     @JsonSubTypes.Type(value = NodeFact.NodePoolReconciled.class, name = "NodePoolReconciled")
 })
 public sealed interface NodeFact {
+
+  /** The property naming a fact's kind: written first, and the simple name of its record. */
+  String KIND = "fact";
+
+  /** The kind names of {@code types}, as {@link #KIND} carries them. */
+  @SafeVarargs
+  static Set<String> kinds(Class<? extends NodeFact>... types) {
+    return Arrays.stream(types).map(Class::getSimpleName).collect(Collectors.toUnmodifiableSet());
+  }
 
   PoolRef pool();
 

@@ -10,6 +10,7 @@ import com.coreweave.nodepool.preemption.config.PreemptionSettings;
 import com.coreweave.nodepool.preemption.domain.NodeActivity;
 import com.coreweave.nodepool.preemption.domain.NodeTimeline;
 import com.coreweave.nodepool.preemption.domain.PreemptionTimeline;
+import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.topics.Topic;
 import com.coreweave.nodepool.schema.topics.Topics;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -55,7 +56,10 @@ public class PreemptionTopology {
     Inputs in = new Inputs(builder, SERVICE, partitions, clock);
     KStream<String, Object> inputs = input(in, Topics.SPOT_RECLAIM_REQUESTED)
         .merge(input(in, Topics.NODE_ACTIVITY_REPORTED))
-        .merge(input(in, Topics.NODEPOOL_NODES_CHANGED));
+        // A timeline ends when its node or its pool's nodes are removed; other node facts are skipped unparsed.
+        .merge(in.readKinds(Topics.NODEPOOL_NODES_CHANGED, NodeFact.KIND,
+                NodeFact.kinds(NodeFact.NodeRemoved.class, NodeFact.NodePoolReconciled.class))
+            .mapValues(v -> (Object) v, Named.as("as-input-" + Topics.NODEPOOL_NODES_CHANGED.name())));
     KStream<String, Outbound> outputs = inputs.process(
         () -> new TimelineProcessor(timeline, settings.tick(), clock), Named.as("preemption-timelines"),
         StoreNames.TIMELINES, StoreNames.DUE, StoreNames.ACTIVITY);

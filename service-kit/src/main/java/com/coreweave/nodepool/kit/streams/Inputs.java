@@ -6,6 +6,7 @@ import com.coreweave.nodepool.schema.topics.Topic;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
@@ -51,12 +52,31 @@ public final class Inputs {
     return read(topic, interpretation, DeadLetters.serviceTopic(service));
   }
 
+  /**
+   * As {@link #read(Topic)}, for a topic of a polymorphic value of which this service uses only some kinds: records
+   * whose type property ({@code kindProperty}, at the top level) names another kind are skipped before they are
+   * parsed, which is most of the cost of reading them.
+   */
+  public <V> KStream<String, V> readKinds(Topic<?, V> topic, String kindProperty, Set<String> kinds) {
+    KindPeek peek = new KindPeek(kindProperty, kinds);
+    String name = topic.name();
+    KStream<String, byte[]> raw = builder.stream(name, Consumed.with(Serdes.String(), Serdes.ByteArray())
+        .withName("read-" + name)).filter((key, value) -> peek.wanted(value), Named.as("kinds-" + name));
+    return read(raw, topic, Interpretation.asIs(), DeadLetters.serviceTopic(service));
+  }
+
   /** As {@link #read(Topic, Interpretation)}, with refused records going to {@code deadLetterTopic}. */
   public <V, T> KStream<String, T> read(Topic<?, V> topic, Interpretation<V, T> interpretation,
                                         String deadLetterTopic) {
     String name = topic.name();
     KStream<String, byte[]> raw = builder.stream(name, Consumed.with(Serdes.String(), Serdes.ByteArray())
         .withName("read-" + name));
+    return read(raw, topic, interpretation, deadLetterTopic);
+  }
+
+  private <V, T> KStream<String, T> read(KStream<String, byte[]> raw, Topic<?, V> topic,
+                                         Interpretation<V, T> interpretation, String deadLetterTopic) {
+    String name = topic.name();
     KStream<String, Parsed<T>> parsed = parse(raw, topic, interpretation, topic.anyPartition(), name);
     if (!topic.anyPartition()) {
       return accepted(parsed, deadLetterTopic, name);
