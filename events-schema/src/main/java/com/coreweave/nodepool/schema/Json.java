@@ -40,6 +40,7 @@ public final class Json {
 
   public static <M extends ObjectMapper> M configure(M mapper) {
     mapper.registerModule(new JavaTimeModule());
+    mapper.registerModule(UtcInstants.module());
     mapper.registerModule(new Jdk8Module());
     mapper.registerModule(new BlackbirdModule());
     mapper.disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
