@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.api.domain;
 
+import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
@@ -7,6 +8,10 @@ import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +20,10 @@ import java.util.TreeMap;
 /**
  * Everything the api-service knows of one pool, kept in the {@code pool-views} store: the accepted pool, the latest
  * decision of each gatekeeper, the nodes, and the resource as last published (whose conditions carry the
- * transition times the next status keeps).
+ * transition times the next status keeps). The published resource is written first, so a LIST reads it without the
+ * rest ({@link #publishedIn}).
  */
+@JsonPropertyOrder({"published"})
 public record PoolView(
     NodePoolAccepted accepted,
     QuotaChecked quota,
@@ -38,6 +45,29 @@ public record PoolView(
     @JsonIgnore
     public boolean inFlight() {
       return removedAt == null;
+    }
+  }
+
+  /**
+   * The published resource in a stored view's JSON, read without binding the rest of the view: a page of a LIST
+   * needs only that, and the rest of a large pool's view (its nodes) is most of the cost of reading it.
+   */
+  public static NodePool publishedIn(byte[] json) {
+    try (JsonParser parser = Json.mapper().getFactory().createParser(json)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        throw new IllegalArgumentException("a stored pool view is a JSON object");
+      }
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        boolean published = "published".equals(parser.currentName());
+        JsonToken value = parser.nextToken();
+        if (published) {
+          return value == JsonToken.VALUE_NULL ? null : Json.mapper().readValue(parser, NodePool.class);
+        }
+        parser.skipChildren();
+      }
+      return null;
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read a stored pool view: " + e.getMessage(), e);
     }
   }
 

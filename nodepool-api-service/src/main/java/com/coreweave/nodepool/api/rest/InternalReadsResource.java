@@ -2,10 +2,9 @@ package com.coreweave.nodepool.api.rest;
 
 import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.PoolView;
-import com.coreweave.nodepool.api.streams.StoreNames;
-import com.coreweave.nodepool.kit.kafka.InteractiveQueries;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.PoolKey;
+import com.coreweave.nodepool.schema.resource.NodePool;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -30,9 +29,6 @@ public class InternalReadsResource {
   @Inject
   Tenancy tenancy;
 
-  @Inject
-  InteractiveQueries queries;
-
   @GET
   @Path("/pool-views/{org}/{name}")
   @Operation(hidden = true)
@@ -50,14 +46,17 @@ public class InternalReadsResource {
   @GET
   @Path("/pool-views")
   @Operation(hidden = true)
-  public SortedMap<String, PoolView> views(@QueryParam("org") String org, @QueryParam("after") String after,
-                                          @QueryParam("limit") Integer limit) {
-    String readable = tenancy.readable(org);
-    if (limit == null) {
-      return reads.localViews(readable);
-    }
-    return queries.localPage(StoreNames.POOL_VIEWS, readable == null ? null : PoolKey.orgPrefix(readable), after,
-        limit);
+  public SortedMap<String, PoolView> views(@QueryParam("org") String org) {
+    return reads.localViews(tenancy.readable(org));
+  }
+
+  /** A page of this instance's pools' published resources, for another instance's LIST. */
+  @GET
+  @Path("/pool-published")
+  @Operation(hidden = true)
+  public SortedMap<String, NodePool> published(@QueryParam("org") String org, @QueryParam("after") String after,
+                                               @QueryParam("limit") int limit) {
+    return reads.localPublishedPage(tenancy.readable(org), after, limit);
   }
 
   @GET

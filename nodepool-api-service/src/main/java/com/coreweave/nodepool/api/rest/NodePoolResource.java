@@ -262,8 +262,8 @@ public class NodePoolResource implements Lister<NodePool> {
   @Override
   public Page<NodePool> page(ListOptions options, Predicate<NodePool> selected, String after, int limit) {
     String scope = tenancy.readScope();
-    return reads.poolsPage(scope, view -> scope != null ? view.getValue().published()
-        : OrgLabel.shown(view.getValue().published(), PoolKey.parse(view.getKey()).org()), selected, after, limit,
+    return reads.poolsPage(scope, pool -> scope != null ? pool.getValue()
+        : OrgLabel.shown(pool.getValue(), PoolKey.parse(pool.getKey()).org()), selected, after, limit,
         options.authorization);
   }
 

@@ -50,15 +50,15 @@ public class PoolReads {
   }
 
   /**
-   * Up to {@code limit} pools of {@code org} (of every org when null) after the key {@code after}, in key order, from
-   * all instances: each answers its own page and the first {@code limit} of them all are kept.
+   * The published resources of up to {@code limit} pools of {@code org} (of every org when null) after the key
+   * {@code after}, in key order, from all instances: each answers its own page and the first {@code limit} of them
+   * all are kept. Each is read from its view's bytes alone ({@link PoolView#publishedIn}).
    */
-  public SortedMap<String, PoolView> viewsPage(String org, String after, int limit, String authorization) {
-    String prefix = org == null ? null : PoolKey.orgPrefix(org);
-    SortedMap<String, PoolView> page = queries.localPage(StoreNames.POOL_VIEWS, prefix, after, limit);
-    page.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEWS, "/internal/pool-views?limit=" + limit
+  public SortedMap<String, NodePool> publishedPage(String org, String after, int limit, String authorization) {
+    SortedMap<String, NodePool> page = localPublishedPage(org, after, limit);
+    page.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEWS, "/internal/pool-published?limit=" + limit
         + (org == null ? "" : "&org=" + segment(org)) + (after == null ? "" : "&after=" + segment(after)),
-        authorization, new TypeReference<Map<String, PoolView>>() { }));
+        authorization, new TypeReference<Map<String, NodePool>>() { }));
     while (page.size() > limit) {
       page.remove(page.lastKey());
     }
@@ -69,15 +69,15 @@ public class PoolReads {
    * A page of the pools of {@code org} (every org when null) as {@code shown}, the selected ones after the key
    * {@code after}: read a page at a time from the stores until {@code limit} are found or none are left.
    */
-  Lister.Page<NodePool> poolsPage(String org, Function<Map.Entry<String, PoolView>, NodePool> shown,
+  Lister.Page<NodePool> poolsPage(String org, Function<Map.Entry<String, NodePool>, NodePool> shown,
                                   Predicate<NodePool> selected, String after, int limit, String authorization) {
     List<NodePool> items = new ArrayList<>();
     List<String> keys = new ArrayList<>();
     String cursor = after;
     int batch = limit == Integer.MAX_VALUE - 1 ? limit : limit + 1;
     while (items.size() <= limit) {
-      SortedMap<String, PoolView> views = viewsPage(org, cursor, batch, authorization);
-      for (Map.Entry<String, PoolView> view : views.entrySet()) {
+      SortedMap<String, NodePool> views = publishedPage(org, cursor, batch, authorization);
+      for (Map.Entry<String, NodePool> view : views.entrySet()) {
         NodePool pool = shown.apply(view);
         if (selected.test(pool) && items.size() <= limit) {
           items.add(pool);
@@ -117,6 +117,12 @@ public class PoolReads {
 
   public Optional<PoolEvents> localEvents(PoolKey key) {
     return queries.localGet(StoreNames.POOL_EVENTS, key.toString());
+  }
+
+  /** This instance's share of {@link #publishedPage}. */
+  public SortedMap<String, NodePool> localPublishedPage(String org, String after, int limit) {
+    return queries.localPage(StoreNames.POOL_VIEWS, org == null ? null : PoolKey.orgPrefix(org), after, limit,
+        PoolView::publishedIn);
   }
 
   public SortedMap<String, PoolView> localViews(String org) {

@@ -40,6 +40,7 @@ import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolStatus;
 import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Nested;
@@ -97,6 +98,18 @@ class StatusProjectorTest {
     assertThat(status.queuedNodes()).isZero();
     assertThat(status.observedGeneration()).isEqualTo(1L);
     assertThat(status.nodeProfile()).isEqualTo("profile-1");
+  }
+
+  @Test
+  void aStoredViewsPublishedResourceIsReadAloneAndComesFirst() {
+    PoolView view = published(healthy(), NOW);
+    byte[] stored = Json.bytes(view);
+
+    assertThat(PoolView.publishedIn(stored)).isEqualTo(view.published());
+    assertThat(new String(stored, StandardCharsets.UTF_8)).startsWith("{\"published\":");
+    assertThat(PoolView.publishedIn(Json.bytes(healthy()))).as("none published yet").isNull();
+    assertThat(PoolView.publishedIn("{\"nodes\":{},\"published\":null}".getBytes(
+        StandardCharsets.UTF_8))).isNull();
   }
 
   @Test

@@ -25,6 +25,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
@@ -33,6 +34,7 @@ import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.QueryableStoreType;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -107,6 +109,22 @@ public class InteractiveQueries {
    * partition, not the size of the store, nor a page per partition.
    */
   public <V> SortedMap<String, V> localPage(String store, String prefix, String after, int limit) {
+    return mergedPage(store, prefix, after, limit, partition -> shard(store, partition,
+        QueryableStoreTypes.<String, V>keyValueStore()));
+  }
+
+  /**
+   * As {@link #localPage(String, String, String, int)}, each value read from its stored bytes by {@code decode}
+   * instead of the store's serde: for a page that needs a part of large values.
+   */
+  public <T> SortedMap<String, T> localPage(String store, String prefix, String after, int limit,
+                                            Function<byte[], T> decode) {
+    DecodedStoreType<T> decoded = new DecodedStoreType<>(decode);
+    return mergedPage(store, prefix, after, limit, partition -> shard(store, partition, decoded));
+  }
+
+  private <V> SortedMap<String, V> mergedPage(String store, String prefix, String after, int limit,
+                                              IntFunction<ReadOnlyKeyValueStore<String, V>> shards) {
     settled();
     String from = after != null ? after : prefix == null ? "" : prefix;
     String to = (prefix == null ? "" : prefix) + END;
@@ -118,7 +136,7 @@ public class InteractiveQueries {
     try {
       PriorityQueue<Head<V>> heads = new PriorityQueue<>(Comparator.comparing((Head<V> head) -> head.entry().key));
       for (int partition : partitions) {
-        ReadOnlyKeyValueStore<String, V> shard = shard(store, partition);
+        ReadOnlyKeyValueStore<String, V> shard = shards.apply(partition);
         if (shard != null) {
           KeyValueIterator<String, V> scan = shard.range(from, to);
           scans.add(scan);
@@ -153,10 +171,10 @@ public class InteractiveQueries {
   }
 
   /** The store of one partition, when this instance hosts it actively; null otherwise. */
-  private <V> ReadOnlyKeyValueStore<String, V> shard(String name, int partition) {
+  private <V> ReadOnlyKeyValueStore<String, V> shard(String name, int partition,
+                                                    QueryableStoreType<ReadOnlyKeyValueStore<String, V>> type) {
     try {
-      return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore())
-          .withPartition(partition));
+      return streams.store(StoreQueryParameters.fromNameAndType(name, type).withPartition(partition));
     } catch (InvalidStateStoreException e) {
       return null;
     }
