@@ -76,18 +76,18 @@ public class PoolReads {
     String cursor = after;
     int batch = limit == Integer.MAX_VALUE - 1 ? limit : limit + 1;
     while (items.size() <= limit) {
-      SortedMap<String, NodePool> views = publishedPage(org, cursor, batch, authorization);
-      for (Map.Entry<String, NodePool> view : views.entrySet()) {
-        NodePool pool = shown.apply(view);
+      SortedMap<String, NodePool> published = publishedPage(org, cursor, batch, authorization);
+      for (Map.Entry<String, NodePool> entry : published.entrySet()) {
+        NodePool pool = shown.apply(entry);
         if (selected.test(pool) && items.size() <= limit) {
           items.add(pool);
-          keys.add(view.getKey());
+          keys.add(entry.getKey());
         }
       }
-      if (views.size() < batch) {
+      if (published.size() < batch) {
         break;
       }
-      cursor = views.lastKey();
+      cursor = published.lastKey();
     }
     return items.size() > limit ? new Lister.Page<>(items.subList(0, limit), keys.get(limit - 1))
         : new Lister.Page<>(items, null);
