@@ -24,10 +24,14 @@ import org.apache.kafka.streams.state.ValueAndTimestamp;
 final class PoolStores {
 
   /**
-   * How many pools' views and events each task keeps parsed: a pool's facts arrive within seconds of each other. A
-   * view of a 10-node pool is tens of KB of heap; at 1000 the scale run's api-service went over 1.5 GiB resident.
+   * How much of the pools' views each task keeps parsed, weighed as one plus the pool's nodes: a pool's facts arrive
+   * within seconds of each other. A view of a 10-node pool is tens of KB of heap, and 1,000 of them per task took
+   * the scale run's api-service over 1.5 GiB resident; this keeps 500 such pools, or 2,750 of one node (benchmark
+   * 4 has 667 per task in flight at once).
    */
-  private static final int RECENT_POOLS = 500;
+  private static final long RECENT_VIEW_WEIGHT = 5_500;
+  /** How many pools' events each task keeps parsed (a few KB each). */
+  private static final int RECENT_EVENTS = 1_000;
 
   final RecentValues<PoolView> views;
   final RecentValues<PoolEvents> events;
@@ -42,8 +46,9 @@ final class PoolStores {
   PoolStores(ProcessorContext<String, Outbound> context, Clock clock) {
     this.context = context;
     this.clock = clock;
-    views = new RecentValues<>(context.getStateStore(StoreNames.POOL_VIEWS), RECENT_POOLS);
-    events = new RecentValues<>(context.getStateStore(StoreNames.POOL_EVENTS), RECENT_POOLS);
+    views = new RecentValues<>(context.getStateStore(StoreNames.POOL_VIEWS), RECENT_VIEW_WEIGHT,
+        view -> 1 + view.nodes().size());
+    events = new RecentValues<>(context.getStateStore(StoreNames.POOL_EVENTS), RECENT_EVENTS);
     requestIds = context.getStateStore(StoreNames.REQUEST_IDS);
     unvalidated = context.getStateStore(StoreNames.UNVALIDATED);
     catalogue = context.getStateStore(StoreNames.INSTANCE_TYPES);

@@ -32,8 +32,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbound> {
 
-  /** How many pools each task keeps parsed (tens of KB each): a pool's inputs and timers come within seconds. */
-  private static final int RECENT_POOLS = 500;
+  /**
+   * How much of its pools each task keeps parsed, weighed as one plus the pool's nodes (a 10-node pool is tens of KB):
+   * 500 pools of 10 nodes, or 2,750 of one. A pool's inputs and timers come within seconds of each other.
+   */
+  private static final long RECENT_POOL_WEIGHT = 5_500;
 
   private final PoolReconciler reconciler;
   private final Duration timerInterval;
@@ -54,7 +57,8 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
   @Override
   public void init(ProcessorContext<String, Outbound> context) {
     this.context = context;
-    pools = new RecentValues<>(context.getStateStore(StoreNames.POOLS), RECENT_POOLS);
+    pools = new RecentValues<>(context.getStateStore(StoreNames.POOLS), RECENT_POOL_WEIGHT,
+        pool -> 1 + pool.nodes().size());
     releases = context.getStateStore(StoreNames.RELEASES);
     timers = DurableTimers.start(context, StoreNames.TIMERS, timerInterval, clock, this::onTimer);
   }

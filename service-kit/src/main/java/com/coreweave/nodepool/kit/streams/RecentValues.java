@@ -1,9 +1,11 @@
 package com.coreweave.nodepool.kit.streams;
 
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ToIntFunction;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
@@ -25,25 +27,28 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
 public final class RecentValues<V> {
 
   private final KeyValueStore<String, V> store;
-  private final Map<String, V> recent;
+  /** In least recently used order. */
+  private final LinkedHashMap<String, V> recent = new LinkedHashMap<>(16, 0.75f, true);
   /** Keys whose newest value is held here and not yet written to the store. */
   private final Set<String> held = new HashSet<>();
+  private final ToIntFunction<V> weigher;
+  private final long maxWeight;
+  private long weight;
 
   /** Keeps up to {@code capacity} values of {@code store}, the least recently used leaving first. */
   public RecentValues(KeyValueStore<String, V> store, int capacity) {
+    this(store, capacity, value -> 1);
+  }
+
+  /**
+   * Keeps values of {@code store} up to a total {@code maxWeight} by {@code weigher} (at least 1 each), the least
+   * recently used leaving first: so many small values fit where few large ones would (a view of a 1-node pool
+   * against one of a 10-node pool).
+   */
+  public RecentValues(KeyValueStore<String, V> store, long maxWeight, ToIntFunction<V> weigher) {
     this.store = store;
-    this.recent = new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
-        if (size() <= capacity) {
-          return false;
-        }
-        if (held.remove(eldest.getKey())) {
-          store.put(eldest.getKey(), eldest.getValue());
-        }
-        return true;
-      }
-    };
+    this.maxWeight = maxWeight;
+    this.weigher = value -> Math.max(1, weigher.applyAsInt(value));
     hookUnder(store).beforeFlush(this::writeHeld);
   }
 
@@ -58,7 +63,7 @@ public final class RecentValues<V> {
     if (value == null) {
       value = store.get(key);
       if (value != null) {
-        recent.put(key, value);
+        keep(key, value);
       }
     }
     return value;
@@ -66,13 +71,13 @@ public final class RecentValues<V> {
 
   /** Sets {@code key}'s value; the store receives it with the commit. */
   public void put(String key, V value) {
-    recent.put(key, value);
     held.add(key);
+    keep(key, value);
   }
 
   public void delete(String key) {
     store.delete(key);
-    recent.remove(key);
+    forget(key);
     held.remove(key);
   }
 
@@ -80,6 +85,28 @@ public final class RecentValues<V> {
   public KeyValueStore<String, V> store() {
     writeHeld();
     return store;
+  }
+
+  private void keep(String key, V value) {
+    forget(key);
+    recent.put(key, value);
+    weight += weigher.applyAsInt(value);
+    Iterator<Map.Entry<String, V>> eldest = recent.entrySet().iterator();
+    while (weight > maxWeight && recent.size() > 1) {
+      Map.Entry<String, V> leaving = eldest.next();
+      if (held.remove(leaving.getKey())) {
+        store.put(leaving.getKey(), leaving.getValue());
+      }
+      weight -= weigher.applyAsInt(leaving.getValue());
+      eldest.remove();
+    }
+  }
+
+  private void forget(String key) {
+    V known = recent.remove(key);
+    if (known != null) {
+      weight -= weigher.applyAsInt(known);
+    }
   }
 
   private void writeHeld() {

@@ -96,6 +96,27 @@ class RecentValuesTest {
   }
 
   @Test
+  void weighedValuesLeaveByWeightSoManySmallOnesFitWhereFewLargeOnesWould() {
+    // Weight: the value's length; at most 10.
+    RecentValues<String> weighed = new RecentValues<>(store, 10, String::length);
+    weighed.put("org/small-a", "ab");
+    weighed.put("org/small-b", "ab");
+    weighed.put("org/small-c", "ab");
+    weighed.put("org/small-d", "ab");
+    weighed.put("org/small-e", "ab");
+    assertThat(written).as("five of weight 2 fit in 10").isEmpty();
+
+    weighed.put("org/large", "abcdefgh");
+
+    assertThat(written).as("the four least recently used leave, written as they go")
+        .containsExactly("ab", "ab", "ab", "ab");
+    assertThat(store.get("org/small-e")).as("the fifth is still held").isNull();
+    assertThat(weighed.get("org/small-e")).isEqualTo("ab");
+    assertThat(weighed.get("org/small-a")).as("read back from the store").isEqualTo("ab");
+    assertThat(parsed).as("only small-a was parsed").hasValue(1);
+  }
+
+  @Test
   void aStoreBuiltWithoutTheLayerIsRefused() {
     KeyValueStore<String, String> plain = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("plain"),
         Serdes.String(), Serdes.String()).withLoggingDisabled().build();
