@@ -30,8 +30,12 @@ final class PoolStores {
    * 4 has 667 per task in flight at once).
    */
   private static final long RECENT_VIEW_WEIGHT = 5_500;
-  /** How many pools' events each task keeps parsed (a few KB each). */
-  private static final int RECENT_EVENTS = 1_000;
+  /**
+   * How much of the pools' events each task keeps parsed, weighed as one plus the pool's Events (a KB or more of heap
+   * each): about 800 pools of one node, 200 of ten. At 1,000 pools whatever their size, the scale run's api-service
+   * went over 1.5 GiB resident.
+   */
+  private static final long RECENT_EVENTS_WEIGHT = 5_500;
 
   final RecentValues<PoolView> views;
   final RecentValues<PoolEvents> events;
@@ -48,7 +52,8 @@ final class PoolStores {
     this.clock = clock;
     views = new RecentValues<>(context.getStateStore(StoreNames.POOL_VIEWS), RECENT_VIEW_WEIGHT,
         view -> 1 + view.nodes().size());
-    events = new RecentValues<>(context.getStateStore(StoreNames.POOL_EVENTS), RECENT_EVENTS);
+    events = new RecentValues<>(context.getStateStore(StoreNames.POOL_EVENTS), RECENT_EVENTS_WEIGHT,
+        poolEvents -> 1 + poolEvents.events().size());
     requestIds = context.getStateStore(StoreNames.REQUEST_IDS);
     unvalidated = context.getStateStore(StoreNames.UNVALIDATED);
     catalogue = context.getStateStore(StoreNames.INSTANCE_TYPES);
