@@ -35,11 +35,6 @@ public final class RecentValues<V> {
   private final long maxWeight;
   private long weight;
 
-  /** Keeps up to {@code capacity} values of {@code store}, the least recently used leaving first. */
-  public RecentValues(KeyValueStore<String, V> store, int capacity) {
-    this(store, capacity, value -> 1);
-  }
-
   /**
    * Keeps values of {@code store} up to a total {@code maxWeight} by {@code weigher} (at least 1 each), the least
    * recently used leaving first: so many small values fit where few large ones would (a view of a 1-node pool

@@ -38,7 +38,7 @@ class RecentValuesTest {
     store = RecentValues.layered(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("views"),
         Serdes.String(), counting).withLoggingDisabled()).build();
     store.init(new MockProcessorContext<>().getStateStoreContext(), store);
-    views = new RecentValues<>(store, 2);
+    views = new RecentValues<>(store, 2, value -> 1);
   }
 
   @Test
@@ -121,7 +121,7 @@ class RecentValuesTest {
     KeyValueStore<String, String> plain = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("plain"),
         Serdes.String(), Serdes.String()).withLoggingDisabled().build();
 
-    assertThatThrownBy(() -> new RecentValues<>(plain, 2)).hasMessageContaining("RecentValues.layered");
+    assertThatThrownBy(() -> new RecentValues<>(plain, 2, value -> 1)).hasMessageContaining("RecentValues.layered");
   }
 
   /** What Streams does to every store of a task before the commit's records go to the broker. */
