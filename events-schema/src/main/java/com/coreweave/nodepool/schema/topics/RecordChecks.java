@@ -175,8 +175,7 @@ final class RecordChecks {
       throw invalid("events must name at least one recorded event");
     }
     for (RecordedEvent event : recorded.events()) {
-      if (event == null || blank(event.id()) || blank(event.reason()) || blank(event.type())
-          || blank(event.poolUid())) {
+      if (blank(event.id()) || blank(event.reason()) || blank(event.type()) || blank(event.poolUid())) {
         throw invalid("every recorded event needs id, poolUid, reason and type");
       }
       sameKey(key, event.org(), event.pool());

@@ -57,9 +57,9 @@ public class PreemptionTopology {
     KStream<String, Object> inputs = input(in, Topics.SPOT_RECLAIM_REQUESTED)
         .merge(input(in, Topics.NODE_ACTIVITY_REPORTED))
         // A timeline ends when its node or its pool's nodes are removed; other node facts are skipped unparsed.
-        .merge(in.readKinds(Topics.NODEPOOL_NODES_CHANGED, NodeFact.KIND,
-                NodeFact.kinds(NodeFact.NodeRemoved.class, NodeFact.NodePoolReconciled.class))
-            .mapValues(v -> (Object) v, Named.as("as-input-" + Topics.NODEPOOL_NODES_CHANGED.name())));
+        .merge(asInput(in.readKinds(Topics.NODEPOOL_NODES_CHANGED, NodeFact.KIND,
+            NodeFact.kinds(NodeFact.NodeRemoved.class, NodeFact.NodePoolReconciled.class)),
+            Topics.NODEPOOL_NODES_CHANGED));
     KStream<String, Outbound> outputs = inputs.process(
         () -> new TimelineProcessor(timeline, settings.tick(), clock), Named.as("preemption-timelines"),
         StoreNames.TIMELINES, StoreNames.DUE, StoreNames.ACTIVITY);
@@ -68,6 +68,10 @@ public class PreemptionTopology {
   }
 
   private static KStream<String, Object> input(Inputs in, Topic<?, ?> topic) {
-    return in.read(topic).mapValues(v -> (Object) v, Named.as("as-input-" + topic.name()));
+    return asInput(in.read(topic), topic);
+  }
+
+  private static KStream<String, Object> asInput(KStream<String, ?> read, Topic<?, ?> topic) {
+    return read.mapValues(v -> (Object) v, Named.as("as-input-" + topic.name()));
   }
 }

@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.kit.kafka;
 
+import com.coreweave.nodepool.kit.streams.StoreLayers;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Function;
@@ -12,7 +13,6 @@ import org.apache.kafka.streams.state.QueryableStoreType;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.internals.MeteredKeyValueStore;
 import org.apache.kafka.streams.state.internals.StateStoreProvider;
-import org.apache.kafka.streams.state.internals.WrappedStateStore;
 
 /**
  * An interactive-query view of a key-value store of String keys that reads each value's stored bytes with a decoder
@@ -41,14 +41,8 @@ final class DecodedStoreType<T> implements QueryableStoreType<ReadOnlyKeyValueSt
   /** The bytes store under a store's metering layer (its record cache, changelog and RocksDB), or null. */
   @SuppressWarnings("unchecked")
   private static KeyValueStore<Bytes, byte[]> bytesUnder(StateStore store) {
-    StateStore layer = store;
-    while (layer instanceof WrappedStateStore<?, ?, ?> wrapped) {
-      if (wrapped instanceof MeteredKeyValueStore<?, ?>) {
-        return (KeyValueStore<Bytes, byte[]>) wrapped.wrapped();
-      }
-      layer = wrapped.wrapped();
-    }
-    return null;
+    MeteredKeyValueStore<?, ?> metered = StoreLayers.find(store, MeteredKeyValueStore.class);
+    return metered == null ? null : (KeyValueStore<Bytes, byte[]>) metered.wrapped();
   }
 
   private static Bytes utf8(String key) {

@@ -9,7 +9,6 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.internals.InternalProcessorContext;
 import org.apache.kafka.streams.processor.internals.ProcessorNode;
 import org.apache.kafka.streams.state.internals.CachingKeyValueStore;
-import org.apache.kafka.streams.state.internals.WrappedStateStore;
 
 /**
  * One output per key and commit: a record held here is forwarded when a cached store (keyed by the same String) writes
@@ -30,7 +29,7 @@ public final class FlushedOutputs<V> {
 
   private FlushedOutputs(ProcessorContext<String, V> context, StateStore store) {
     this.context = context;
-    CachingKeyValueStore cache = cacheUnder(store);
+    CachingKeyValueStore cache = StoreLayers.find(store, CachingKeyValueStore.class);
     // Only Streams' own context can have a cached store (a unit test's mock context cannot initialise one).
     holding = cache != null && context instanceof InternalProcessorContext<String, V>;
     if (holding) {
@@ -79,17 +78,5 @@ public final class FlushedOutputs<V> {
     } finally {
       streams.setCurrentNode(previous);
     }
-  }
-
-  /** The record cache under the layers Streams wraps a store in (metering, the processor's read-write view). */
-  private static CachingKeyValueStore cacheUnder(StateStore store) {
-    StateStore layer = store;
-    while (layer instanceof WrappedStateStore<?, ?, ?> wrapped) {
-      if (wrapped instanceof CachingKeyValueStore cache) {
-        return cache;
-      }
-      layer = wrapped.wrapped();
-    }
-    return null;
   }
 }

@@ -6,10 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.ToIntFunction;
-import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
-import org.apache.kafka.streams.state.internals.WrappedStateStore;
 
 /**
  * A store's most recently used values, kept parsed in front of it for the processor that is its only writer, and
@@ -44,7 +42,11 @@ public final class RecentValues<V> {
     this.store = store;
     this.maxWeight = maxWeight;
     this.weigher = value -> Math.max(1, weigher.applyAsInt(value));
-    hookUnder(store).beforeFlush(this::writeHeld);
+    CommitHookStore<?> hook = StoreLayers.find(store, CommitHookStore.class);
+    if (hook == null) {
+      throw new IllegalArgumentException("store " + store.name() + " is not built with RecentValues.layered");
+    }
+    hook.beforeFlush(this::writeHeld);
   }
 
   /** {@code builder}'s store with the layer through which a RecentValues learns of each commit. */
@@ -109,17 +111,5 @@ public final class RecentValues<V> {
       store.put(key, recent.get(key));
     }
     held.clear();
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <V> CommitHookStore<V> hookUnder(StateStore store) {
-    StateStore layer = store;
-    while (!(layer instanceof CommitHookStore<?>)) {
-      if (!(layer instanceof WrappedStateStore<?, ?, ?> wrapped)) {
-        throw new IllegalArgumentException("store " + store.name() + " is not built with RecentValues.layered");
-      }
-      layer = wrapped.wrapped();
-    }
-    return (CommitHookStore<V>) layer;
   }
 }
