@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.coreweave.nodepool.systemtest.harness.Service;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,7 +44,23 @@ class TwoApiInstancesIT {
         List<String> listed = new ArrayList<>();
         api.get(Api.POOLS).body().path("items").forEach(p -> listed.add(p.at("/metadata/name").asText()));
         assertThat(listed).containsAll(names);
+        // Events are kept with each pool's view: both the pool's own list and the namespace's come from every
+        // instance's share.
+        for (String name : names) {
+          assertThat(reasons(api.get(Api.POOLS + "/" + name + "/events").body()))
+              .as("%s's events", name).contains("CWNodePoolCreated");
+        }
+        List<String> involved = new ArrayList<>();
+        api.get("/api/v1/namespaces/default/events").body().path("items")
+            .forEach(e -> involved.add(e.at("/involvedObject/name").asText()));
+        assertThat(involved).containsAll(names);
       }
     });
+  }
+
+  private static List<String> reasons(JsonNode eventList) {
+    List<String> reasons = new ArrayList<>();
+    eventList.path("items").forEach(e -> reasons.add(e.path("reason").asText()));
+    return reasons;
   }
 }

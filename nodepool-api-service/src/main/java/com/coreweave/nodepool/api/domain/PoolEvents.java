@@ -4,8 +4,8 @@ import io.fabric8.kubernetes.api.model.Event;
 import java.util.List;
 
 /**
- * A pool's Kubernetes Events (the {@code pool-events} store), newest last, and the ids of the recorded events
- * already folded in, so that a replayed record is not counted twice.
+ * A pool's Kubernetes Events (kept in its view, {@link PoolView#events}), newest last, and the ids of the recorded
+ * events already folded in, so that a replayed record is not counted twice.
  */
 public record PoolEvents(List<Event> events, List<String> seenIds) {
 

@@ -19,11 +19,12 @@ import java.util.TreeMap;
 
 /**
  * Everything the api-service knows of one pool, kept in the {@code pool-views} store: the accepted pool, the latest
- * decision of each gatekeeper, the nodes, and the resource as last published (whose conditions carry the
- * transition times the next status keeps). The published resource is written first, so a LIST reads it without the
- * rest ({@link #publishedIn}).
+ * decision of each gatekeeper, the nodes, the resource as last published (whose conditions carry the transition
+ * times the next status keeps) and the pool's Kubernetes Events. The published resource is written first and the
+ * events next, so a LIST of pools or of events reads its part without binding the rest ({@link #publishedIn},
+ * {@link #eventsIn}). Events live here rather than in a store of their own so that a commit writes a pool once.
  */
-@JsonPropertyOrder({"published"})
+@JsonPropertyOrder({"published", "events"})
 public record PoolView(
     NodePoolAccepted accepted,
     QuotaChecked quota,
@@ -32,7 +33,13 @@ public record PoolView(
     Map<String, Node> nodes,
     List<Preemption> preemptions,
     NodeTime nodeTime,
-    NodePool published) {
+    NodePool published,
+    PoolEvents events) {
+
+  public PoolView {
+    // A view stored before events moved into it has none.
+    events = events == null ? PoolEvents.EMPTY : events;
+  }
 
   /**
    * One spot node taken back from this pool: its timeline (warned at {@code pendingAt}, drained from {@code drainAt}
@@ -53,15 +60,25 @@ public record PoolView(
    * needs only that, and the rest of a large pool's view (its nodes) is most of the cost of reading it.
    */
   public static NodePool publishedIn(byte[] json) {
+    return fieldIn(json, "published", NodePool.class);
+  }
+
+  /** The pool's Events in a stored view's JSON, read without binding the rest of the view (for a LIST of events). */
+  public static PoolEvents eventsIn(byte[] json) {
+    PoolEvents events = fieldIn(json, "events", PoolEvents.class);
+    return events == null ? PoolEvents.EMPTY : events;
+  }
+
+  private static <T> T fieldIn(byte[] json, String field, Class<T> type) {
     try (JsonParser parser = Json.mapper().getFactory().createParser(json)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         throw new IllegalArgumentException("a stored pool view is a JSON object");
       }
       while (parser.nextToken() == JsonToken.FIELD_NAME) {
-        boolean published = "published".equals(parser.currentName());
+        boolean wanted = field.equals(parser.currentName());
         JsonToken value = parser.nextToken();
-        if (published) {
-          return value == JsonToken.VALUE_NULL ? null : Json.mapper().readValue(parser, NodePool.class);
+        if (wanted) {
+          return value == JsonToken.VALUE_NULL ? null : Json.mapper().readValue(parser, type);
         }
         parser.skipChildren();
       }
@@ -73,7 +90,7 @@ public record PoolView(
 
   public static PoolView of(NodePoolAccepted accepted) {
     return new PoolView(accepted, null, null, null, new TreeMap<>(), List.of(), NodeTime.start(accepted.acceptedAt()),
-        null);
+        null, PoolEvents.EMPTY);
   }
 
   public String uid() {
@@ -87,34 +104,38 @@ public record PoolView(
   }
 
   public PoolView withAccepted(NodePoolAccepted next) {
-    return new PoolView(next, quota, capacity, reconciled, nodes, preemptions, nodeTime, published);
+    return new PoolView(next, quota, capacity, reconciled, nodes, preemptions, nodeTime, published, events);
   }
 
   public PoolView withQuota(QuotaChecked next) {
-    return new PoolView(accepted, next, capacity, reconciled, nodes, preemptions, nodeTime, published);
+    return new PoolView(accepted, next, capacity, reconciled, nodes, preemptions, nodeTime, published, events);
   }
 
   public PoolView withCapacity(CapacityChecked next) {
-    return new PoolView(accepted, quota, next, reconciled, nodes, preemptions, nodeTime, published);
+    return new PoolView(accepted, quota, next, reconciled, nodes, preemptions, nodeTime, published, events);
   }
 
   public PoolView withReconciled(NodePoolReconciled next) {
-    return new PoolView(accepted, quota, capacity, next, nodes, preemptions, nodeTime, published);
+    return new PoolView(accepted, quota, capacity, next, nodes, preemptions, nodeTime, published, events);
   }
 
   public PoolView withNodes(Map<String, Node> next) {
-    return new PoolView(accepted, quota, capacity, reconciled, next, preemptions, nodeTime, published);
+    return new PoolView(accepted, quota, capacity, reconciled, next, preemptions, nodeTime, published, events);
   }
 
   public PoolView withPreemptions(List<Preemption> next) {
-    return new PoolView(accepted, quota, capacity, reconciled, nodes, next, nodeTime, published);
+    return new PoolView(accepted, quota, capacity, reconciled, nodes, next, nodeTime, published, events);
   }
 
   public PoolView withNodeTime(NodeTime next) {
-    return new PoolView(accepted, quota, capacity, reconciled, nodes, preemptions, next, published);
+    return new PoolView(accepted, quota, capacity, reconciled, nodes, preemptions, next, published, events);
   }
 
   public PoolView withPublished(NodePool next) {
-    return new PoolView(accepted, quota, capacity, reconciled, nodes, preemptions, nodeTime, next);
+    return new PoolView(accepted, quota, capacity, reconciled, nodes, preemptions, nodeTime, next, events);
+  }
+
+  public PoolView withEvents(PoolEvents next) {
+    return new PoolView(accepted, quota, capacity, reconciled, nodes, preemptions, nodeTime, published, next);
   }
 }

@@ -1,7 +1,6 @@
 package com.coreweave.nodepool.api.rest;
 
 import com.coreweave.nodepool.api.domain.NodeConfigurationBody;
-import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.PreemptionHistory;
 import com.coreweave.nodepool.kit.kafka.RecordPublisher;
@@ -64,9 +63,7 @@ public class NodePoolOperationsResource {
   @Path("/{name}/events")
   public Map<String, Object> events(@PathParam("name") String name,
                                     @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    view(name, authorization);
-    List<Event> events = reads.events(key(name, authorization), authorization)
-        .map(PoolEvents::events).orElse(List.of());
+    List<Event> events = view(name, authorization).events().events();
     return Map.of("apiVersion", "v1", "kind", "EventList", "items", events);
   }
 

@@ -36,11 +36,6 @@ public class PoolReads {
         "/internal/pool-views/" + segment(key.org()) + "/" + segment(key.pool()), authorization, PoolView.class);
   }
 
-  public Optional<PoolEvents> events(PoolKey key, String authorization) {
-    return queries.get(StoreNames.POOL_EVENTS, key.toString(),
-        "/internal/pool-events/" + segment(key.org()) + "/" + segment(key.pool()), authorization, PoolEvents.class);
-  }
-
   /** Every pool of {@code org} (of every org when null), from all instances. */
   public SortedMap<String, PoolView> views(String org, String authorization) {
     SortedMap<String, PoolView> all = localViews(org);
@@ -96,7 +91,7 @@ public class PoolReads {
   /** The events of every pool of {@code org} (of every org when null), from all instances. */
   public SortedMap<String, PoolEvents> events(String org, String authorization) {
     SortedMap<String, PoolEvents> all = localEvents(org);
-    all.putAll(queries.entriesFromOthers(StoreNames.POOL_EVENTS, "/internal/pool-events" + scope(org), authorization,
+    all.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEWS, "/internal/pool-events" + scope(org), authorization,
         new TypeReference<Map<String, PoolEvents>>() { }));
     return all;
   }
@@ -115,10 +110,6 @@ public class PoolReads {
     return queries.localGet(StoreNames.POOL_VIEWS, key.toString());
   }
 
-  public Optional<PoolEvents> localEvents(PoolKey key) {
-    return queries.localGet(StoreNames.POOL_EVENTS, key.toString());
-  }
-
   /** This instance's share of {@link #publishedPage}. */
   public SortedMap<String, NodePool> localPublishedPage(String org, String after, int limit) {
     return queries.localPage(StoreNames.POOL_VIEWS, org == null ? null : PoolKey.orgPrefix(org), after, limit,
@@ -129,8 +120,10 @@ public class PoolReads {
     return queries.localEntries(StoreNames.POOL_VIEWS, org == null ? null : PoolKey.orgPrefix(org));
   }
 
+  /** This instance's share of {@link #events(String, String)}, each read from its view's bytes alone. */
   public SortedMap<String, PoolEvents> localEvents(String org) {
-    return queries.localEntries(StoreNames.POOL_EVENTS, org == null ? null : PoolKey.orgPrefix(org));
+    return queries.localPage(StoreNames.POOL_VIEWS, org == null ? null : PoolKey.orgPrefix(org), null,
+        Integer.MAX_VALUE, PoolView::eventsIn);
   }
 
   private static String scope(String org) {

@@ -1,7 +1,6 @@
 package com.coreweave.nodepool.api.streams;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
-import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.RequestReader;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
@@ -46,12 +45,10 @@ public class ApiTopology {
    */
   public static Topology build(ApiSettings settings, int partitions, Clock clock) {
     StreamsBuilder builder = PromptCommits.streamsBuilder();
-    // Cached: a pool's view and events change with every input, often several times within one commit; the cache
-    // writes each pool's last value to the changelog once per commit instead of once per input.
+    // Cached: a pool's view changes with every input, often several times within one commit; the cache writes each
+    // pool's last value to the changelog once per commit instead of once per input.
     builder.addStateStore(RecentValues.layered(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
         StoreNames.POOL_VIEWS), Serdes.String(), JsonSerde.of(PoolView.class)).withCachingEnabled()));
-    builder.addStateStore(RecentValues.layered(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
-        StoreNames.POOL_EVENTS), Serdes.String(), JsonSerde.of(PoolEvents.class)).withCachingEnabled()));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
         StoreNames.REQUEST_IDS), Serdes.String(), JsonSerde.of(RequestDecided.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
@@ -77,7 +74,7 @@ public class ApiTopology {
         .merge(fact(in, Topics.NODEPOOL_EVENT_RECORDED));
     KStream<String, Outbound> outputs = inputs.process(() -> new PoolProcessor(settings, clock),
         Named.as("pool-processor"),
-        StoreNames.POOL_VIEWS, StoreNames.POOL_EVENTS,
+        StoreNames.POOL_VIEWS,
         StoreNames.REQUEST_IDS, StoreNames.UNVALIDATED);
     Outbound.route(outputs, "write-outputs");
     return builder.build();

@@ -1,7 +1,6 @@
 package com.coreweave.nodepool.api.streams;
 
 import com.coreweave.nodepool.api.domain.PlatformValidator;
-import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.kit.streams.FlushedOutputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
@@ -24,21 +23,14 @@ import org.apache.kafka.streams.state.ValueAndTimestamp;
 final class PoolStores {
 
   /**
-   * How much of the pools' views each task keeps parsed, weighed as one plus the pool's nodes: a pool's facts arrive
-   * within seconds of each other. A view of a 10-node pool is tens of KB of heap, and 1,000 of them per task took
-   * the scale run's api-service over 1.5 GiB resident; this keeps 500 such pools, or 2,750 of one node (benchmark
-   * 4 has 667 per task in flight at once).
+   * How much of the pools' views each task keeps parsed, weighed as one plus the pool's nodes and Events (each a KB
+   * or so of heap): a pool's facts arrive within seconds of each other. 1,000 views of 10-node pools per task took
+   * the scale run's api-service over 1.5 GiB resident; this keeps about 300 such pools, or 1,200 of one node
+   * (benchmark 4 has 667 per task in flight at once).
    */
-  private static final long RECENT_VIEW_WEIGHT = 5_500;
-  /**
-   * How much of the pools' events each task keeps parsed, weighed as one plus the pool's Events (a KB or more of heap
-   * each): about 800 pools of one node, 200 of ten. At 1,000 pools whatever their size, the scale run's api-service
-   * went over 1.5 GiB resident.
-   */
-  private static final long RECENT_EVENTS_WEIGHT = 5_500;
+  private static final long RECENT_VIEW_WEIGHT = 11_000;
 
   final RecentValues<PoolView> views;
-  final RecentValues<PoolEvents> events;
   final KeyValueStore<String, RequestDecided> requestIds;
   final KeyValueStore<String, String> unvalidated;
   private final TimestampedKeyValueStore<String, InstanceType> catalogue;
@@ -51,9 +43,7 @@ final class PoolStores {
     this.context = context;
     this.clock = clock;
     views = new RecentValues<>(context.getStateStore(StoreNames.POOL_VIEWS), RECENT_VIEW_WEIGHT,
-        view -> 1 + view.nodes().size());
-    events = new RecentValues<>(context.getStateStore(StoreNames.POOL_EVENTS), RECENT_EVENTS_WEIGHT,
-        poolEvents -> 1 + poolEvents.events().size());
+        view -> 1 + view.nodes().size() + view.events().events().size());
     requestIds = context.getStateStore(StoreNames.REQUEST_IDS);
     unvalidated = context.getStateStore(StoreNames.UNVALIDATED);
     catalogue = context.getStateStore(StoreNames.INSTANCE_TYPES);

@@ -1,7 +1,6 @@
 package com.coreweave.nodepool.api.streams;
 
 import com.coreweave.nodepool.api.domain.EventFolder;
-import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.PoolViewReducer;
 import com.coreweave.nodepool.api.domain.ResourceVersions;
@@ -46,10 +45,9 @@ final class StatusAggregation {
     if (view == null || !view.uid().equals(recorded.poolUid())) {
       return;
     }
-    PoolEvents current = stores.events.get(key);
-    EventFolder.Folded folded = EventFolder.fold(current == null ? PoolEvents.EMPTY : current, recorded);
+    EventFolder.Folded folded = EventFolder.fold(view.events(), recorded);
     if (folded.changed() != null) {
-      stores.events.put(key, folded.events());
+      stores.views.put(key, view.withEvents(folded.events()));
       stores.emit(key, Outbound.to(Topics.NODEPOOL_EVENTS, folded.changed()));
     }
   }
@@ -94,7 +92,6 @@ final class StatusAggregation {
     stores.emit(key, Outbound.tombstone(Topics.NODEPOOL_STATUS));
     stores.emit(key, Outbound.tombstone(Topics.NODEPOOL_ACCEPTED));
     stores.views.delete(key);
-    stores.events.delete(key);
     stores.forgetUnvalidated(key);
   }
 }

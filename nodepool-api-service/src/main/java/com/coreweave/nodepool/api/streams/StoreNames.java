@@ -6,10 +6,8 @@ public final class StoreNames {
   private StoreNames() {
   }
 
-  /** {@code <org>/<pool>} → {@code PoolView}: the materialized pool. */
+  /** {@code <org>/<pool>} → {@code PoolView}: the materialized pool, with its Kubernetes Events. */
   public static final String POOL_VIEWS = "pool-views";
-  /** {@code <org>/<pool>} → {@code PoolEvents}: the pool's Kubernetes Events. */
-  public static final String POOL_EVENTS = "pool-events";
   /** {@code <org>/<pool>|<request id>} → {@code RequestDecided}: requests already answered. */
   public static final String REQUEST_IDS = "request-ids";
   /** {@code <org>/<pool>} → "": pools whose spec is not (yet) valid, validated again periodically. */

@@ -26,6 +26,7 @@ import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
+import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.Validation;
 import com.coreweave.nodepool.schema.resource.Condition;
 import com.coreweave.nodepool.schema.resource.Conditions;
@@ -33,6 +34,7 @@ import com.coreweave.nodepool.schema.resource.Conditions.AtTarget;
 import com.coreweave.nodepool.schema.resource.Conditions.Capacity;
 import com.coreweave.nodepool.schema.resource.Conditions.NodesRemoved;
 import com.coreweave.nodepool.schema.resource.Conditions.Quota;
+import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
 import com.coreweave.nodepool.schema.resource.Node.Phase;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
@@ -40,6 +42,7 @@ import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolStatus;
 import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.Event;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -110,6 +113,25 @@ class StatusProjectorTest {
     assertThat(PoolView.publishedIn(Json.bytes(healthy()))).as("none published yet").isNull();
     assertThat(PoolView.publishedIn("{\"nodes\":{},\"published\":null}".getBytes(
         StandardCharsets.UTF_8))).isNull();
+  }
+
+  @Test
+  void aStoredViewsEventsComeNextAndAreReadWithoutTheRest() {
+    RecordedEvent recorded = RecordedEvent.ofPool(ref(), CwEvent.CWNodeRequestQueued,
+        "1 node(s) queued awaiting capacity.", "c-1", "capacity-service", NOW);
+    PoolView view = published(healthy(), NOW);
+    PoolView withEvents = view.withEvents(EventFolder.fold(view.events(), recorded).events());
+    byte[] stored = Json.bytes(withEvents);
+
+    assertThat(PoolView.eventsIn(stored)).isEqualTo(withEvents.events());
+    assertThat(PoolView.eventsIn(stored).events()).extracting(Event::getReason)
+        .containsExactly(CwEvent.CWNodeRequestQueued.name());
+    assertThat(Json.read(stored, PoolView.class).events()).isEqualTo(withEvents.events());
+    assertThat(new String(stored, StandardCharsets.UTF_8)).as("published first, events next")
+        .matches("\\{\"published\":.*\\},\"events\":\\{.*");
+    String before = "{\"published\":null,\"nodes\":{}}";
+    assertThat(PoolView.eventsIn(before.getBytes(StandardCharsets.UTF_8)))
+        .as("a view stored before events moved into it").isEqualTo(PoolEvents.EMPTY);
   }
 
   @Test
