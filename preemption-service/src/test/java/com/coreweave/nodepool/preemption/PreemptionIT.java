@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 class PreemptionIT {
 
   static final Duration WAIT = Duration.ofSeconds(30);
-  /** How late a step may fire after its time: a 100 ms tick, a 100 ms commit interval, a busy 2-core machine. */
+  /** How late a step may fire after its time: a 100 ms tick, the commit it asks for, a busy 2-core machine. */
   static final Duration SLACK = Duration.ofSeconds(2);
 
   static TopicProbe probe;

@@ -36,7 +36,7 @@ class PreemptionRestartIT {
   /** A port of its own, beside the @QuarkusTest port (NODEPOOL_TEST_PORT_PREFIX + "85"). */
   static final int PORT = Integer.parseInt(System.getenv().getOrDefault("NODEPOOL_TEST_PORT_PREFIX", "181") + "85");
   static final Duration WAIT = Duration.ofSeconds(60);
-  /** How late the removal may fire after its time: a 100 ms tick, a 100 ms commit interval, a busy machine. */
+  /** How late the removal may fire after its time: a 100 ms tick, the commit it asks for, a busy machine. */
   static final Duration SLACK = Duration.ofSeconds(2);
   static final PoolRef POOL = new PoolRef("demo", "spot-restart", "uid-spot-restart", 1, "US-EAST-04A",
       "gd-8xa100-i128", "spot");

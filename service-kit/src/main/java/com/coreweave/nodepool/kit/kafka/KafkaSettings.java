@@ -29,7 +29,8 @@ public interface KafkaSettings {
 
   /**
    * Whether a stream thread with no backlog commits what it processed and wrote at once instead of at the next
-   * commit interval ({@code PromptCommits}): one pool at a time then crosses a hop in a few ms instead of up to 100.
+   * commit interval ({@code PromptCommits}): one pool at a time then crosses a hop in a few ms instead of up to a
+   * second.
    */
   @WithName("prompt-commits")
   @WithDefault("true")

@@ -24,9 +24,11 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class DurableTimers {
 
+  private final ProcessorContext<?, ?> context;
   private final KeyValueStore<String, String> index;
 
-  private DurableTimers(KeyValueStore<String, String> index) {
+  private DurableTimers(ProcessorContext<?, ?> context, KeyValueStore<String, String> index) {
+    this.context = context;
     this.index = index;
   }
 
@@ -41,7 +43,7 @@ public final class DurableTimers {
    */
   public static DurableTimers start(ProcessorContext<?, ?> context, String store, Duration interval, Clock clock,
                                     BiConsumer<String, Instant> fire) {
-    DurableTimers timers = new DurableTimers(context.getStateStore(store));
+    DurableTimers timers = new DurableTimers(context, context.getStateStore(store));
     context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, t -> timers.fireDue(clock.instant(), fire));
     return timers;
   }
@@ -67,6 +69,11 @@ public final class DurableTimers {
     for (KeyValue<String, String> timer : due) {
       index.delete(timer.key);
       fire.accept(timer.value, now);
+    }
+    if (!due.isEmpty()) {
+      // What a timer writes (a node registered, a preemption step) is waited for like a processed record's output,
+      // which PromptCommits commits at once; a punctuation is not a processed record, so ask here.
+      context.commit();
     }
   }
 }

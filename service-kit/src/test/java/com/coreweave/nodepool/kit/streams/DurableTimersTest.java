@@ -17,10 +17,13 @@ import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.Punctuator;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -110,6 +113,26 @@ class DurableTimersTest {
 
     assertThat(fired.readValuesToList()).containsExactly("fired at " + T0.plusSeconds(1),
         "fired at " + T0.plusSeconds(2), "fired at " + T0.plusSeconds(3));
+  }
+
+  @Test
+  void aTickThatFiredAsksForACommitAndOneThatFiredNothingDoesNot() {
+    MockProcessorContext<String, String> context = new MockProcessorContext<>();
+    KeyValueStore<String, String> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("alarms-due"),
+        Serdes.String(), Serdes.String()).withLoggingDisabled().build();
+    store.init(context.getStateStoreContext(), store);
+    context.addStateStore(store);
+    DurableTimers timers = DurableTimers.start(context, "alarms-due", TICK, clock, (key, now) -> { });
+    timers.move("boot", null, T0.plusSeconds(2));
+    Punctuator tick = context.scheduledPunctuators().get(0).getPunctuator();
+
+    clock.now = T0.plusSeconds(1);
+    tick.punctuate(clock.now.toEpochMilli());
+    assertThat(context.committed()).as("nothing due yet").isFalse();
+
+    clock.now = T0.plusSeconds(2);
+    tick.punctuate(clock.now.toEpochMilli());
+    assertThat(context.committed()).as("a timer fired: its output is not left for the commit interval").isTrue();
   }
 
   private static String at(int seconds) {

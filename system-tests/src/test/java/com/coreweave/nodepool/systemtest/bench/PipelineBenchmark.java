@@ -836,7 +836,9 @@ public final class PipelineBenchmark {
     md.append("| machine and stack | |\n| --- | --- |\n");
     md.append(MachineInfo.rows(start));
     md.append("| stack | 1 KRaft broker + 5 services as child processes (system-test harness), heap ")
-        .append(serviceHeap).append(" each, 3 partitions, exactly_once_v2, commit.interval.ms 100, poll.ms 100 "
+        .append(serviceHeap).append(" each, 3 partitions, exactly_once_v2, commit.interval.ms ")
+        .append(Baseline.servicesStreamsSettings(MachineInfo.PROJECT_ROOT, serviceProperties)
+            .get("commit.interval.ms")).append(", poll.ms 100 "
             + "(Streams default); provisioner boot-time ").append(bootTime).append(", timer-interval ")
         .append(timerInterval).append(", boot-failure-rate 0")
         .append(serviceProperties.isEmpty() ? "" : "; extra " + serviceProperties).append(" |\n");
