@@ -206,7 +206,8 @@ class KubernetesApiIT {
     as("admin-token").queryParam("labelSelector", "compute.coreweave.com/org=demo").get(POOLS).then()
         .statusCode(200).body("items.metadata.name", hasItem("seen-by-operator"))
         .body("items.metadata.labels.'compute.coreweave.com/org'", everyItem(equalTo("demo")));
-    as("admin-token").get(POOLS + "/seen-by-operator").then().statusCode(200);
+    as("admin-token").get(POOLS + "/seen-by-operator").then().statusCode(200)
+        .body("metadata.labels.'compute.coreweave.com/org'", equalTo("demo"));
     as("admin-token").body(manifest("by-operator", 1)).post(POOLS).then().statusCode(201);
     as("demo-token").get(POOLS + "/by-operator").then().statusCode(404);
     as("other-token").get(POOLS + "/seen-by-operator").then().statusCode(404);

@@ -37,6 +37,13 @@ public class InternalReadsResource {
   }
 
   @GET
+  @Path("/pool-published/{org}/{name}")
+  @Operation(hidden = true)
+  public NodePool published(@PathParam("org") String org, @PathParam("name") String name) {
+    return reads.localPublished(own(org, name)).orElseThrow(() -> ApiException.notFound("NodePool", name));
+  }
+
+  @GET
   @Path("/pool-views")
   @Operation(hidden = true)
   public SortedMap<String, PoolView> views(@QueryParam("org") String org) {

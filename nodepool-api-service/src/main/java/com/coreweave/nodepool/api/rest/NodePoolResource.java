@@ -85,7 +85,7 @@ public class NodePoolResource implements Lister<NodePool> {
   @GET
   @Path("/{name}")
   public Object get(@PathParam("name") String name, @BeanParam ListOptions options) {
-    return listings.one(this, located(name, options.authorization).shown(), options);
+    return listings.one(this, shown(name, options.authorization), options);
   }
 
   @POST
@@ -187,24 +187,19 @@ public class NodePoolResource implements Lister<NodePool> {
     return options.respond(decided.code(), decided.nodePool(), config.warnings());
   }
 
-  /** A pool the caller may read, and its key (an operator reads every org; the first org that has it wins). */
-  record Located(PoolKey key, PoolView view, boolean everyOrg) {
-
-    NodePool shown() {
-      return everyOrg ? OrgLabel.shown(view.published(), key.org()) : view.published();
-    }
-  }
-
-  Located located(String name, String authorization) {
+  /**
+   * A pool the caller may read, as shown to them (an operator reads every org; the first org that has it wins, its
+   * org in a label). Only the published resource is read from the pool's view.
+   */
+  NodePool shown(String name, String authorization) {
     String scope = tenancy.readScope();
     if (scope != null) {
-      PoolKey key = new PoolKey(scope, name);
-      return reads.view(key, authorization).map(v -> new Located(key, v, false))
+      return reads.published(new PoolKey(scope, name), authorization)
           .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
     }
-    return reads.views(null, authorization).entrySet().stream()
+    return reads.publishedPage(null, null, Integer.MAX_VALUE, authorization).entrySet().stream()
         .filter(e -> PoolKey.parse(e.getKey()).pool().equals(name))
-        .map(e -> new Located(PoolKey.parse(e.getKey()), e.getValue(), true)).findFirst()
+        .map(e -> OrgLabel.shown(e.getValue(), PoolKey.parse(e.getKey()).org())).findFirst()
         .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
   }
 

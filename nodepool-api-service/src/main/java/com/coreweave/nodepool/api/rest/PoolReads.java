@@ -36,6 +36,13 @@ public class PoolReads {
         "/internal/pool-views/" + segment(key.org()) + "/" + segment(key.pool()), authorization, PoolView.class);
   }
 
+  /** The published resource of a pool, read from its view's bytes alone ({@link PoolView#publishedIn}). */
+  public Optional<NodePool> published(PoolKey key, String authorization) {
+    return queries.get(StoreNames.POOL_VIEWS, key.toString(),
+        "/internal/pool-published/" + segment(key.org()) + "/" + segment(key.pool()), authorization, NodePool.class,
+        PoolView::publishedIn);
+  }
+
   /** Every pool of {@code org} (of every org when null), from all instances. */
   public SortedMap<String, PoolView> views(String org, String authorization) {
     SortedMap<String, PoolView> all = localViews(org);
@@ -108,6 +115,10 @@ public class PoolReads {
 
   public Optional<PoolView> localView(PoolKey key) {
     return queries.localGet(StoreNames.POOL_VIEWS, key.toString());
+  }
+
+  public Optional<NodePool> localPublished(PoolKey key) {
+    return queries.localGet(StoreNames.POOL_VIEWS, key.toString(), PoolView::publishedIn);
   }
 
   /** This instance's share of {@link #publishedPage}. */

@@ -195,6 +195,11 @@ public class InteractiveQueries {
 
   /** The other instance that holds {@code key}, or empty when this instance does. */
   public Optional<HostInfo> remoteOwner(String store, String key) {
+    KeyQueryMetadata meta = owner(store, key);
+    return isSelf(meta.activeHost()) ? Optional.empty() : Optional.of(meta.activeHost());
+  }
+
+  private KeyQueryMetadata owner(String store, String key) {
     settled();
     KeyQueryMetadata meta;
     try {
@@ -206,7 +211,7 @@ public class InteractiveQueries {
     if (meta == null || KeyQueryMetadata.NOT_AVAILABLE.equals(meta)) {
       throw unavailable(store);
     }
-    return isSelf(meta.activeHost()) ? Optional.empty() : Optional.of(meta.activeHost());
+    return meta;
   }
 
   /** The value of {@code key} wherever it lives: here, or from the owner at {@code path} (404 there = empty). */
@@ -214,6 +219,39 @@ public class InteractiveQueries {
     Optional<HostInfo> owner = remoteOwner(store, key);
     return owner.isEmpty() ? localGet(store, key)
         : fetch(owner.get(), path, authorization, Json.mapper().constructType(type));
+  }
+
+  /**
+   * As {@link #get(String, String, String, String, Class)}, the local value read from its stored bytes by
+   * {@code decode}, for a read that needs one part of a large value; the owner's answer at {@code path} is that part.
+   */
+  public <T> Optional<T> get(String store, String key, String path, String authorization, Class<T> type,
+                             Function<byte[], T> decode) {
+    KeyQueryMetadata meta = owner(store, key);
+    if (!isSelf(meta.activeHost())) {
+      return fetch(meta.activeHost(), path, authorization, Json.mapper().constructType(type));
+    }
+    ReadOnlyKeyValueStore<String, T> shard = shard(store, meta.partition(), new DecodedStoreType<>(decode));
+    if (shard == null) {
+      // This instance owns the key but cannot read its partition yet (restoring): retry, not "not found".
+      throw unavailable(store);
+    }
+    return read(store, shard, key);
+  }
+
+  /** The value of {@code key} in this instance's share of {@code store}, read by {@code decode} from its bytes. */
+  public <T> Optional<T> localGet(String store, String key, Function<byte[], T> decode) {
+    ReadOnlyKeyValueStore<String, T> shard = shard(store, owner(store, key).partition(),
+        new DecodedStoreType<>(decode));
+    return shard == null ? Optional.empty() : read(store, shard, key);
+  }
+
+  private <T> Optional<T> read(String store, ReadOnlyKeyValueStore<String, T> shard, String key) {
+    try {
+      return Optional.ofNullable(shard.get(key));
+    } catch (InvalidStateStoreException e) {
+      throw unavailable(store);
+    }
   }
 
   /** What every other instance holding a share of {@code store} answers at {@code path}, concatenated. */
