@@ -23,6 +23,35 @@ class StreamThreadRecoveryTest {
   }
 
   @Test
+  void replacesAThreadThatFailedInKafkasIteratorMetrics() {
+    // As seen in ChaosIT (KAFKA-19906): closing a store iterator of ours, Kafka removes a metric it never registered.
+    var npe = new NullPointerException("Cannot invoke \"Object.hashCode()\" because \"key\" is null");
+    npe.setStackTrace(new StackTraceElement[] {
+        frame("java.util.concurrent.ConcurrentHashMap", "replaceNode"),
+        frame("org.apache.kafka.common.metrics.Metrics", "removeMetric"),
+        frame("org.apache.kafka.streams.processor.internals.metrics.StreamsMetricsImpl", "removeMetric"),
+        frame("org.apache.kafka.streams.internals.metrics.OpenIterators", "remove"),
+        frame("com.coreweave.nodepool.capacity.streams.StoredLedgers", "scan")});
+    assertThat(recovery.handle(new StreamsException("Exception caught in process", npe)))
+        .isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
+  }
+
+  @Test
+  void shutsTheClientDownWhenOurOwnCodeFailedEvenInsideKafkaCode() {
+    // Our bug surfacing in a Kafka frame that takes our data (here a serializer call) would fail again.
+    var npe = new NullPointerException();
+    npe.setStackTrace(new StackTraceElement[] {
+        frame("java.util.Objects", "requireNonNull"),
+        frame("org.apache.kafka.streams.processor.internals.RecordCollectorImpl", "send"),
+        frame("com.coreweave.nodepool.kit.streams.Outbound", "route")});
+    assertThat(recovery.handle(new StreamsException(npe))).isEqualTo(StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
+  }
+
+  private static StackTraceElement frame(String type, String method) {
+    return new StackTraceElement(type, method, null, -1);
+  }
+
+  @Test
   void shutsTheClientDownWhenOurOwnCodeFailed() {
     var processing = new StreamsException("Exception caught in process",
         new IllegalStateException("a bug", new NullPointerException()));
