@@ -5,7 +5,6 @@ import com.coreweave.nodepool.api.domain.ManifestValidator;
 import com.coreweave.nodepool.api.domain.MergePatch;
 import com.coreweave.nodepool.api.domain.NodePoolTable;
 import com.coreweave.nodepool.api.domain.OrgLabel;
-import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.TableConvertor;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.Json;
