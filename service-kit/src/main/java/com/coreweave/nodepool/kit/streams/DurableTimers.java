@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.function.BiConsumer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -21,15 +22,28 @@ import org.apache.kafka.streams.state.Stores;
  * store under {@link DueIndex} keys and fired by a wall-clock punctuator that range-scans only what has come due.
  * Filing, moving and firing happen in the task's transaction, so a restarted service finds its timers and fires
  * them at their time.
+ *
+ * <p>The punctuator ticks only while a timer is filed. Kafka Streams commits a task after every punctuation,
+ * whether it wrote anything or not, so a punctuator that always ticked would make an idle service commit an empty
+ * transaction every commit interval.
  */
 public final class DurableTimers {
 
   private final ProcessorContext<?, ?> context;
   private final KeyValueStore<String, String> index;
+  private final Duration interval;
+  private final Clock clock;
+  private final BiConsumer<String, Instant> fire;
+  /** The ticking punctuator; null while no timer is filed. */
+  private Cancellable ticking;
 
-  private DurableTimers(ProcessorContext<?, ?> context, KeyValueStore<String, String> index) {
+  private DurableTimers(ProcessorContext<?, ?> context, KeyValueStore<String, String> index, Duration interval,
+                        Clock clock, BiConsumer<String, Instant> fire) {
     this.context = context;
     this.index = index;
+    this.interval = interval;
+    this.clock = clock;
+    this.fire = fire;
   }
 
   /** The timer store to add to the topology: {@link DueIndex} key → the key that is due. */
@@ -43,8 +57,10 @@ public final class DurableTimers {
    */
   public static DurableTimers start(ProcessorContext<?, ?> context, String store, Duration interval, Clock clock,
                                     BiConsumer<String, Instant> fire) {
-    DurableTimers timers = new DurableTimers(context, context.getStateStore(store));
-    context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, t -> timers.fireDue(clock.instant(), fire));
+    DurableTimers timers = new DurableTimers(context, context.getStateStore(store), interval, clock, fire);
+    if (timers.anyFiled()) {
+      timers.startTicking();
+    }
     return timers;
   }
 
@@ -58,10 +74,31 @@ public final class DurableTimers {
     }
     if (next != null) {
       index.put(DueIndex.key(next, key), key);
+      startTicking();
     }
   }
 
-  private void fireDue(Instant now, BiConsumer<String, Instant> fire) {
+  private void startTicking() {
+    if (ticking == null) {
+      ticking = context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, t -> tick());
+    }
+  }
+
+  private void tick() {
+    fireDue(clock.instant());
+    if (!anyFiled()) {
+      ticking.cancel();
+      ticking = null;
+    }
+  }
+
+  private boolean anyFiled() {
+    try (KeyValueIterator<String, String> it = index.all()) {
+      return it.hasNext();
+    }
+  }
+
+  private void fireDue(Instant now) {
     List<KeyValue<String, String>> due = new ArrayList<>();
     try (KeyValueIterator<String, String> it = index.range(DueIndex.FIRST, DueIndex.upTo(now))) {
       it.forEachRemaining(due::add);

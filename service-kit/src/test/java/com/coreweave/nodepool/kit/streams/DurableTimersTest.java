@@ -117,11 +117,7 @@ class DurableTimersTest {
 
   @Test
   void aTickThatFiredAsksForACommitAndOneThatFiredNothingDoesNot() {
-    MockProcessorContext<String, String> context = new MockProcessorContext<>();
-    KeyValueStore<String, String> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("alarms-due"),
-        Serdes.String(), Serdes.String()).withLoggingDisabled().build();
-    store.init(context.getStateStoreContext(), store);
-    context.addStateStore(store);
+    MockProcessorContext<String, String> context = contextWithStore();
     DurableTimers timers = DurableTimers.start(context, "alarms-due", TICK, clock, (key, now) -> { });
     timers.move("boot", null, T0.plusSeconds(2));
     Punctuator tick = context.scheduledPunctuators().get(0).getPunctuator();
@@ -133,6 +129,49 @@ class DurableTimersTest {
     clock.now = T0.plusSeconds(2);
     tick.punctuate(clock.now.toEpochMilli());
     assertThat(context.committed()).as("a timer fired: its output is not left for the commit interval").isTrue();
+  }
+
+  @Test
+  void itTicksOnlyWhileATimerIsFiled() {
+    MockProcessorContext<String, String> context = contextWithStore();
+    DurableTimers timers = DurableTimers.start(context, "alarms-due", TICK, clock, (key, now) -> { });
+    assertThat(context.scheduledPunctuators()).as("nothing filed: an idle task must not punctuate, as Streams "
+        + "commits after every punctuation").isEmpty();
+
+    timers.move("boot", null, T0.plusSeconds(2));
+    assertThat(context.scheduledPunctuators()).hasSize(1);
+    MockProcessorContext.CapturedPunctuator ticker = context.scheduledPunctuators().get(0);
+    assertThat(ticker.getInterval()).isEqualTo(TICK);
+
+    clock.now = T0.plusSeconds(2);
+    ticker.getPunctuator().punctuate(clock.now.toEpochMilli());
+    assertThat(ticker.cancelled()).as("the last timer fired").isTrue();
+
+    timers.move("drain", null, T0.plusSeconds(9));
+    assertThat(context.scheduledPunctuators()).hasSize(2);
+    assertThat(context.scheduledPunctuators().get(1).cancelled()).isFalse();
+  }
+
+  @Test
+  void aRestartedTaskTicksAtOnceForTheTimersItsStoreHolds() {
+    MockProcessorContext<String, String> context = contextWithStore();
+    DurableTimers.start(context, "alarms-due", TICK, clock, (key, now) -> { })
+        .move("boot", null, T0.plusSeconds(2));
+    MockProcessorContext<String, String> restarted = new MockProcessorContext<>();
+    restarted.addStateStore(context.getStateStore("alarms-due"));
+
+    DurableTimers.start(restarted, "alarms-due", TICK, clock, (key, now) -> { });
+
+    assertThat(restarted.scheduledPunctuators()).hasSize(1);
+  }
+
+  private static MockProcessorContext<String, String> contextWithStore() {
+    MockProcessorContext<String, String> context = new MockProcessorContext<>();
+    KeyValueStore<String, String> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("alarms-due"),
+        Serdes.String(), Serdes.String()).withLoggingDisabled().build();
+    store.init(context.getStateStoreContext(), store);
+    context.addStateStore(store);
+    return context;
   }
 
   private static String at(int seconds) {
