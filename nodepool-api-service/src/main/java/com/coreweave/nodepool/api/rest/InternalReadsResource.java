@@ -44,6 +44,13 @@ public class InternalReadsResource {
   }
 
   @GET
+  @Path("/pool-events/{org}/{name}")
+  @Operation(hidden = true)
+  public PoolEvents events(@PathParam("org") String org, @PathParam("name") String name) {
+    return reads.localEvents(own(org, name)).orElseThrow(() -> ApiException.notFound("NodePool", name));
+  }
+
+  @GET
   @Path("/pool-views")
   @Operation(hidden = true)
   public SortedMap<String, PoolView> views(@QueryParam("org") String org) {

@@ -63,7 +63,8 @@ public class NodePoolOperationsResource {
   @Path("/{name}/events")
   public Map<String, Object> events(@PathParam("name") String name,
                                     @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    List<Event> events = view(name, authorization).events().events();
+    List<Event> events = reads.events(key(name, authorization), authorization)
+        .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name)).events();
     return Map.of("apiVersion", "v1", "kind", "EventList", "items", events);
   }
 

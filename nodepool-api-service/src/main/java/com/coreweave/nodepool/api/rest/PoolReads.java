@@ -43,6 +43,13 @@ public class PoolReads {
         PoolView::publishedIn);
   }
 
+  /** The Kubernetes Events of a pool, read from its view's bytes alone ({@link PoolView#eventsIn}). */
+  public Optional<PoolEvents> events(PoolKey key, String authorization) {
+    return queries.get(StoreNames.POOL_VIEWS, key.toString(),
+        "/internal/pool-events/" + segment(key.org()) + "/" + segment(key.pool()), authorization, PoolEvents.class,
+        PoolView::eventsIn);
+  }
+
   /** Every pool of {@code org} (of every org when null), from all instances. */
   public SortedMap<String, PoolView> views(String org, String authorization) {
     SortedMap<String, PoolView> all = localViews(org);
@@ -119,6 +126,10 @@ public class PoolReads {
 
   public Optional<NodePool> localPublished(PoolKey key) {
     return queries.localGet(StoreNames.POOL_VIEWS, key.toString(), PoolView::publishedIn);
+  }
+
+  public Optional<PoolEvents> localEvents(PoolKey key) {
+    return queries.localGet(StoreNames.POOL_VIEWS, key.toString(), PoolView::eventsIn);
   }
 
   /** This instance's share of {@link #publishedPage}. */
