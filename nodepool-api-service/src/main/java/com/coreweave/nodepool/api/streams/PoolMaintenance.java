@@ -34,7 +34,8 @@ final class PoolMaintenance {
     this.clock = clock;
   }
 
-  void revalidate() {
+  /** Judges the pools not valid yet again; whether any is still not valid. */
+  boolean revalidate() {
     Instant now = clock.instant();
     List<String> keys = new ArrayList<>();
     try (KeyValueIterator<String, String> it = stores.unvalidated.all()) {
@@ -59,6 +60,7 @@ final class PoolMaintenance {
       verdict.events().forEach(f -> status.onEvent(key, RecordedEvent.ofPool(ref, f.event(), f.message(),
           ref.uid() + "/" + ref.generation(), ApiTopology.SERVICE, now)));
     }
+    return stores.anyUnvalidated();
   }
 
   void forgetOldRequestIds() {

@@ -3,6 +3,7 @@ package com.coreweave.nodepool.api.streams;
 import com.coreweave.nodepool.api.config.ApiSettings;
 import com.coreweave.nodepool.api.domain.PoolRequest;
 import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.kit.streams.Ticker;
 import com.coreweave.nodepool.schema.events.RecordedEvents;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,6 +26,7 @@ class PoolProcessor implements Processor<String, Object, String, Outbound> {
   private final Clock clock;
   private RequestDecision requests;
   private StatusAggregation status;
+  private Ticker revalidation;
 
   PoolProcessor(ApiSettings settings, Clock clock) {
     this.settings = settings;
@@ -37,7 +39,15 @@ class PoolProcessor implements Processor<String, Object, String, Outbound> {
     status = new StatusAggregation(stores);
     requests = new RequestDecision(stores, status, settings, clock);
     PoolMaintenance maintenance = new PoolMaintenance(stores, status, settings, clock);
-    context.schedule(settings.revalidateInterval(), PunctuationType.WALL_CLOCK_TIME, t -> maintenance.revalidate());
+    revalidation = new Ticker(context, settings.revalidateInterval(), t -> {
+      if (!maintenance.revalidate()) {
+        revalidation.stop();
+      }
+    });
+    stores.onUnvalidated(revalidation::start);
+    if (stores.anyUnvalidated()) {
+      revalidation.start();
+    }
     context.schedule(REQUEST_ID_SWEEP, PunctuationType.WALL_CLOCK_TIME, t -> maintenance.forgetOldRequestIds());
   }
 

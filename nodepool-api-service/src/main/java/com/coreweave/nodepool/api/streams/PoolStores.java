@@ -12,6 +12,7 @@ import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import java.time.Clock;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.TimestampedKeyValueStore;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
@@ -38,6 +39,8 @@ final class PoolStores {
   private final FlushedOutputs<Outbound> statuses;
   private final Clock clock;
   private boolean catalogueSeen;
+  /** Told whenever a pool is filed as not valid yet: revalidation need tick only while there is one. */
+  private Runnable onUnvalidated = () -> { };
 
   PoolStores(ProcessorContext<String, Outbound> context, Clock clock) {
     this.context = context;
@@ -100,6 +103,17 @@ final class PoolStores {
       forgetUnvalidated(key);
     } else {
       unvalidated.put(key, "");
+      onUnvalidated.run();
+    }
+  }
+
+  void onUnvalidated(Runnable listener) {
+    onUnvalidated = listener;
+  }
+
+  boolean anyUnvalidated() {
+    try (KeyValueIterator<String, String> it = unvalidated.all()) {
+      return it.hasNext();
     }
   }
 

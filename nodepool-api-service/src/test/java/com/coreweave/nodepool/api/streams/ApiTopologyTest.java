@@ -172,6 +172,23 @@ class ApiTopologyTest {
         && e.contains("req-2"));
   }
 
+  @Test
+  void aPoolOfATypeCataloguedLaterIsJudgedAgainOnTheNextRevalidation() {
+    String pool = apply("req-1", 1, null).replace("gd-8xa100-i128", "gd-1xa100");
+    requests.pipeInput(KEY, pool);
+    assertThat(lastStatus().status().condition(Conditions.VALIDATED).status()).isEqualTo("False");
+
+    driver.createInputTopic(Topics.INSTANCE_TYPE_CATALOGUED.name(), Serdes.String().serializer(),
+            Serdes.String().serializer())
+        .pipeInput("gd-1xa100", Json.string(new InstanceType("gd-1xa100", "1x A100", "A100", 1, 16, 256, false,
+            List.of("US-EAST-04A"))));
+    driver.advanceWallClockTime(new Defaults().revalidateInterval());
+
+    assertThat(lastStatus().status().condition(Conditions.VALIDATED).reason()).isEqualTo("Valid");
+    driver.advanceWallClockTime(new Defaults().revalidateInterval());
+    assertThat(status.isEmpty()).as("nothing left to judge again").isTrue();
+  }
+
   static final class Defaults implements ApiSettings {
     public String defaultZone() {
       return "US-EAST-04A";

@@ -9,8 +9,6 @@ import java.util.Objects;
 import java.util.function.BiConsumer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.Cancellable;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -23,27 +21,23 @@ import org.apache.kafka.streams.state.Stores;
  * Filing, moving and firing happen in the task's transaction, so a restarted service finds its timers and fires
  * them at their time.
  *
- * <p>The punctuator ticks only while a timer is filed. Kafka Streams commits a task after every punctuation,
- * whether it wrote anything or not, so a punctuator that always ticked would make an idle service commit an empty
- * transaction every commit interval.
+ * <p>The punctuator ticks only while a timer is filed ({@link Ticker}).
  */
 public final class DurableTimers {
 
   private final ProcessorContext<?, ?> context;
   private final KeyValueStore<String, String> index;
-  private final Duration interval;
   private final Clock clock;
   private final BiConsumer<String, Instant> fire;
-  /** The ticking punctuator; null while no timer is filed. */
-  private Cancellable ticking;
+  private final Ticker ticker;
 
   private DurableTimers(ProcessorContext<?, ?> context, KeyValueStore<String, String> index, Duration interval,
                         Clock clock, BiConsumer<String, Instant> fire) {
     this.context = context;
     this.index = index;
-    this.interval = interval;
     this.clock = clock;
     this.fire = fire;
+    this.ticker = new Ticker(context, interval, t -> tick());
   }
 
   /** The timer store to add to the topology: {@link DueIndex} key → the key that is due. */
@@ -59,7 +53,7 @@ public final class DurableTimers {
                                     BiConsumer<String, Instant> fire) {
     DurableTimers timers = new DurableTimers(context, context.getStateStore(store), interval, clock, fire);
     if (timers.anyFiled()) {
-      timers.startTicking();
+      timers.ticker.start();
     }
     return timers;
   }
@@ -74,21 +68,14 @@ public final class DurableTimers {
     }
     if (next != null) {
       index.put(DueIndex.key(next, key), key);
-      startTicking();
-    }
-  }
-
-  private void startTicking() {
-    if (ticking == null) {
-      ticking = context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, t -> tick());
+      ticker.start();
     }
   }
 
   private void tick() {
     fireDue(clock.instant());
     if (!anyFiled()) {
-      ticking.cancel();
-      ticking = null;
+      ticker.stop();
     }
   }
 
