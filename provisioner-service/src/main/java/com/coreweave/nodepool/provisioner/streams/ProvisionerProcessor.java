@@ -2,6 +2,7 @@ package com.coreweave.nodepool.provisioner.streams;
 
 import com.coreweave.nodepool.kit.streams.DurableTimers;
 import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.kit.streams.PromptCommits;
 import com.coreweave.nodepool.kit.streams.RecentValues;
 import com.coreweave.nodepool.provisioner.domain.AlertCatalogue;
 import com.coreweave.nodepool.provisioner.domain.NodeReleases;
@@ -131,6 +132,16 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
       pools.put(key, after);
     }
     timers.move(key, filedTimer, nextTimer);
+    if (after != null && after.awaitingCapacity()) {
+      // Until capacity answers, a new pool's reconcile has only its first summary to say (no nodes); it goes out
+      // with the reconcile that follows the answer a hop later, or at the commit interval.
+      PromptCommits.deferred(() -> write(key, outcome));
+    } else {
+      write(key, outcome);
+    }
+  }
+
+  private void write(String key, Outcome outcome) {
     long timestamp = clock.millis();
     outcome.facts().forEach(fact -> context.forward(new Record<>(key,
         Outbound.to(Topics.NODEPOOL_NODES_CHANGED, fact), timestamp)));

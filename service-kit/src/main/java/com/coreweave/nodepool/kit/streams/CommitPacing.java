@@ -3,19 +3,22 @@ package com.coreweave.nodepool.kit.streams;
 /**
  * When a stream thread should commit at once instead of at the next {@code commit.interval.ms}: as soon as it has
  * processed every record of a poll that left it caught up, with nothing more on any of its partitions, if anything it
- * wrote since its last commit waits (a record for the next service, a store's changelog), including what an earlier
- * poll that was still behind wrote. A record that reaches a service with no backlog then crosses the hop in one
- * commit's time (a few ms) instead of up to 100 ms, while input that only moves the offsets (a fact this service
- * ignores) waits for the interval, as a transaction costs the broker ~4 ms; a thread with a backlog keeps committing
- * per interval, so that a burst is still written in few transactions. At most one prompt commit per poll, and none
- * while behind, so prompt commits cannot pile up under load. (Services run exactly-once: the producer's transaction
- * commit is what clears the writes.)
+ * wrote since its last commit is awaited (a record for the next service, a status a client watches), including what
+ * an earlier poll that was still behind wrote. A record that reaches a service with no backlog then crosses the hop
+ * in one commit's time (a few ms) instead of up to the interval. Writes nobody waits for wait for the interval or
+ * ride along with the next prompt commit, as a transaction costs the machine ~15 ms of CPU across broker and
+ * service: input that only moves the offsets (a fact this service ignores), a store's changelog, and what a
+ * processor writes as {@link #deferring deferred} (a step that a later one always follows). A thread with a
+ * backlog keeps committing per interval, so that a burst is still written in few transactions. At most one prompt
+ * commit per poll, and none while behind, so prompt commits cannot pile up under load. (Services run exactly-once:
+ * the producer's transaction commit is what clears the writes.)
  */
 public final class CommitPacing {
 
   private int unprocessed;
   private boolean caughtUp;
-  private boolean wrote;
+  private boolean awaited;
+  private int deferring;
   private String topic;
   private int partition;
   private long offset = -1;
@@ -28,15 +31,40 @@ public final class CommitPacing {
     }
   }
 
-  /** The thread's producer was handed a record to write. */
-  public void wrote() {
-    wrote = true;
+  /**
+   * The thread's producer was handed a record for {@code topic}: awaited, unless it is a store's changelog (read only
+   * to restore the store) or written while {@link #deferring}.
+   */
+  public void wrote(String topic) {
+    if (!topic.endsWith("-changelog")) {
+      held();
+    }
+  }
+
+  /** An output was held to be written with the commit ({@code FlushedOutputs}): awaited unless deferred. */
+  public void held() {
+    if (deferring == 0) {
+      awaited = true;
+    }
+  }
+
+  /**
+   * Runs {@code work}, whose writes need no prompt commit of their own: a step whose next one follows within a hop
+   * or two (and commits both), or which nobody watches closely. They go with the next prompt commit or the interval.
+   */
+  public void deferring(Runnable work) {
+    deferring++;
+    try {
+      work.run();
+    } finally {
+      deferring--;
+    }
   }
 
   /**
    * A processor is handed the input record at this position (every processor a record passes through says so; the
    * first counts it). True once, when the last record of a caught-up poll arrives: that caller processes it, then
-   * asks {@link #uncommittedWrites()}.
+   * asks {@link #awaitedWrites()}.
    */
   public boolean processing(String topic, int partition, long offset) {
     if (offset == this.offset && partition == this.partition && topic.equals(this.topic)) {
@@ -54,14 +82,14 @@ public final class CommitPacing {
 
   /** The thread's transaction (or offset commit) went through: nothing it wrote waits any more. */
   public void committed() {
-    wrote = false;
+    awaited = false;
   }
 
   /**
-   * Whether anything written since the last commit waits for one (this poll's records, or an earlier poll's that was
+   * Whether anything written since the last commit is awaited (this poll's records, or an earlier poll's that was
    * behind): then a prompt commit is worth its cost.
    */
-  public boolean uncommittedWrites() {
-    return wrote;
+  public boolean awaitedWrites() {
+    return awaited;
   }
 }

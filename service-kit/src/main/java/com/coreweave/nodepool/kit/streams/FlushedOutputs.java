@@ -45,10 +45,14 @@ public final class FlushedOutputs<V> {
     return new FlushedOutputs<>(context, store);
   }
 
-  /** Holds {@code record} until its key's entry is flushed, in place of any record held for that key before. */
+  /**
+   * Holds {@code record} until its key's entry is flushed, in place of any record held for that key before. A held
+   * record is awaited like one written at once, so a caught-up thread commits it promptly (unless deferred).
+   */
   public void hold(Record<String, V> record) {
     if (holding) {
       held.put(record.key(), record);
+      PromptCommits.pacing().held();
     } else {
       context.forward(record);
     }

@@ -49,6 +49,14 @@ public final class PromptCommits implements ProcessorWrapper {
     return PACING.get();
   }
 
+  /**
+   * Runs a processor's {@code work} whose writes need no prompt commit of their own ({@link CommitPacing#deferring}):
+   * they are committed with the next awaited write or at the commit interval.
+   */
+  public static void deferred(Runnable work) {
+    pacing().deferring(work);
+  }
+
   /** A builder whose processors request the prompt commits; the wrapping is fixed when the topology is built. */
   public static StreamsBuilder streamsBuilder() {
     // Only the wrapper matters here: Kafka Streams replaces this config with the service's own when it starts.
@@ -91,13 +99,13 @@ public final class PromptCommits implements ProcessorWrapper {
   }
 
   /**
-   * Processes one input record, then asks Streams to commit if it was the last of a caught-up poll whose records wrote
-   * something. Records a punctuator forwards have no input position and are not counted.
+   * Processes one input record, then asks Streams to commit if it was the last of a caught-up poll and something
+   * awaited was written. Records a punctuator forwards have no input position and are not counted.
    */
   private static void process(Optional<RecordMetadata> input, Runnable process, Runnable commit) {
     boolean last = input.map(at -> pacing().processing(at.topic(), at.partition(), at.offset())).orElse(false);
     process.run();
-    if (last && pacing().uncommittedWrites()) {
+    if (last && pacing().awaitedWrites()) {
       commit.run();
     }
   }
@@ -152,7 +160,7 @@ public final class PromptCommits implements ProcessorWrapper {
     }
   }
 
-  /** The producer of a stream thread: reports to that thread's pacing that something is being written. */
+  /** The producer of a stream thread: reports to that thread's pacing what is being written. */
   public static final class SendWatchingProducer extends KafkaProducer<byte[], byte[]> {
 
     public SendWatchingProducer(Map<String, Object> config) {
@@ -162,7 +170,7 @@ public final class PromptCommits implements ProcessorWrapper {
     @Override
     public Future<org.apache.kafka.clients.producer.RecordMetadata> send(
         ProducerRecord<byte[], byte[]> record, Callback callback) {
-      pacing().wrote();
+      pacing().wrote(record.topic());
       return super.send(record, callback);
     }
 

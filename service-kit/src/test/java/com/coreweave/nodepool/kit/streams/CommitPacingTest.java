@@ -62,14 +62,56 @@ class CommitPacingTest {
   @Test
   void writesWaitForACommitUntilOneGoesThrough() {
     pacing.polled(1, false);
-    assertThat(pacing.uncommittedWrites()).isFalse();
-    pacing.wrote();
+    assertThat(pacing.awaitedWrites()).isFalse();
+    pacing.wrote("quota-checked");
     pacing.polled(1, true);
-    assertThat(pacing.uncommittedWrites()).as("written while behind, not committed yet").isTrue();
+    assertThat(pacing.awaitedWrites()).as("written while behind, not committed yet").isTrue();
 
     pacing.committed();
 
-    assertThat(pacing.uncommittedWrites()).isFalse();
+    assertThat(pacing.awaitedWrites()).isFalse();
+  }
+
+  @Test
+  void aStoresChangelogIsNotAwaited() {
+    pacing.wrote("quota-service-quota-ledgers-changelog");
+
+    assertThat(pacing.awaitedWrites()).isFalse();
+  }
+
+  @Test
+  void anOutputHeldForTheCommitIsAwaited() {
+    pacing.held();
+
+    assertThat(pacing.awaitedWrites()).isTrue();
+  }
+
+  @Test
+  void deferredWritesAreNotAwaitedButThoseAfterThemAre() {
+    pacing.deferring(() -> {
+      pacing.wrote("nodepool-status");
+      pacing.held();
+    });
+    assertThat(pacing.awaitedWrites()).isFalse();
+
+    pacing.wrote("nodepool-status");
+
+    assertThat(pacing.awaitedWrites()).isTrue();
+  }
+
+  @Test
+  void deferringEndsWhenTheWorkFails() {
+    try {
+      pacing.deferring(() -> {
+        throw new IllegalStateException("a bad record");
+      });
+    } catch (IllegalStateException expected) {
+      // the processor's failure goes on up; the thread's next writes are awaited again
+    }
+
+    pacing.wrote("capacity-checked");
+
+    assertThat(pacing.awaitedWrites()).isTrue();
   }
 
   @Test

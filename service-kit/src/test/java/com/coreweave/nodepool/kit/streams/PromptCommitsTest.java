@@ -58,6 +58,16 @@ class PromptCommitsTest {
     assertThat(context.committed()).isFalse();
   }
 
+  @Test
+  void aCaughtUpPollWhoseRecordsWroteOnlyDeferredOutputWaitsForTheCommitInterval() {
+    PromptCommits.pacing().polled(1, true);
+
+    PromptCommits.deferred(() -> process("quota-checked", 5, "pool-a"));
+
+    assertThat(seen).containsExactly("pool-a");
+    assertThat(context.committed()).isFalse();
+  }
+
   private void process(String topic, long offset, String pool) {
     context.setRecordMetadata(topic, 0, offset);
     processor.process(new Record<>(pool, "created", 0L));
@@ -81,7 +91,7 @@ class PromptCommitsTest {
       seen.add(record.key());
       if (!record.key().startsWith("ignored")) {
         context.forward(record.withValue(record.value().toUpperCase()));
-        PromptCommits.pacing().wrote(); // what the thread's producer reports when a sink sends the record
+        PromptCommits.pacing().wrote("upper-case"); // what the thread's producer reports when a sink sends it
       }
     }
   }
