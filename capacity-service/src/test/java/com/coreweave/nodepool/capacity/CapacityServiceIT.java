@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
 
 import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.CapacityDemanded;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.PoolRef;
@@ -200,14 +201,14 @@ class CapacityServiceIT {
 
   @Test
   void sendsGarbageOnAnInputToTheDeadLetterTopic() {
-    probe.send(Topics.QUOTA_CHECKED.name(), "demo/garbage", "{garbage");
+    probe.send(Topics.CAPACITY_DEMANDED.name(), "GARBAGE-ZONE/garbage", "{garbage");
 
     var dead = probe.readUntil("capacity-service-dlq",
-        read -> read.stream().anyMatch(r -> "demo/garbage".equals(r.key())), WAIT);
-    var record = dead.stream().filter(r -> "demo/garbage".equals(r.key())).findFirst().orElseThrow();
+        read -> read.stream().anyMatch(r -> "GARBAGE-ZONE/garbage".equals(r.key())), WAIT);
+    var record = dead.stream().filter(r -> "GARBAGE-ZONE/garbage".equals(r.key())).findFirst().orElseThrow();
     assertThat(record.value()).isEqualTo("{garbage");
     assertThat(record.headers()).containsEntry(DeadLetters.ERROR, "MalformedJson")
-        .containsEntry(DeadLetters.SOURCE_TOPIC, Topics.QUOTA_CHECKED.name())
+        .containsEntry(DeadLetters.SOURCE_TOPIC, Topics.CAPACITY_DEMANDED.name())
         .containsEntry(DeadLetters.SERVICE, "capacity-service");
   }
 
@@ -222,8 +223,9 @@ class CapacityServiceIT {
   }
 
   static void demand(PoolRef pool, int admitted) {
-    probe.sendJson(Topics.QUOTA_CHECKED.name(), pool.key().toString(), new QuotaChecked(pool, "Under", admitted,
-        admitted, null, admitted, false, "NodePool is within instance type quota.", Instant.now()));
+    probe.sendJson(Topics.CAPACITY_DEMANDED.name(), pool.zone() + "/" + pool.instanceType(),
+        CapacityDemanded.of(new QuotaChecked(pool, "Under", admitted, admitted, null, admitted, false,
+            "NodePool is within instance type quota.", Instant.now())));
   }
 
   static void removed(PoolRef pool, Grant grant) {

@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.schema;
 
 import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.CapacityDemanded;
 import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.Grant;
@@ -104,6 +105,9 @@ class ContractGoldenTest {
     Golden.assertMatches("quota-limit-set.json", new QuotaLimit("demo", "US-EAST-04A", "gd-8xa100-i128", 16, T0));
     Golden.assertMatches("quota-checked.json", new QuotaChecked(POOL, Conditions.Quota.UNDER, 2, 2, 16, 6, false,
         "NodePool is within instance type quota.", T0));
+    Golden.assertMatches("capacity-demanded.json", CapacityDemanded.of(new QuotaChecked(POOL,
+        Conditions.Quota.UNDER, 2, 2, 16, 6, false, "NodePool is within instance type quota.", T0)));
+    Golden.assertMatches("capacity-demanded-gone.json", CapacityDemanded.gone("demo/example-nodepool", POOL.uid()));
     Golden.assertMatches("capacity-checked.json", new CapacityChecked(POOL, Conditions.Capacity.PARTIAL, 2,
         List.of(new Grant("us-east-04a-gd-8xa100-i128-0001", 41)), 1, 3, 5,
         "1 node queued, position 3 of 5 for gd-8xa100-i128 in US-EAST-04A", T0));

@@ -11,6 +11,7 @@ import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.kit.streams.PromptCommits;
 import com.coreweave.nodepool.schema.events.NodeFact;
+import com.coreweave.nodepool.schema.events.ZoneTypeKey;
 import com.coreweave.nodepool.schema.topics.Topics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -24,9 +25,10 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The capacity-service's topology: quota decisions (through {@link PoolRouter}), node releases and operators' fleet
- * changes are re-keyed to {@code <zone>/<instanceType>} and meet in one {@link LedgerProcessor} per ledger, which
- * writes {@code capacity-checked}, {@code spot-reclaim-requested} and events.
+ * The capacity-service's topology: pools' demands arrive keyed by ledger ({@code capacity-demanded}, written so by the
+ * quota-service); node releases and operators' fleet changes are re-keyed to {@code <zone>/<instanceType>}; all meet
+ * in one {@link LedgerProcessor} per ledger, which writes {@code capacity-checked}, {@code spot-reclaim-requested}
+ * and events.
  */
 @ApplicationScoped
 public class CapacityTopology {
@@ -44,16 +46,17 @@ public class CapacityTopology {
    */
   public static Topology build(CapacitySettings settings, int partitions, Catalogue catalogue, Clock clock) {
     StreamsBuilder builder = PromptCommits.streamsBuilder();
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.POOL_ROUTES),
-        Serdes.String(), JsonSerde.of(PoolRoute.class)));
     // Cached: a ledger's head and a pool's holdings change with each input, often several times within one commit;
     // the cache writes each record's last value to the changelog once per commit.
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.LEDGERS),
         Serdes.String(), JsonSerde.of(LedgerRecord.class)).withCachingEnabled());
     Inputs in = new Inputs(builder, SERVICE, partitions, clock);
 
-    KStream<String, LedgerInput> demand = in.read(Topics.QUOTA_CHECKED, Readers.quotaChecked(catalogue))
-        .process(() -> new PoolRouter(catalogue), Named.as("route-demand"), StoreNames.POOL_ROUTES);
+    // Already on its ledger's partition. Demand for a type not offered in the zone is always 0 (the reader refuses
+    // more): no ledger serves it.
+    KStream<String, LedgerInput> demand = in.read(Topics.CAPACITY_DEMANDED, Readers.capacityDemanded(catalogue))
+        .filter((ledger, demanded) -> served(catalogue, ZoneTypeKey.parse(ledger)), Named.as("served-demand"))
+        .mapValues(LedgerInput::of, Named.as("as-demand"));
     // Only a removed node releases capacity: the other node facts (most of them) are skipped unparsed.
     KStream<String, LedgerInput> releases = in.readKinds(Topics.NODEPOOL_NODES_CHANGED, NodeFact.KIND,
             NodeFact.kinds(NodeFact.NodeRemoved.class))
@@ -68,13 +71,18 @@ public class CapacityTopology {
     // api-service's global store of it can only skip such a record (docs/flow.md).
     in.read(Topics.INSTANCE_TYPE_CATALOGUED);
 
-    KStream<String, LedgerInput> byLedger = demand.merge(releases, Named.as("merge-releases"))
-        .merge(fleet, Named.as("merge-fleet"))
-        .repartition(Repartitioned.with(Serdes.String(), JsonSerde.of(LedgerInput.class)).withName("by-ledger"));
+    KStream<String, LedgerInput> byLedger = releases.merge(fleet, Named.as("merge-fleet"))
+        .repartition(Repartitioned.with(Serdes.String(), JsonSerde.of(LedgerInput.class)).withName("by-ledger")
+            .withNumberOfPartitions(partitions))
+        .merge(demand, Named.as("merge-demand"));
     CapacityLedger ledger = new CapacityLedger(settings.maxMachines(), settings.rememberedFleetChanges());
     KStream<String, Outbound> outputs = byLedger.process(() -> new LedgerProcessor(ledger, clock),
         Named.as("ledger"), StoreNames.LEDGERS);
     Outbound.route(outputs, "write-outputs");
     return builder.build();
+  }
+
+  private static boolean served(Catalogue catalogue, ZoneTypeKey ledger) {
+    return catalogue.refusal(ledger.zone(), ledger.instanceType()).isEmpty();
   }
 }

@@ -2,6 +2,7 @@ package com.coreweave.nodepool.capacity.streams;
 
 import com.coreweave.nodepool.capacity.domain.Catalogue;
 import com.coreweave.nodepool.kit.streams.Interpretation;
+import com.coreweave.nodepool.schema.events.CapacityDemanded;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.topics.Rejection;
@@ -16,16 +17,17 @@ final class Readers {
   private Readers() {
   }
 
-  /** Quota decisions; a tombstone stays null. */
-  static Interpretation<QuotaChecked, QuotaChecked> quotaChecked(Catalogue catalogue) {
-    return (key, checked, raw) -> {
+  /** Pools' demands (quota decisions and departures). */
+  static Interpretation<CapacityDemanded, CapacityDemanded> capacityDemanded(Catalogue catalogue) {
+    return (key, demanded, raw) -> {
+      QuotaChecked checked = demanded.quota();
       if (checked != null && checked.admittedNodes() > 0) {
         catalogue.refusal(checked.pool().zone(), checked.pool().instanceType()).ifPresent(why -> {
           throw new Rejection(Code.INSTANCE_TYPE_NOT_IN_ZONE, checked.admittedNodes() + " node(s) admitted, but "
               + why);
         });
       }
-      return checked;
+      return demanded;
     };
   }
 

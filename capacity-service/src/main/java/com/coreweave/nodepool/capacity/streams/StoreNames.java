@@ -6,8 +6,6 @@ public final class StoreNames {
   private StoreNames() {
   }
 
-  /** {@code <org>/<pool>} → {@code PoolRoute}: which ledger holds a pool, so its quota tombstone can be routed. */
-  public static final String POOL_ROUTES = "pool-routes";
   /**
    * The ledgers of every zone × type ({@code LedgerRecord}s): under {@code <zone>/<instanceType>} its head, under
    * {@code <zone>/<instanceType>/...} one record per pool, machine out of service and remembered fleet change.

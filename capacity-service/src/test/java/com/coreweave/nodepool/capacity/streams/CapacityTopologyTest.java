@@ -7,6 +7,7 @@ import com.coreweave.nodepool.capacity.domain.Catalogue;
 import com.coreweave.nodepool.capacity.domain.LedgerRecord;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.CapacityDemanded;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.InstanceType;
@@ -36,14 +37,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The wiring around the ledger, without a broker: re-keying, tombstone routing, releases and dead letters. */
+/** The wiring around the ledger, without a broker: demands by ledger, departures, releases and dead letters. */
 class CapacityTopologyTest {
 
   static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
   static final PoolRef POOL = new PoolRef("demo", "train", "uid-1", 1, "US-EAST-04A", "gd-8xa100-i128", "default");
 
   TopologyTestDriver driver;
-  TestInputTopic<String, String> quota;
+  static final String LEDGER = "US-EAST-04A/gd-8xa100-i128";
+
+  TestInputTopic<String, String> demands;
   TestInputTopic<String, String> nodes;
   TestInputTopic<String, String> fleet;
   TestOutputTopic<String, String> capacity;
@@ -58,7 +61,7 @@ class CapacityTopologyTest {
     driver = new TopologyTestDriver(CapacityTopology.build(new Defaults(), 1,
         Catalogue.fromResource("instance-types.yaml"), clock), props);
     var strings = Serdes.String();
-    quota = driver.createInputTopic(Topics.QUOTA_CHECKED.name(), strings.serializer(), strings.serializer());
+    demands = driver.createInputTopic(Topics.CAPACITY_DEMANDED.name(), strings.serializer(), strings.serializer());
     nodes = driver.createInputTopic(Topics.NODEPOOL_NODES_CHANGED.name(), strings.serializer(), strings.serializer());
     fleet = driver.createInputTopic(Topics.FLEET_CHANGE_REQUESTED.name(), strings.serializer(), strings.serializer());
     capacity = driver.createOutputTopic(Topics.CAPACITY_CHECKED.name(), strings.deserializer(),
@@ -72,14 +75,14 @@ class CapacityTopologyTest {
   }
 
   @Test
-  void routesAQuotaTombstoneToThePoolsLedgerWhichFreesItsGrants() {
+  void aPoolThatLeftItsQuotaFreesItsGrantsForTheNextInLine() {
     setSize(1);
-    quota.pipeInput("demo/train", Json.string(checked(POOL, 1)));
+    demand(POOL, 1);
     PoolRef other = new PoolRef("demo", "other", "uid-2", 1, "US-EAST-04A", "gd-8xa100-i128", "default");
-    quota.pipeInput("demo/other", Json.string(checked(other, 1)));
+    demand(other, 1);
     capacity.readRecordsToList();
 
-    quota.pipeInput("demo/train", (String) null);
+    demands.pipeInput(LEDGER, Json.string(CapacityDemanded.gone("demo/train", POOL.uid())));
 
     List<TestRecord<String, String>> out = capacity.readRecordsToList();
     assertThat(out).anyMatch(r -> r.key().equals("demo/train") && r.value() == null);
@@ -89,10 +92,29 @@ class CapacityTopologyTest {
   }
 
   @Test
+  void theDepartureOfAnEarlierIncarnationLeavesTheCurrentOneItsGrants() {
+    setSize(1);
+    demand(POOL, 1);
+    PoolRef again = new PoolRef("demo", "train", "uid-9", 1, "US-EAST-04A", "gd-8xa100-i128", "default");
+    demand(again, 1);
+    capacity.readRecordsToList();
+
+    demands.pipeInput(LEDGER, Json.string(CapacityDemanded.gone("demo/train", POOL.uid())));
+    assertThat(capacity.readRecordsToList()).as("nothing changed for the pool").isEmpty();
+    PoolRef other = new PoolRef("demo", "other", "uid-2", 1, "US-EAST-04A", "gd-8xa100-i128", "default");
+    demand(other, 1);
+
+    CapacityChecked waiting = Json.read(capacity.readValue(), CapacityChecked.class);
+    assertThat(waiting.pool()).isEqualTo(other);
+    assertThat(waiting.grants()).as("the one machine is still the re-created pool's").isEmpty();
+    assertThat(waiting.queuedNodes()).isEqualTo(1);
+  }
+
+  @Test
   void releasesOnNodeRemovedAndIgnoresOtherNodeFacts() {
     setSize(1);
-    quota.pipeInput("demo/train", Json.string(checked(POOL, 1)));
-    quota.pipeInput("demo/train", Json.string(checked(POOL, 0)));
+    demand(POOL, 1);
+    demand(POOL, 0);
     capacity.readRecordsToList();
     Grant grant = new Grant("us-east-04a-gd-8xa100-i128-0001", 1);
     Node node = new Node("v1", "Node", new Node.Meta("us-east-04a-gd-8xa100-i128-0001", NOW, null, null), null,
@@ -110,13 +132,13 @@ class CapacityTopologyTest {
   @Test
   void neitherWritesTheLedgerNorPublishesForADecisionThatChangesNothing() {
     setSize(1);
-    quota.pipeInput("demo/train", Json.string(checked(POOL, 1)));
+    demand(POOL, 1);
     capacity.readRecordsToList();
     KeyValueStore<String, LedgerRecord> ledgers = driver.getKeyValueStore(StoreNames.LEDGERS);
     Map<String, LedgerRecord> stored = records(ledgers);
     assertThat(stored).containsKeys("US-EAST-04A/gd-8xa100-i128", "US-EAST-04A/gd-8xa100-i128/p/demo/train");
 
-    quota.pipeInput("demo/train", Json.string(checked(POOL, 1)));
+    demand(POOL, 1);
 
     assertThat(capacity.readRecordsToList()).isEmpty();
     assertThat(records(ledgers)).isEqualTo(stored);
@@ -132,20 +154,20 @@ class CapacityTopologyTest {
 
   @Test
   void sendsUnreadableAndUnservableRecordsToTheDeadLetterTopicAndGoesOn() {
-    quota.pipeInput("demo/bad", "{not json");
-    quota.pipeInput("demo/elsewhere", Json.string(checked(POOL, 1)));
+    demands.pipeInput(LEDGER, "{not json");
+    demands.pipeInput("US-WEST-04A/gd-8xa100-i128", Json.string(CapacityDemanded.of(checked(POOL, 1))));
     fleet.pipeInput("US-EAST-04A/gd-8xh200ib-i128", Json.string(new FleetChangeRequested("r-1", "US-EAST-04A",
         "gd-8xh200ib-i128", FleetChangeRequested.Operation.ADD, 1, null, NOW)));
     PoolRef nowhere = new PoolRef("demo", "h200", "uid-3", 1, "US-EAST-04A", "gd-8xh200ib-i128", "default");
-    quota.pipeInput("demo/h200", Json.string(checked(nowhere, 2)));
+    demand(nowhere, 2);
     setSize(1);
-    quota.pipeInput("demo/train", Json.string(checked(POOL, 1)));
+    demand(POOL, 1);
 
     List<TestRecord<String, String>> dead = dlq.readRecordsToList();
     assertThat(dead).extracting(r -> header(r, DeadLetters.ERROR))
         .containsExactly("MalformedJson", "KeyMismatch", "InstanceTypeNotInZone", "InstanceTypeNotInZone");
     assertThat(dead.get(0).value()).isEqualTo("{not json");
-    assertThat(header(dead.get(0), DeadLetters.SOURCE_TOPIC)).isEqualTo(Topics.QUOTA_CHECKED.name());
+    assertThat(header(dead.get(0), DeadLetters.SOURCE_TOPIC)).isEqualTo(Topics.CAPACITY_DEMANDED.name());
     assertThat(header(dead.get(0), DeadLetters.SERVICE)).isEqualTo("capacity-service");
     assertThat(Json.read(capacity.readValue(), CapacityChecked.class).grants()).hasSize(1);
   }
@@ -169,6 +191,12 @@ class CapacityTopologyTest {
   private void setSize(int machines) {
     fleet.pipeInput("US-EAST-04A/gd-8xa100-i128", Json.string(new FleetChangeRequested("size-" + machines,
         "US-EAST-04A", "gd-8xa100-i128", FleetChangeRequested.Operation.SET_SIZE, machines, null, NOW)));
+  }
+
+  /** The quota-service's decision for {@code pool}, as it writes it to the pool's ledger. */
+  private void demand(PoolRef pool, int admitted) {
+    demands.pipeInput(pool.zone() + "/" + pool.instanceType(), Json.string(CapacityDemanded.of(checked(pool,
+        admitted))));
   }
 
   private static QuotaChecked checked(PoolRef pool, int admitted) {

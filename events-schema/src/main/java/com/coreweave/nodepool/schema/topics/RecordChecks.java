@@ -2,6 +2,7 @@ package com.coreweave.nodepool.schema.topics;
 
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.CapacityDemanded;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
@@ -72,6 +73,25 @@ final class RecordChecks {
 
   static void quotaChecked(PoolKey key, QuotaChecked checked) {
     pool(key, checked.pool());
+  }
+
+  static void capacityDemanded(ZoneTypeKey key, CapacityDemanded demanded) {
+    PoolKey pool;
+    try {
+      pool = PoolKey.parse(demanded.pool());
+    } catch (IllegalArgumentException e) {
+      throw invalid("a demand names its pool: " + e.getMessage());
+    }
+    if ((demanded.quota() == null) == blank(demanded.goneUid())) {
+      throw invalid("a demand carries either the pool's quota decision or the goneUid of the incarnation that left");
+    }
+    if (demanded.quota() != null) {
+      pool(pool, demanded.quota().pool());
+      if (!key.equals(CapacityDemanded.ledgerOf(demanded.quota().pool()))) {
+        throw new Rejection(Code.KEY_MISMATCH, "key '" + key + "' is not the ledger of the pool's zone and type "
+            + CapacityDemanded.ledgerOf(demanded.quota().pool()));
+      }
+    }
   }
 
   static void capacityChecked(PoolKey key, CapacityChecked checked) {

@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.schema.topics;
 
 import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.CapacityDemanded;
 import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.InstanceType;
@@ -73,6 +74,9 @@ public final class Topics {
   public static final Topic<PoolKey, QuotaChecked> QUOTA_CHECKED = new Topic<>("quota-checked", KeyFormat.POOL,
       ValueFormat.json(QuotaChecked.class), RecordChecks::quotaChecked, COMPACTED, FOREVER, QUOTA, KEY_PARTITION,
       "Each pool's quota decision: admitted node count and the Quota reason.");
+  public static final Topic<ZoneTypeKey, CapacityDemanded> CAPACITY_DEMANDED = new Topic<>("capacity-demanded",
+      KeyFormat.ZONE_TYPE, ValueFormat.json(CapacityDemanded.class), RecordChecks::capacityDemanded, DELETED, WEEK,
+      QUOTA, KEY_PARTITION, "Each pool's quota decision (or its departure), keyed by the capacity ledger it draws on.");
   public static final Topic<String, InstanceType> INSTANCE_TYPE_CATALOGUED = new Topic<>("instance-type-catalogued",
       KeyFormat.INSTANCE_TYPE, ValueFormat.json(InstanceType.class), RecordChecks::catalogued, COMPACTED, FOREVER,
       CAPACITY, KEY_PARTITION, "The instance-type catalogue.");
@@ -147,7 +151,7 @@ public final class Topics {
 
   public static List<Topic<?, ?>> all() {
     return List.of(NODEPOOL_REQUESTED, NODEPOOL_REQUESTED_DLQ, NODEPOOL_REQUEST_DECIDED, NODEPOOL_ACCEPTED,
-        QUOTA_LIMIT_SET, QUOTA_CHECKED, INSTANCE_TYPE_CATALOGUED, FLEET_CHANGE_REQUESTED, CAPACITY_CHECKED,
+        QUOTA_LIMIT_SET, QUOTA_CHECKED, CAPACITY_DEMANDED, INSTANCE_TYPE_CATALOGUED, FLEET_CHANGE_REQUESTED, CAPACITY_CHECKED,
         SPOT_RECLAIM_REQUESTED, NODE_ACTIVITY_REPORTED, NODE_ACTIVITY_REPORTED_DLQ, NODEPOOL_NODES_CHANGED,
         SPOT_PREEMPTION_PROGRESSED, NODEPOOL_EVENT_RECORDED, NODEPOOL_EVENTS, NODEPOOL_STATUS,
         NODEPOOL_CONFIGURATION_REQUESTED, NODEPOOL_CONFIGURATION_REQUESTED_DLQ, NODE_RELEASE_PUBLISHED,

@@ -31,6 +31,8 @@ class TopicReadTest {
         Arguments.of(Topics.NODEPOOL_ACCEPTED, "nodepool-accepted.json", POOL),
         Arguments.of(Topics.QUOTA_LIMIT_SET, "quota-limit-set.json", "demo/US-EAST-04A/gd-8xa100-i128"),
         Arguments.of(Topics.QUOTA_CHECKED, "quota-checked.json", POOL),
+        Arguments.of(Topics.CAPACITY_DEMANDED, "capacity-demanded.json", "US-EAST-04A/gd-8xa100-i128"),
+        Arguments.of(Topics.CAPACITY_DEMANDED, "capacity-demanded-gone.json", "US-EAST-04A/gd-8xa100-i128"),
         Arguments.of(Topics.INSTANCE_TYPE_CATALOGUED, "instance-type-catalogued.json", "gd-8xa100-i128"),
         Arguments.of(Topics.FLEET_CHANGE_REQUESTED, "fleet-change-requested.json", "US-EAST-04A/gd-8xa100-i128"),
         Arguments.of(Topics.CAPACITY_CHECKED, "capacity-checked.json", POOL),
@@ -115,6 +117,20 @@ class TopicReadTest {
     assertThat(refusal(Topics.NODEPOOL_EVENT_RECORDED, POOL, "{\"events\":[]}")).isEqualTo(Code.INVALID_RECORD);
     assertThat(refusal(Topics.NODEPOOL_EVENT_RECORDED, POOL, "{\"events\":[null]}"))
         .isEqualTo(Code.INVALID_RECORD);
+  }
+
+  @Test
+  void aDemandIsUnderItsPoolsLedgerAndCarriesADecisionOrADeparture() throws IOException {
+    String ledger = "US-EAST-04A/gd-8xa100-i128";
+    assertThat(refusal(Topics.CAPACITY_DEMANDED, "US-WEST-04A/gd-8xa100-i128", golden("capacity-demanded.json")))
+        .isEqualTo(Code.KEY_MISMATCH);
+    assertThat(refusal(Topics.CAPACITY_DEMANDED, ledger, "{\"pool\":\"demo/example-nodepool\"}"))
+        .isEqualTo(Code.INVALID_RECORD);
+    assertThat(refusal(Topics.CAPACITY_DEMANDED, ledger, "{\"pool\":\"no-slash\",\"goneUid\":\"u-1\"}"))
+        .isEqualTo(Code.INVALID_RECORD);
+    String both = new String(golden("capacity-demanded.json"), StandardCharsets.UTF_8)
+        .replaceFirst("\\{", "{\"goneUid\":\"u-1\",");
+    assertThat(refusal(Topics.CAPACITY_DEMANDED, ledger, both)).isEqualTo(Code.INVALID_RECORD);
   }
 
   @Test

@@ -7,6 +7,8 @@ import com.coreweave.nodepool.quota.domain.QuotaInput;
 import com.coreweave.nodepool.quota.domain.QuotaLedger;
 import com.coreweave.nodepool.quota.domain.QuotaRecord;
 import com.coreweave.nodepool.quota.domain.QuotaRecords;
+import com.coreweave.nodepool.schema.events.CapacityDemanded;
+import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.QuotaKey;
 import com.coreweave.nodepool.schema.events.RecordedEvents;
@@ -28,7 +30,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * also across a crash. A ledger is read from the store once and kept in memory; each input writes only the records
  * it changed. Forwards, keyed by pool, every changed decision as an {@link Outbound} to {@code quota-checked}, or
  * as a {@link PoolDecision} for {@link DecisionPublisher} when the pool moved here from another ledger or left it
- * (its tombstone), and an {@link Outbound} for every event.
+ * (its tombstone); keyed by capacity ledger, each decision and departure to {@code capacity-demanded}; and an
+ * {@link Outbound} for every event.
  */
 class QuotaProcessor implements Processor<String, QuotaInput, String, Object> {
 
@@ -65,12 +68,16 @@ class QuotaProcessor implements Processor<String, QuotaInput, String, Object> {
       }
     });
     loaded.put(record.key(), result.ledger());
-    result.gone().forEach(pool -> emit(pool.key().toString(), new PoolDecision(null, pool.uid()), now));
+    for (PoolRef gone : result.gone()) {
+      emit(gone.key().toString(), new PoolDecision(null, gone.uid()), now);
+      toLedger(gone, CapacityDemanded.gone(gone.key().toString(), gone.uid()), now);
+    }
     for (QuotaChecked decision : result.changed()) {
       String pool = decision.pool().key().toString();
       PoolEntry entry = result.ledger().pools().get(pool);
       emit(pool, entry != null && entry.moved() ? new PoolDecision(decision, null)
           : Outbound.to(Topics.QUOTA_CHECKED, decision), now);
+      toLedger(decision.pool(), CapacityDemanded.of(decision), now);
     }
     RecordedEvents.byPool(result.events()).forEach((pool, events) -> emit(pool,
         Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, events), now));
@@ -91,5 +98,14 @@ class QuotaProcessor implements Processor<String, QuotaInput, String, Object> {
 
   private void emit(String pool, Object value, Instant now) {
     context.forward(new Record<>(pool, value, now.toEpochMilli()));
+  }
+
+  /**
+   * The capacity ledger of the pool's zone and type reads its demand straight from here, keyed by ledger: a hop
+   * fewer than re-keying {@code quota-checked}. Both ledgers are the only writers of their keys, so one pool's
+   * demands reach its capacity ledger in the order they were decided.
+   */
+  private void toLedger(PoolRef pool, CapacityDemanded demand, Instant now) {
+    emit(CapacityDemanded.ledgerOf(pool).toString(), Outbound.to(Topics.CAPACITY_DEMANDED, demand), now);
   }
 }

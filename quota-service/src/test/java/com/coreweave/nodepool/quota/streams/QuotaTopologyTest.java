@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.quota.Pools;
 import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.events.CapacityDemanded;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.QuotaLimit;
@@ -45,6 +46,7 @@ class QuotaTopologyTest {
   private TestInputTopic<String, byte[]> limits;
   private TestOutputTopic<String, String> checked;
   private TestOutputTopic<String, String> events;
+  private TestOutputTopic<String, String> demands;
   private TestOutputTopic<String, byte[]> deadLetters;
 
   @BeforeEach
@@ -62,6 +64,8 @@ class QuotaTopologyTest {
     checked = driver.createOutputTopic(Topics.QUOTA_CHECKED.name(), new StringDeserializer(),
         new StringDeserializer());
     events = driver.createOutputTopic(Topics.NODEPOOL_EVENT_RECORDED.name(), new StringDeserializer(),
+        new StringDeserializer());
+    demands = driver.createOutputTopic(Topics.CAPACITY_DEMANDED.name(), new StringDeserializer(),
         new StringDeserializer());
     deadLetters = driver.createOutputTopic(DeadLetters.serviceTopic(QuotaTopology.SERVICE),
         new StringDeserializer(), new ByteArrayDeserializer());
@@ -107,6 +111,20 @@ class QuotaTopologyTest {
       assertThat(e.reason()).isEqualTo("CWOverQuota");
       assertThat(e.pool()).isEqualTo("b");
     });
+  }
+
+  @Test
+  void shouldTellTheCapacityLedgerOfEachDecisionAndDepartureUnderTheLedgersKey() {
+    limit(10);
+    pool(Pools.accepted("demo", "a", "uid-a", 1, 6));
+    pool(Pools.accepted("demo", "b", "uid-b", 1, 6));
+    accepted.pipeInput("demo/a", (byte[]) null);
+
+    List<TestRecord<String, String>> told = demands.readRecordsToList();
+    assertThat(told).extracting(TestRecord::key).containsOnly(ZONE + "/" + TYPE);
+    assertThat(told).extracting(r -> Json.read(r.value(), CapacityDemanded.class))
+        .extracting(d -> d.pool() + " " + (d.quota() == null ? "gone " + d.goneUid() : d.quota().admittedNodes()))
+        .containsExactly("demo/a 6", "demo/b 0", "demo/a gone uid-a", "demo/b 6");
   }
 
   @Test
