@@ -74,5 +74,7 @@ COPY --from=builder /build/${SERVICE}/target/quarkus-app/quarkus/ quarkus-app/qu
 # JDK_JAVA_OPTIONS for JVM options such as -Xmx.
 ENV KAFKA_STREAMS_STATE_DIR=/var/lib/nodepool/state
 USER nodepool
+# The JVM options of every process the project runs (jvm.options: C1 only, a throughput collector).
+COPY jvm.options /app/jvm.options
 # RocksDB (Kafka Streams' stores) uses native access: needed on JDK 22 and later, accepted on 21.
-ENTRYPOINT ["java", "--enable-native-access=ALL-UNNAMED", "-jar", "quarkus-app/quarkus-run.jar"]
+ENTRYPOINT ["java", "@/app/jvm.options", "--enable-native-access=ALL-UNNAMED", "-jar", "quarkus-app/quarkus-run.jar"]

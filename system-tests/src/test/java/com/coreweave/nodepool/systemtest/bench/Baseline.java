@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.systemtest.bench;
 
+import com.coreweave.nodepool.systemtest.harness.Stack;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -137,8 +138,10 @@ final class Baseline {
         .mapToObj(i -> new NewTopic(BaselineChain.topic(i), PipelineBenchmark.PARTITIONS, (short) 1)).toList())
         .all().get();
     stateDir = Files.createTempDirectory("nodepool-baseline-");
+    // The services' JVM options, so that the yardstick's JVM compiles and collects as theirs do.
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
+        "-Xmx256m", Stack.jvmOptions(Path.of(System.getProperty("stack.project-root", "..")).toAbsolutePath()
+            .normalize()), "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
         "-cp", System.getProperty("java.class.path"), BaselineChain.class.getName(), bootstrap, stateDir.toString(),
         String.join(",", hops.stream().map(CreatePath.Hop::service).toList())));
     settings.forEach((key, value) -> command.add(key + "=" + value));

@@ -80,7 +80,7 @@ public final class Stack implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         brokerPort = freePort();
-        broker = new ChildProcess("kafka", List.of(java(), "-Xmx512m", "-cp", brokerClasspath(),
+        broker = new ChildProcess("kafka", List.of(java(), "-Xmx512m", jvmOptions(projectRoot), "-cp", brokerClasspath(),
                 LocalKafkaMain.class.getName(), "--data-dir", workDir.resolve("kafka").toString(),
                 "--port", String.valueOf(brokerPort), "--controller-port", String.valueOf(freePort())),
                 logs.resolve("kafka.log"));
@@ -243,7 +243,7 @@ public final class Stack implements AutoCloseable {
     }
 
     private ChildProcess launch(Service service, int port, String instanceId) {
-        List<String> command = new ArrayList<>(List.of(java(), "-Xmx" + serviceHeap,
+        List<String> command = new ArrayList<>(List.of(java(), "-Xmx" + serviceHeap, jvmOptions(projectRoot),
                 "--enable-native-access=ALL-UNNAMED",
                 // The "local" profile carries the demo-only tokens the tests call with.
                 "-Dquarkus.profile=local",
@@ -329,6 +329,15 @@ public final class Stack implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the broker classpath from " + file, e);
         }
+    }
+
+    /** The project's JVM options of the services and the broker (its jvm.options), as a java argument file. */
+    public static String jvmOptions(Path projectRoot) {
+        Path options = projectRoot.resolve("jvm.options");
+        if (!Files.isRegularFile(options)) {
+            throw new IllegalStateException("the project's JVM options are missing: " + options);
+        }
+        return "@" + options;
     }
 
     private static String java() {
