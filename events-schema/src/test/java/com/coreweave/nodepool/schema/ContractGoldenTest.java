@@ -2,6 +2,7 @@ package com.coreweave.nodepool.schema;
 
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.CapacityDemanded;
+import com.coreweave.nodepool.schema.events.Verdicts;
 import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.Grant;
@@ -110,7 +111,8 @@ class ContractGoldenTest {
     Golden.assertMatches("capacity-demanded-gone.json", CapacityDemanded.gone("demo/example-nodepool", POOL.uid()));
     Golden.assertMatches("capacity-checked.json", new CapacityChecked(POOL, Conditions.Capacity.PARTIAL, 2,
         List.of(new Grant("us-east-04a-gd-8xa100-i128-0001", 41)), 1, 3, 5,
-        "1 node queued, position 3 of 5 for gd-8xa100-i128 in US-EAST-04A", T0));
+        "1 node queued, position 3 of 5 for gd-8xa100-i128 in US-EAST-04A", T0, Conditions.Quota.UNDER,
+        "NodePool is within instance type quota."));
     Golden.assertMatches("instance-type-catalogued.json", new InstanceType("gd-8xa100-i128",
         "8x NVIDIA A100 80GB SXM, Intel Xeon Ice Lake, 128 vCPU", "A100", 8, 128, 2048, false,
         List.of("US-EAST-04A", "US-WEST-01A")));
@@ -141,7 +143,9 @@ class ContractGoldenTest {
     Golden.assertMatches("node-removed-triaged.json", new NodeFact.NodeRemoved(POOL, node(), grant, "Triaged", T0));
     Golden.assertMatches("nodepool-reconciled-errors.json", new NodeFact.NodePoolReconciled(POOL, 2, 2, 0, 1,
         "np-3f2a9c01", null, List.of(), false, false, false, null, T0,
-        "Node us-east-04a-gd-8xa100-i128-0001 could not be removed (attempt 1); retrying in 5s.", null, null));
+        "Node us-east-04a-gd-8xa100-i128-0001 could not be removed (attempt 1); retrying in 5s.", null, null,
+        new Verdicts(Conditions.Quota.UNDER, "NodePool is within instance type quota.", Conditions.Capacity.PARTIAL,
+            "1 node queued, position 3 of 5 for gd-8xa100-i128 in US-EAST-04A", 1)));
   }
 
   @Test

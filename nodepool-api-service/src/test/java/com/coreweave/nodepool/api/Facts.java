@@ -1,13 +1,12 @@
 package com.coreweave.nodepool.api;
 
-import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.PoolRef;
-import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.RecordedEvents;
+import com.coreweave.nodepool.schema.events.Verdicts;
 import com.coreweave.nodepool.schema.resource.Condition;
 import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.CwEvent;
@@ -47,19 +46,6 @@ final class Facts {
     return pool;
   }
 
-  void quotaUnder(int nodes) {
-    probe.sendJson(Topics.QUOTA_CHECKED.name(), key(), new QuotaChecked(pool, Conditions.Quota.UNDER, nodes, nodes,
-        16, nodes, false, "NodePool is within instance type quota.", Instant.now()));
-  }
-
-  void capacitySufficient(int nodes) {
-    List<Grant> grants = java.util.stream.IntStream.range(0, nodes).mapToObj(i -> new Grant(machine(i), i + 1L))
-        .toList();
-    probe.sendJson(Topics.CAPACITY_CHECKED.name(), key(), new CapacityChecked(pool, Conditions.Capacity.SUFFICIENT,
-        nodes, grants, 0, null, null, "Sufficient capacity available for the requested instance type.",
-        Instant.now()));
-  }
-
   void registered(int index) {
     probe.sendJson(Topics.NODEPOOL_NODES_CHANGED.name(), key(), new NodeFact.NodeRegistered(pool,
         node(index, Node.Phase.Registered), new Grant(machine(index), index + 1L), Instant.now()));
@@ -73,6 +59,14 @@ final class Facts {
   void reconciled(int target, int current, boolean deleting, boolean nodesRemoved) {
     probe.sendJson(Topics.NODEPOOL_NODES_CHANGED.name(), key(), new NodeFact.NodePoolReconciled(pool, target,
         current, 0, 0, "np-test0001", null, List.of(), deleting, nodesRemoved, false, null, Instant.now()));
+  }
+
+  /** A reconcile of a pool that quota admitted in full and capacity granted in full, with both verdicts. */
+  void reconciledAdmitted(int nodes) {
+    probe.sendJson(Topics.NODEPOOL_NODES_CHANGED.name(), key(), new NodeFact.NodePoolReconciled(pool, nodes, nodes,
+        0, 0, "np-test0001", null, List.of(), false, false, false, null, Instant.now(), null, null, null,
+        new Verdicts(Conditions.Quota.UNDER, "NodePool is within instance type quota.",
+            Conditions.Capacity.SUFFICIENT, "Sufficient capacity available for the requested instance type.", 0)));
   }
 
   /** A reconcile of one node on {@code np-test0001} with a configuration staged and the revisions so far. */

@@ -229,10 +229,8 @@ class NodePoolApiIT {
   @Test
   void statusFollowsTheOtherServicesFactsAsInTheReferenceHealthyExample() {
     Facts facts = new Facts(probe, create("healthy", 1), "demo");
-    facts.quotaUnder(1);
-    facts.capacitySufficient(1);
     facts.registered(1);
-    facts.reconciled(1, 1, false, false);
+    facts.reconciledAdmitted(1);
     await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> as("demo-token").get(POOLS + "/healthy").then()
         .body("status.conditions.type", equalTo(List.of("Validated", "Capacity", "Quota", "AtTarget",
             "NodeReconfigurationRequired")))
@@ -254,7 +252,7 @@ class NodePoolApiIT {
     await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> as("demo-token").get(POOLS + "/healthy/events")
         .then().body("items.find { it.reason == 'CWNodeRequestQueued' }.count", equalTo(2)));
 
-    facts.quotaUnder(1);
+    facts.reconciledAdmitted(1);
     await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).untilAsserted(() ->
         as("demo-token").get(POOLS + "/healthy").then()
             .body("status.conditions.find { it.type == 'AtTarget' }.lastTransitionTime", equalTo(since)));

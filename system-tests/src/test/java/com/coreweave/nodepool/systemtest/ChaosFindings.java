@@ -214,8 +214,8 @@ final class ChaosFindings {
         }
       });
     }
-    count("status mismatches", StatusRecomputation.mismatches(accepted.partitions(), quota.partitions(),
-        capacity.partitions(), nodes.partitions(), status.partitions()), lastTouch, table,
+    count("status mismatches", StatusRecomputation.mismatches(accepted.partitions(), nodes.partitions(),
+        status.partitions()), lastTouch, table,
         (row, n) -> row.mismatches += n);
   }
 

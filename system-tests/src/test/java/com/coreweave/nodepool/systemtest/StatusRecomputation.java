@@ -4,10 +4,8 @@ import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.PoolViewReducer;
 import com.coreweave.nodepool.api.domain.StatusProjector;
 import com.coreweave.nodepool.schema.Json;
-import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
-import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.resource.Condition;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolStatus;
@@ -20,7 +18,8 @@ import java.util.Map;
 
 /**
  * Every live pool's published status ({@code nodepool-status}) against a recomputation from the pool's facts: its
- * latest accepted spec, then its quota decisions, capacity entries and node facts in their partitions' order, folded
+ * latest accepted spec, then its node facts in their partition's order (the provisioner's summaries carry quota's and
+ * capacity's verdicts), folded
  * by the api-service's own {@link PoolViewReducer} and projected by its {@link StatusProjector}, so the check cannot
  * drift from the product. Condition transition times are left out: they record when the pool processor saw a change,
  * which no offline fold can know. So is the resourceVersion, which every status change moves on: the published one
@@ -32,16 +31,12 @@ final class StatusRecomputation {
   }
 
   /** One line per live pool whose published resource differs from its recomputation. */
-  static List<String> mismatches(List<List<Rec<NodePoolAccepted>>> accepted, List<List<Rec<QuotaChecked>>> quota,
-                                 List<List<Rec<CapacityChecked>>> capacity, List<List<Rec<NodeFact>>> nodes,
+  static List<String> mismatches(List<List<Rec<NodePoolAccepted>>> accepted, List<List<Rec<NodeFact>>> nodes,
                                  List<List<Rec<NodePool>>> status) {
     Map<String, PoolView> views = new HashMap<>();
     Invariants.live(accepted).forEach((key, pool) -> views.put(key, PoolView.of(pool)));
     Instant now = Instant.now();
-    List<Rec<?>> facts = new ArrayList<>(Invariants.flat(quota));
-    facts.addAll(Invariants.flat(capacity));
-    facts.addAll(Invariants.flat(nodes));
-    for (Rec<?> fact : facts) {
+    for (Rec<NodeFact> fact : Invariants.flat(nodes)) {
       PoolView view = views.get(fact.key());
       if (view != null && fact.value() != null) {
         views.put(fact.key(), PoolViewReducer.apply(view, fact.value(), now));

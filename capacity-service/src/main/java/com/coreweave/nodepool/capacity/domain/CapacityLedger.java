@@ -116,7 +116,8 @@ public final class CapacityLedger {
     String message = "Capacity check failed: " + (error.getMessage() == null ? error.getClass().getSimpleName()
         : error.getMessage());
     CapacityChecked checked = new CapacityChecked(ref, Conditions.Capacity.INTERNAL_ERROR,
-        demand.checked().admittedNodes(), held, 0, null, null, message, now);
+        demand.checked().admittedNodes(), held, 0, null, null, message, now, demand.checked().reason(),
+        demand.checked().message());
     return new LedgerDecision(LedgerWrites.NONE, List.of(new LedgerDecision.PoolUpdate(demand.pool(), checked)),
         List.of(), List.of(), null);
   }
@@ -135,7 +136,7 @@ public final class CapacityLedger {
     int demand = Math.max(0, checked.admittedNodes());
     int previous = held == null ? 0 : held.demand();
     // A change of compute class needs nothing more: what a pool holds counts as spot exactly while it is spot.
-    ledger.putPool(pool, held == null ? PoolDemand.of(ref, demand) : held.withRef(ref, demand));
+    ledger.putPool(pool, (held == null ? PoolDemand.of(ref, demand) : held).decided(checked, demand));
     if (held == null || previous != demand) {
       evaluation.previousDemand.put(pool, previous);
     }
@@ -366,6 +367,7 @@ public final class CapacityLedger {
     int length = places.size();
     return new CapacityChecked(ref, reason, pool.demand(), grants, queued, queued > 0 ? position : null,
         queued > 0 ? length : null, queued > 0 ? queuedMessage(queued, position, length, ref)
-            : grants.isEmpty() && pool.demand() == 0 ? null : SUFFICIENT_MESSAGE, now);
+            : grants.isEmpty() && pool.demand() == 0 ? null : SUFFICIENT_MESSAGE, now, pool.quotaReason(),
+        pool.quotaMessage());
   }
 }

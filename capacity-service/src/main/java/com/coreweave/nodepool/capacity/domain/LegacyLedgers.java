@@ -41,7 +41,7 @@ final class LegacyLedgers {
     Map<String, PoolDemand> pools = new HashMap<>();
     legacy.pools().forEach((key, pool) -> pools.put(key, new PoolDemand(pool.ref(), pool.demand(), pool.ticket(),
         pool.waitingSince(), pool.insufficientReported(), pool.reason(), held.getOrDefault(key, List.of()).stream()
-        .sorted(Comparator.comparingLong(Holding::grantId)).toList())));
+        .sorted(Comparator.comparingLong(Holding::grantId)).toList(), null, null)));
     ledger.loadLegacy(count, pools, outOfService, legacy.changes());
   }
 }

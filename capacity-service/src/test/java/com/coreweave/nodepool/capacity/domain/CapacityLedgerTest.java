@@ -14,7 +14,9 @@ import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested.Operation;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.PoolRef;
+import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.resource.Conditions.Capacity;
+import com.coreweave.nodepool.schema.resource.Conditions.Quota;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import java.util.List;
 import java.util.TreeMap;
@@ -43,6 +45,20 @@ class CapacityLedgerTest {
       assertThat(checked.queuedNodes()).isZero();
       assertThat(checked.queuePosition()).isNull();
       assertThat(checked.requestedNodes()).isEqualTo(3);
+    }
+
+    @Test
+    void carriesTheQuotaDecisionItActedOnAndTellsOfANewOneThatChangesNothingElse() {
+      LedgerRun run = new LedgerRun().with(size(4), demand(a, 3));
+      assertThat(run.checked(a).quotaReason()).isEqualTo(Quota.UNDER);
+      assertThat(run.checked(a).quotaMessage()).isEqualTo("NodePool is within instance type quota.");
+
+      run.apply(new LedgerInput.Demand(a.key().toString(), new QuotaChecked(a, Quota.OVER, 5, 3, 3, 3, false,
+          "NodePool targetNodes pushes you over quota", Inputs.NOW)));
+
+      assertThat(run.checked(a).quotaReason()).isEqualTo(Quota.OVER);
+      assertThat(run.checked(a).quotaMessage()).isEqualTo("NodePool targetNodes pushes you over quota");
+      assertThat(run.checked(a).grants()).hasSize(3);
     }
 
     @Test

@@ -48,7 +48,7 @@ class StoredLedgerTest {
       """;
 
   @Test
-  void readsALedgerStoredWholeAndPublishesNothingAgain() {
+  void readsALedgerStoredWholeAndPublishesNothingAgainForARepeatedDecision() {
     LedgerRun run = upgraded();
 
     assertThat(run.state.pools().get("demo/b").publishedReason()).isEqualTo(Capacity.QUEUED_AWAITING_CAPACITY);
@@ -56,6 +56,10 @@ class StoredLedgerTest {
     assertThat(run.state.status(2)).isEqualTo(Machine.Status.MAINTENANCE);
     assertThat(run.state.fleetChange("req-1")).isPresent();
 
+    // The stored ledger predates the quota verdict a decision carries on: the first one after the upgrade tells it.
+    run.apply(demand(pool("b"), 1));
+    assertThat(run.last.capacity()).singleElement().satisfies(u -> assertThat(u.checked().quotaReason())
+        .isEqualTo("Under"));
     run.apply(demand(pool("b"), 1));
 
     assertThat(run.last.changed()).isFalse();

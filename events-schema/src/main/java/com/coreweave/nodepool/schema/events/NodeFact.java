@@ -97,12 +97,14 @@ public sealed interface NodeFact {
    * deleting). The errors, null when none, are failures of the fleet the provisioner is retrying: a node removal
    * ({@code removalError}), a granted machine it could not deliver ({@code deliveryError}, until a node is delivered
    * again), a configuration it could not stage onto a node for its reconfigure reboot ({@code stagingError}).
+   * {@code verdicts} are quota's and capacity's last word on this incarnation, as capacity's decision carried them
+   * (null until capacity decided for it): the pool's Quota and Capacity conditions.
    */
   record NodePoolReconciled(PoolRef pool, int targetNodes, int currentNodes, int inProgress, int removing,
                             String nodeProfile, PendingNodeConfiguration pendingNodeConfiguration,
                             List<NodeConfigurationRevision> nodeConfigurationRevisions, boolean deleting,
                             boolean nodesRemoved, boolean disabled, String disabledMessage, Instant at,
-                            String removalError, String deliveryError, String stagingError)
+                            String removalError, String deliveryError, String stagingError, Verdicts verdicts)
       implements NodeFact {
 
     public NodePoolReconciled {
@@ -110,20 +112,20 @@ public sealed interface NodeFact {
           : List.copyOf(nodeConfigurationRevisions);
     }
 
-    /** A summary without fleet errors. */
+    /** A summary without fleet errors or verdicts. */
     public NodePoolReconciled(PoolRef pool, int targetNodes, int currentNodes, int inProgress, int removing,
                               String nodeProfile, PendingNodeConfiguration pendingNodeConfiguration,
                               List<NodeConfigurationRevision> nodeConfigurationRevisions, boolean deleting,
                               boolean nodesRemoved, boolean disabled, String disabledMessage, Instant at) {
       this(pool, targetNodes, currentNodes, inProgress, removing, nodeProfile, pendingNodeConfiguration,
-          nodeConfigurationRevisions, deleting, nodesRemoved, disabled, disabledMessage, at, null, null, null);
+          nodeConfigurationRevisions, deleting, nodesRemoved, disabled, disabledMessage, at, null, null, null, null);
     }
 
     /** The same summary as of another time: two summaries that differ only in {@code at} say the same. */
     public NodePoolReconciled at(Instant time) {
       return new NodePoolReconciled(pool, targetNodes, currentNodes, inProgress, removing, nodeProfile,
           pendingNodeConfiguration, nodeConfigurationRevisions, deleting, nodesRemoved, disabled, disabledMessage,
-          time, removalError, deliveryError, stagingError);
+          time, removalError, deliveryError, stagingError, verdicts);
     }
   }
 }

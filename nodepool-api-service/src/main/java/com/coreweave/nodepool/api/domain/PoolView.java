@@ -1,10 +1,8 @@
 package com.coreweave.nodepool.api.domain;
 
 import com.coreweave.nodepool.schema.Json;
-import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
-import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.fasterxml.jackson.annotation.JsonIgnore;
@@ -18,8 +16,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Everything the api-service knows of one pool, kept in the {@code pool-views} store: the accepted pool, the latest
- * decision of each gatekeeper, the nodes, the resource as last published (whose conditions carry the transition
+ * Everything the api-service knows of one pool, kept in the {@code pool-views} store: the accepted pool, the
+ * provisioner's latest summary (with quota's and capacity's verdicts), the nodes, the resource as last published (whose conditions carry the transition
  * times the next status keeps) and the pool's Kubernetes Events. The published resource is written first and the
  * events next, so a LIST of pools or of events reads its part without binding the rest ({@link #publishedIn},
  * {@link #eventsIn}). Events live here rather than in a store of their own so that a commit writes a pool once.
@@ -27,8 +25,6 @@ import java.util.TreeMap;
 @JsonPropertyOrder({"published", "events"})
 public record PoolView(
     NodePoolAccepted accepted,
-    QuotaChecked quota,
-    CapacityChecked capacity,
     NodePoolReconciled reconciled,
     Map<String, Node> nodes,
     List<Preemption> preemptions,
@@ -89,7 +85,7 @@ public record PoolView(
   }
 
   public static PoolView of(NodePoolAccepted accepted) {
-    return new PoolView(accepted, null, null, null, new TreeMap<>(), List.of(), NodeTime.start(accepted.acceptedAt()),
+    return new PoolView(accepted, null, new TreeMap<>(), List.of(), NodeTime.start(accepted.acceptedAt()),
         null, PoolEvents.EMPTY);
   }
 
@@ -104,38 +100,32 @@ public record PoolView(
   }
 
   public PoolView withAccepted(NodePoolAccepted next) {
-    return new PoolView(next, quota, capacity, reconciled, nodes, preemptions, nodeTime, published, events);
+    return new PoolView(next, reconciled, nodes, preemptions, nodeTime, published, events);
   }
 
-  public PoolView withQuota(QuotaChecked next) {
-    return new PoolView(accepted, next, capacity, reconciled, nodes, preemptions, nodeTime, published, events);
-  }
 
-  public PoolView withCapacity(CapacityChecked next) {
-    return new PoolView(accepted, quota, next, reconciled, nodes, preemptions, nodeTime, published, events);
-  }
 
   public PoolView withReconciled(NodePoolReconciled next) {
-    return new PoolView(accepted, quota, capacity, next, nodes, preemptions, nodeTime, published, events);
+    return new PoolView(accepted, next, nodes, preemptions, nodeTime, published, events);
   }
 
   public PoolView withNodes(Map<String, Node> next) {
-    return new PoolView(accepted, quota, capacity, reconciled, next, preemptions, nodeTime, published, events);
+    return new PoolView(accepted, reconciled, next, preemptions, nodeTime, published, events);
   }
 
   public PoolView withPreemptions(List<Preemption> next) {
-    return new PoolView(accepted, quota, capacity, reconciled, nodes, next, nodeTime, published, events);
+    return new PoolView(accepted, reconciled, nodes, next, nodeTime, published, events);
   }
 
   public PoolView withNodeTime(NodeTime next) {
-    return new PoolView(accepted, quota, capacity, reconciled, nodes, preemptions, next, published, events);
+    return new PoolView(accepted, reconciled, nodes, preemptions, next, published, events);
   }
 
   public PoolView withPublished(NodePool next) {
-    return new PoolView(accepted, quota, capacity, reconciled, nodes, preemptions, nodeTime, next, events);
+    return new PoolView(accepted, reconciled, nodes, preemptions, nodeTime, next, events);
   }
 
   public PoolView withEvents(PoolEvents next) {
-    return new PoolView(accepted, quota, capacity, reconciled, nodes, preemptions, nodeTime, published, next);
+    return new PoolView(accepted, reconciled, nodes, preemptions, nodeTime, published, next);
   }
 }

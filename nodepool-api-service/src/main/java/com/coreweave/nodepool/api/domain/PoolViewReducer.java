@@ -1,10 +1,8 @@
 package com.coreweave.nodepool.api.domain;
 
-import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
-import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.resource.Node;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,10 +25,6 @@ public final class PoolViewReducer {
 
   public static PoolView apply(PoolView view, Object fact, Instant now) {
     return switch (fact) {
-      case QuotaChecked q when current(view, q.pool()) && newer(view.quota() == null ? null
-          : view.quota().pool(), q.pool()) -> view.withQuota(q);
-      case CapacityChecked c when current(view, c.pool()) && newer(view.capacity() == null ? null
-          : view.capacity().pool(), c.pool()) -> view.withCapacity(c);
       case NodeFact.NodePoolReconciled r when current(view, r.pool()) && newer(view.reconciled() == null ? null
           : view.reconciled().pool(), r.pool()) -> view.withReconciled(r);
       case NodeFact.NodeRemoved removed when current(view, removed.pool()) -> {
@@ -68,7 +62,7 @@ public final class PoolViewReducer {
     return view.uid().equals(ref.uid());
   }
 
-  /** A decision for the same or a later generation replaces the one held (level-triggered re-checks included). */
+  /** A summary of the same or a later generation replaces the one held (level-triggered re-checks included). */
   private static boolean newer(PoolRef held, PoolRef incoming) {
     return held == null || incoming.generation() >= held.generation();
   }

@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.api.domain;
 
 import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
+import com.coreweave.nodepool.schema.events.Verdicts;
 import com.coreweave.nodepool.schema.resource.Condition;
 import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.Node;
@@ -65,15 +66,16 @@ public final class StatusProjector {
 
     List<Condition> conditions = new ArrayList<>();
     conditions.add(validated(view));
-    if (view.capacity() != null && view.capacity().reason() != null) {
-      String reason = view.capacity().reason();
+    Verdicts verdicts = reconciled == null ? null : reconciled.verdicts();
+    if (verdicts != null && verdicts.capacityReason() != null) {
+      String reason = verdicts.capacityReason();
       conditions.add(Condition.of(Conditions.CAPACITY, Conditions.Capacity.SUFFICIENT.equals(reason), reason,
-          view.capacity().message()));
+          verdicts.capacityMessage()));
     }
-    if (view.quota() != null && view.quota().reason() != null) {
-      String reason = view.quota().reason();
+    if (verdicts != null && verdicts.quotaReason() != null) {
+      String reason = verdicts.quotaReason();
       conditions.add(Condition.of(Conditions.QUOTA, Conditions.Quota.UNDER.equals(reason), reason,
-          view.quota().message()));
+          verdicts.quotaMessage()));
     }
     conditions.add(atTarget(spec, counts, reconciled, deleting, view));
     if (deleting) {
@@ -88,9 +90,14 @@ public final class StatusProjector {
         .map(c -> c.after(previous.stream().filter(p -> p.type().equals(c.type())).findFirst().orElse(null), now))
         .toList();
     Long observed = reconciled == null ? null : reconciled.pool().generation();
-    int queued = view.capacity() == null || deleting ? 0 : view.capacity().queuedNodes();
+    int queued = deleting ? 0 : queued(reconciled);
     return new NodePoolStatus(observed, timed, counts.current(), counts.inProgress(), queued, profile,
         reconciled == null ? null : reconciled.pendingNodeConfiguration(), revisions(reconciled));
+  }
+
+  /** The nodes capacity's queue holds for the pool, as its last verdict said. */
+  private static int queued(NodePoolReconciled reconciled) {
+    return reconciled == null || reconciled.verdicts() == null ? 0 : reconciled.verdicts().queuedNodes();
   }
 
   /** Absent rather than empty, so a pool without configuration history shows no such field. */
@@ -135,7 +142,7 @@ public final class StatusProjector {
       return Condition.of(Conditions.AT_TARGET, true, Conditions.AtTarget.TARGET_MET,
           "NodePool has reached its target node count.");
     }
-    int queued = view.capacity() == null ? 0 : view.capacity().queuedNodes();
+    int queued = queued(reconciled);
     String why = !view.accepted().inForce().validation().valid() ? " The configuration is not valid."
         : "";
     return Condition.of(Conditions.AT_TARGET, false, Conditions.AtTarget.UNDER_TARGET,

@@ -25,9 +25,10 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The api-service's topology: requests from {@code nodepool-requested} and the facts of every other service meet in
+ * The api-service's topology: requests from {@code nodepool-requested} and the facts of the other services meet in
  * one {@link PoolProcessor} per pool partition, which owns the pool's view, decides requests and publishes status
- * and events.
+ * and events. Quota's and capacity's verdicts come with the provisioner's facts ({@code NodePoolReconciled}), not from
+ * their own topics, so the status learns them in the commit that brings the nodes they led to.
  */
 @ApplicationScoped
 public class ApiTopology {
@@ -67,8 +68,6 @@ public class ApiTopology {
             Topics.NODEPOOL_REQUESTED_DLQ.name())
         .mapValues(v -> (Object) v, Named.as("as-request"));
     KStream<String, Object> inputs = requests
-        .merge(fact(in, Topics.QUOTA_CHECKED))
-        .merge(fact(in, Topics.CAPACITY_CHECKED))
         .merge(fact(in, Topics.NODEPOOL_NODES_CHANGED))
         .merge(fact(in, Topics.SPOT_PREEMPTION_PROGRESSED))
         .merge(fact(in, Topics.NODEPOOL_EVENT_RECORDED));

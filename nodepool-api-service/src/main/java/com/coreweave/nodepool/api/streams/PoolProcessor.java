@@ -5,8 +5,6 @@ import com.coreweave.nodepool.api.domain.PoolRequest;
 import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.kit.streams.PromptCommits;
 import com.coreweave.nodepool.kit.streams.Ticker;
-import com.coreweave.nodepool.schema.events.CapacityChecked;
-import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.RecordedEvents;
 import java.time.Clock;
 import java.time.Duration;
@@ -59,13 +57,10 @@ class PoolProcessor implements Processor<String, Object, String, Outbound> {
     Instant now = clock.instant();
     switch (record.value()) {
       case PoolRequest request -> requests.onRequest(record.key(), request, now);
-      // Events, and a gatekeeper's verdict, are followed within a hop or two by the provisioner's facts about the
-      // pool, whose commit carries them too; alone (a message that changed, a queue position, an event without a
-      // change of status) they wait for the commit interval.
+      // Events come with or just before the facts of the change that recorded them, whose commit carries them too;
+      // alone (an event without a change of status) they wait for the commit interval.
       case RecordedEvents recorded -> PromptCommits.deferred(
           () -> recorded.events().forEach(event -> status.onEvent(record.key(), event)));
-      case QuotaChecked quota -> PromptCommits.deferred(() -> status.onFact(record.key(), quota, now));
-      case CapacityChecked capacity -> PromptCommits.deferred(() -> status.onFact(record.key(), capacity, now));
       default -> status.onFact(record.key(), record.value(), now);
     }
   }

@@ -1,13 +1,12 @@
 package com.coreweave.nodepool.api.domain;
 
 import com.coreweave.nodepool.schema.Json;
-import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.PoolRef;
-import com.coreweave.nodepool.schema.events.QuotaChecked;
+import com.coreweave.nodepool.schema.events.Verdicts;
 import com.coreweave.nodepool.schema.events.Validation;
 import com.coreweave.nodepool.schema.resource.Condition;
 import com.coreweave.nodepool.schema.resource.Conditions;
@@ -27,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /** Small builders shared by the domain tests: one pool of the reference's healthy example and its surroundings. */
 final class Fixtures {
@@ -223,13 +223,40 @@ final class Fixtures {
     return new PoolRef(ORG, POOL, uid, generation, ZONE, A100, NodePoolSpec.COMPUTE_CLASS_DEFAULT);
   }
 
-  static QuotaChecked quota(PoolRef pool, String reason) {
-    return new QuotaChecked(pool, reason, 1, 1, 10, 1, false, "NodePool is within instance type quota.", NOW);
+  static final String QUOTA_MESSAGE = "NodePool is within instance type quota.";
+  static final String CAPACITY_MESSAGE = "Sufficient capacity available for the requested instance type.";
+
+  /** Quota's and capacity's verdicts, as the provisioner's summary carries them. */
+  static Verdicts verdicts(String quotaReason, String capacityReason, int queuedNodes) {
+    return new Verdicts(quotaReason, quotaReason == null ? null : QUOTA_MESSAGE, capacityReason,
+        capacityReason == null ? null : CAPACITY_MESSAGE, queuedNodes);
   }
 
-  static CapacityChecked capacity(PoolRef pool, String reason, int queuedNodes) {
-    return new CapacityChecked(pool, reason, 1, List.of(new Grant("m-1", 1)), queuedNodes, null, null,
-        "Sufficient capacity available for the requested instance type.", NOW);
+  /** {@code reconciled} carrying {@code next} verdicts instead of its own. */
+  static NodePoolReconciled withVerdicts(NodePoolReconciled r, Verdicts next) {
+    return new NodePoolReconciled(r.pool(), r.targetNodes(), r.currentNodes(), r.inProgress(), r.removing(),
+        r.nodeProfile(), r.pendingNodeConfiguration(), r.nodeConfigurationRevisions(), r.deleting(), r.nodesRemoved(),
+        r.disabled(), r.disabledMessage(), r.at(), r.removalError(), r.deliveryError(), r.stagingError(), next);
+  }
+
+  /** The view with quota's verdict changed in its summary. */
+  static PoolView quotaSays(PoolView view, String reason) {
+    return withVerdicts(view, v -> new Verdicts(reason, reason == null ? null : QUOTA_MESSAGE, v.capacityReason(),
+        v.capacityMessage(), v.queuedNodes()));
+  }
+
+  /** The view with capacity's verdict changed in its summary. */
+  static PoolView capacitySays(PoolView view, String reason, int queuedNodes) {
+    return withVerdicts(view, v -> new Verdicts(v.quotaReason(), v.quotaMessage(), reason,
+        reason == null ? null : CAPACITY_MESSAGE, queuedNodes));
+  }
+
+  /** (A view without a summary gets one of its pool as the provisioner first reconciles it.) */
+  private static PoolView withVerdicts(PoolView view, UnaryOperator<Verdicts> change) {
+    NodePoolReconciled held = view.reconciled() != null ? view.reconciled()
+        : reconciled(PoolRef.of(view.accepted()), null);
+    Verdicts before = held == null || held.verdicts() == null ? verdicts(null, null, 0) : held.verdicts();
+    return view.withReconciled(withVerdicts(held, change.apply(before)));
   }
 
   static NodePoolReconciled reconciled(PoolRef pool, String nodeProfile) {
@@ -251,7 +278,7 @@ final class Fixtures {
   static NodePoolReconciled failing(PoolRef pool, boolean deleting, String removal, String delivery,
                                     String staging) {
     return new NodePoolReconciled(pool, 1, 1, 0, removal == null ? 0 : 1, "profile-1", null, List.of(), deleting,
-        false, false, null, NOW, removal, delivery, staging);
+        false, false, null, NOW, removal, delivery, staging, null);
   }
 
   // ---- nodes ----------------------------------------------------------------------------------------------------

@@ -5,12 +5,12 @@ import static com.coreweave.nodepool.api.domain.Fixtures.OTHER_UID;
 import static com.coreweave.nodepool.api.domain.Fixtures.UID;
 import static com.coreweave.nodepool.api.domain.Fixtures.VALID;
 import static com.coreweave.nodepool.api.domain.Fixtures.accepted;
-import static com.coreweave.nodepool.api.domain.Fixtures.capacity;
 import static com.coreweave.nodepool.api.domain.Fixtures.node;
-import static com.coreweave.nodepool.api.domain.Fixtures.quota;
 import static com.coreweave.nodepool.api.domain.Fixtures.reconciled;
 import static com.coreweave.nodepool.api.domain.Fixtures.ref;
 import static com.coreweave.nodepool.api.domain.Fixtures.spec;
+import static com.coreweave.nodepool.api.domain.Fixtures.verdicts;
+import static com.coreweave.nodepool.api.domain.Fixtures.withVerdicts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.schema.events.CapacityChecked;
@@ -24,6 +24,7 @@ import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.Node.Phase;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -49,72 +50,20 @@ class PoolViewReducerTest {
   class GatekeeperDecisions {
 
     @Test
-    void aQuotaDecisionAboutThisIncarnationIsKept() {
-      QuotaChecked decision = quota(GEN_2, Conditions.Quota.UNDER);
+    void quotaAndCapacityComeWithTheProvisionersSummaryOfThisIncarnation() {
+      var summary = withVerdicts(reconciled(GEN_2, "profile-1"),
+          verdicts(Conditions.Quota.OVER, Conditions.Capacity.PARTIAL, 1));
 
-      assertThat(fold(VIEW, decision).quota()).isEqualTo(decision);
+      assertThat(fold(VIEW, summary).reconciled().verdicts()).isEqualTo(summary.verdicts());
     }
 
     @Test
-    void aQuotaDecisionAboutAnotherIncarnationIsIgnored() {
-      assertThat(fold(VIEW, quota(OLD_INCARNATION, Conditions.Quota.OVER))).isSameAs(VIEW);
-    }
+    void theirOwnTopicsAreNoInputOfTheView() {
+      var quota = new QuotaChecked(GEN_2, Conditions.Quota.OVER, 1, 0, 0, 0, false, "over", NOW);
+      var capacity = new CapacityChecked(GEN_2, Conditions.Capacity.SUFFICIENT, 1, List.of(), 0, null, null, "ok",
+          NOW);
 
-    @Test
-    void aQuotaDecisionForAnOlderGenerationDoesNotReplaceANewerOne() {
-      PoolView held = fold(VIEW, quota(GEN_3, Conditions.Quota.UNDER));
-
-      assertThat(fold(held, quota(GEN_2, Conditions.Quota.OVER))).isSameAs(held);
-    }
-
-    @Test
-    void aQuotaReCheckOfTheSameGenerationReplacesTheOneHeld() {
-      QuotaChecked recheck = quota(GEN_2, Conditions.Quota.OVER);
-
-      assertThat(fold(VIEW, quota(GEN_2, Conditions.Quota.UNDER), recheck).quota()).isEqualTo(recheck);
-    }
-
-    @Test
-    void aQuotaDecisionForANewerGenerationReplacesTheOneHeld() {
-      QuotaChecked newer = quota(GEN_3, Conditions.Quota.NOT_SET);
-
-      assertThat(fold(VIEW, quota(GEN_2, Conditions.Quota.UNDER), newer).quota()).isEqualTo(newer);
-    }
-
-    @Test
-    void aCapacityDecisionAboutThisIncarnationIsKept() {
-      CapacityChecked decision = capacity(GEN_2, Conditions.Capacity.PARTIAL, 1);
-
-      assertThat(fold(VIEW, decision).capacity()).isEqualTo(decision);
-    }
-
-    @Test
-    void aCapacityDecisionAboutAnotherIncarnationIsIgnored() {
-      assertThat(fold(VIEW, capacity(OLD_INCARNATION, Conditions.Capacity.SUFFICIENT, 0))).isSameAs(VIEW);
-    }
-
-    @Test
-    void aCapacityDecisionForAnOlderGenerationDoesNotReplaceANewerOne() {
-      PoolView held = fold(VIEW, capacity(GEN_3, Conditions.Capacity.SUFFICIENT, 0));
-
-      assertThat(fold(held, capacity(GEN_1, Conditions.Capacity.NONE_AVAILABLE, 3))).isSameAs(held);
-    }
-
-    @Test
-    void aCapacityReCheckOfTheSameGenerationReplacesTheOneHeld() {
-      CapacityChecked recheck = capacity(GEN_2, Conditions.Capacity.SUFFICIENT, 0);
-
-      assertThat(fold(VIEW, capacity(GEN_2, Conditions.Capacity.PARTIAL, 1), recheck).capacity())
-          .isEqualTo(recheck);
-    }
-
-    @Test
-    void quotaAndCapacityAreHeldSeparately() {
-      PoolView view = fold(VIEW, quota(GEN_3, Conditions.Quota.UNDER), capacity(GEN_2, Conditions.Capacity.PARTIAL,
-          1));
-
-      assertThat(view.quota().pool().generation()).isEqualTo(3);
-      assertThat(view.capacity().pool().generation()).as("capacity's own generation is what counts").isEqualTo(2);
+      assertThat(fold(VIEW, quota, capacity)).isSameAs(VIEW);
     }
   }
 

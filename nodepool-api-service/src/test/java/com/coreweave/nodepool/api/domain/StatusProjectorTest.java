@@ -7,15 +7,17 @@ import static com.coreweave.nodepool.api.domain.Fixtures.UID;
 import static com.coreweave.nodepool.api.domain.Fixtures.VALID;
 import static com.coreweave.nodepool.api.domain.Fixtures.accepted;
 import static com.coreweave.nodepool.api.domain.Fixtures.beingRemoved;
-import static com.coreweave.nodepool.api.domain.Fixtures.capacity;
 import static com.coreweave.nodepool.api.domain.Fixtures.deleting;
 import static com.coreweave.nodepool.api.domain.Fixtures.disabled;
 import static com.coreweave.nodepool.api.domain.Fixtures.failing;
 import static com.coreweave.nodepool.api.domain.Fixtures.node;
 import static com.coreweave.nodepool.api.domain.Fixtures.nodes;
 import static com.coreweave.nodepool.api.domain.Fixtures.nodesRemoved;
-import static com.coreweave.nodepool.api.domain.Fixtures.quota;
 import static com.coreweave.nodepool.api.domain.Fixtures.reconciled;
+import static com.coreweave.nodepool.api.domain.Fixtures.withVerdicts;
+import static com.coreweave.nodepool.api.domain.Fixtures.verdicts;
+import static com.coreweave.nodepool.api.domain.Fixtures.quotaSays;
+import static com.coreweave.nodepool.api.domain.Fixtures.capacitySays;
 import static com.coreweave.nodepool.api.domain.Fixtures.ref;
 import static com.coreweave.nodepool.api.domain.Fixtures.spec;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,7 +27,6 @@ import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.PoolRef;
-import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.Validation;
 import com.coreweave.nodepool.schema.resource.Condition;
@@ -59,9 +60,7 @@ class StatusProjectorTest {
   /** A new pool of one node, as the reference's "Healthy Node Pools" example describes it. */
   private static PoolView healthy() {
     return PoolView.of(accepted(spec().build()))
-        .withCapacity(capacity(GEN_1, Capacity.SUFFICIENT, 0))
-        .withQuota(quota(GEN_1, Quota.UNDER))
-        .withReconciled(reconciled(GEN_1, "profile-1"))
+        .withReconciled(withVerdicts(reconciled(GEN_1, "profile-1"), verdicts(Quota.UNDER, Capacity.SUFFICIENT, 0)))
         .withNodes(nodes(node("n-1", Phase.Registered, "profile-1")));
   }
 
@@ -156,21 +155,19 @@ class StatusProjectorTest {
 
     @Test
     void aQuotaDecisionWithoutReasonShowsNoQuotaCondition() {
-      QuotaChecked notChecked = new QuotaChecked(GEN_1, null, 1, 0, null, 0, false, null, NOW);
-
-      assertThat(condition(healthy().withQuota(notChecked), Conditions.QUOTA)).isNull();
+      assertThat(condition(quotaSays(healthy(), null), Conditions.QUOTA)).isNull();
     }
 
     @Test
     void aCapacityDecisionWithoutReasonShowsNoCapacityCondition() {
-      assertThat(condition(healthy().withCapacity(capacity(GEN_1, null, 0)), Conditions.CAPACITY)).isNull();
+      assertThat(condition(capacitySays(healthy(), null, 0), Conditions.CAPACITY)).isNull();
     }
 
     @ParameterizedTest(name = "Capacity {0} is {1}")
     @CsvSource({"Sufficient, True", "Partial, False", "NoneAvailable, False", "QueuedAwaitingCapacity, False",
         "InternalError, False"})
     void capacityIsTrueOnlyWhenSufficient(String reason, String status) {
-      Condition capacity = condition(healthy().withCapacity(capacity(GEN_1, reason, 0)), Conditions.CAPACITY);
+      Condition capacity = condition(capacitySays(healthy(), reason, 0), Conditions.CAPACITY);
 
       assertThat(capacity.status()).isEqualTo(status);
       assertThat(capacity.reason()).isEqualTo(reason);
@@ -179,7 +176,7 @@ class StatusProjectorTest {
     @ParameterizedTest(name = "Quota {0} is {1}")
     @CsvSource({"Under, True", "Over, False", "NotSet, False", "InternalError, False"})
     void quotaIsTrueOnlyWhenUnder(String reason, String status) {
-      Condition quota = condition(healthy().withQuota(quota(GEN_1, reason)), Conditions.QUOTA);
+      Condition quota = condition(quotaSays(healthy(), reason), Conditions.QUOTA);
 
       assertThat(quota.status()).isEqualTo(status);
       assertThat(quota.reason()).isEqualTo(reason);
@@ -218,7 +215,7 @@ class StatusProjectorTest {
 
     @Test
     void queuedNodesComeFromTheCapacityDecision() {
-      PoolView view = healthy().withCapacity(capacity(GEN_1, Capacity.QUEUED_AWAITING_CAPACITY, 4));
+      PoolView view = capacitySays(healthy(), Capacity.QUEUED_AWAITING_CAPACITY, 4);
 
       assertThat(status(view).queuedNodes()).isEqualTo(4);
     }
@@ -229,8 +226,7 @@ class StatusProjectorTest {
 
     @Test
     void aPoolWaitingForNodesIsUnderTargetAndSaysWhy() {
-      PoolView view = pool(spec().targetNodes(3))
-          .withCapacity(capacity(GEN_1, Capacity.PARTIAL, 1))
+      PoolView view = capacitySays(pool(spec().targetNodes(3)), Capacity.PARTIAL, 1)
           .withNodes(nodes(node("n-1", Phase.Registered, "p"), node("n-2", Phase.Booting, null)));
 
       NodePoolStatus status = status(view);
@@ -324,7 +320,7 @@ class StatusProjectorTest {
 
     @Test
     void aDeletingPoolIsPendingDeleteAndItsNodesRemovalPending() {
-      PoolView view = deletingWith(healthy().withCapacity(capacity(GEN_1, Capacity.QUEUED_AWAITING_CAPACITY, 2)));
+      PoolView view = deletingWith(capacitySays(healthy(), Capacity.QUEUED_AWAITING_CAPACITY, 2));
 
       NodePoolStatus status = status(view);
 
@@ -408,10 +404,10 @@ class StatusProjectorTest {
 
     @Test
     void aNewReasonWithTheSameStatusKeepsTheTransitionTime() {
-      PoolView partial = published(healthy().withCapacity(capacity(GEN_1, Capacity.PARTIAL, 1)), NOW_SECONDS);
+      PoolView partial = published(capacitySays(healthy(), Capacity.PARTIAL, 1), NOW_SECONDS);
 
       Condition capacity = StatusProjector.project(
-          partial.withCapacity(capacity(GEN_1, Capacity.NONE_AVAILABLE, 1)), LATER).status()
+          capacitySays(partial, Capacity.NONE_AVAILABLE, 1), LATER).status()
           .condition(Conditions.CAPACITY);
 
       assertThat(capacity.reason()).isEqualTo(Capacity.NONE_AVAILABLE);
@@ -432,7 +428,7 @@ class StatusProjectorTest {
     void aConditionSeenForTheFirstTimeStartsNow() {
       PoolView unchecked = published(pool(spec()), NOW_SECONDS);
 
-      NodePoolStatus status = StatusProjector.project(unchecked.withQuota(quota(GEN_1, Quota.UNDER)), LATER)
+      NodePoolStatus status = StatusProjector.project(quotaSays(unchecked, Quota.UNDER), LATER)
           .status();
 
       assertThat(status.condition(Conditions.QUOTA).lastTransitionTime()).isEqualTo(LATER);

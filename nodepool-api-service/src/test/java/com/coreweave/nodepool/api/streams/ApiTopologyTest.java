@@ -9,7 +9,7 @@ import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolRequested;
 import com.coreweave.nodepool.schema.events.PoolRef;
-import com.coreweave.nodepool.schema.events.QuotaChecked;
+import com.coreweave.nodepool.schema.events.Verdicts;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.NodePool;
@@ -43,7 +43,7 @@ class ApiTopologyTest {
 
   TopologyTestDriver driver;
   TestInputTopic<String, String> requests;
-  TestInputTopic<String, String> quota;
+  TestInputTopic<String, String> nodes;
   TestOutputTopic<String, String> decided;
   TestOutputTopic<String, String> accepted;
   TestOutputTopic<String, String> status;
@@ -61,7 +61,8 @@ class ApiTopologyTest {
         .pipeInput("gd-8xa100-i128", Json.string(new InstanceType("gd-8xa100-i128", "8x A100", "A100", 8, 128, 2048,
             false, List.of("US-EAST-04A"))));
     requests = driver.createInputTopic(Topics.NODEPOOL_REQUESTED.name(), strings.serializer(), strings.serializer());
-    quota = driver.createInputTopic(Topics.QUOTA_CHECKED.name(), strings.serializer(), strings.serializer());
+    nodes = driver.createInputTopic(Topics.NODEPOOL_NODES_CHANGED.name(), strings.serializer(),
+        strings.serializer());
     decided = output(Topics.NODEPOOL_REQUEST_DECIDED.name());
     accepted = output(Topics.NODEPOOL_ACCEPTED.name());
     status = output(Topics.NODEPOOL_STATUS.name());
@@ -119,8 +120,9 @@ class ApiTopologyTest {
         com.coreweave.nodepool.schema.events.NodePoolAccepted.class));
 
     driver.advanceWallClockTime(Duration.ofMillis(5));
-    quota.pipeInput(KEY, Json.string(new QuotaChecked(ref, Conditions.Quota.UNDER, 2, 2, 16, 2, false,
-        "NodePool is within instance type quota.", NOW)));
+    nodes.pipeInput(KEY, Json.string(new NodeFact.NodePoolReconciled(ref, 2, 0, 0, 0, "np-1", null, List.of(),
+        false, false, false, null, NOW, null, null, null, new Verdicts(Conditions.Quota.UNDER,
+        "NodePool is within instance type quota.", null, null, 0))));
     NodePool afterQuota = lastStatus();
 
     assertThat(Long.parseLong(afterQuota.metadata().resourceVersion())).isGreaterThan(Long.parseLong(written));

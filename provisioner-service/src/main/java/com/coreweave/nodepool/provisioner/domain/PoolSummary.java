@@ -1,6 +1,8 @@
 package com.coreweave.nodepool.provisioner.domain;
 
+import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
+import com.coreweave.nodepool.schema.events.Verdicts;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
 import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
@@ -10,8 +12,8 @@ import java.util.function.Predicate;
 
 /**
  * The pool's {@code NodePoolReconciled} after a reconcile: the counts, the node configurations as the status shows
- * them, whether a deleting pool has no node left, and the fleet failures being retried. It is sent only when it
- * differs from the last one sent.
+ * them, whether a deleting pool has no node left, the fleet failures being retried, and quota's and capacity's
+ * verdicts. It is sent only when it differs from the last one sent.
  */
 final class PoolSummary {
 
@@ -37,11 +39,17 @@ final class PoolSummary {
         inProgress, removing, pool.activeProfile(), pendingView(configs), revisionsView(configs, pool.nodes()),
         pool.deleting(), pool.deleting() && pool.nodes().isEmpty(), pool.disabled(), pool.disabledMessage(),
         pool.now(), error(pool.nodes(), NodeRemovals::retrying), pool.deliveryError(),
-        error(pool.nodes(), ReconfigureReboots::retrying));
+        error(pool.nodes(), ReconfigureReboots::retrying), verdicts(pool));
     NodePoolReconciled last = pool.lastReconciled();
     if (last == null || !next.equals(last.at(pool.now()))) {
       pool.summary(next);
     }
+  }
+
+  /** Quota's and capacity's verdicts on this incarnation, as capacity's last decision for it carries them. */
+  private static Verdicts verdicts(WorkingPool pool) {
+    CapacityChecked capacity = pool.capacity();
+    return capacity == null || !capacity.pool().uid().equals(pool.uid()) ? null : Verdicts.of(capacity);
   }
 
   /** The error of the first node whose failed step waits for its retry, or null. */

@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.provisioner.streams;
 
 import com.coreweave.nodepool.kit.streams.DurableTimers;
+import com.coreweave.nodepool.kit.streams.FlushedOutputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.kit.streams.PromptCommits;
 import com.coreweave.nodepool.kit.streams.RecentValues;
@@ -11,6 +12,7 @@ import com.coreweave.nodepool.provisioner.domain.PoolInput;
 import com.coreweave.nodepool.provisioner.domain.PoolReconciler;
 import com.coreweave.nodepool.provisioner.domain.PoolState;
 import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
+import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
 import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.topics.Topics;
@@ -44,6 +46,8 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
   private final Clock clock;
   private ProcessorContext<String, Outbound> context;
   private RecentValues<PoolState> pools;
+  /** A pool's summary goes out once per commit, its last: the node facts before it say what changed. */
+  private FlushedOutputs<Outbound> summaries;
   private DurableTimers timers;
   private KeyValueStore<String, NodeReleasePublished> releases;
   /** The releases store as a value, read once (it holds a release per train) and kept with every change of it. */
@@ -60,6 +64,7 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
     this.context = context;
     pools = new RecentValues<>(context.getStateStore(StoreNames.POOLS), RECENT_POOL_WEIGHT,
         pool -> 1 + pool.nodes().size());
+    summaries = FlushedOutputs.of(context, pools.store());
     releases = context.getStateStore(StoreNames.RELEASES);
     timers = DurableTimers.start(context, StoreNames.TIMERS, timerInterval, clock, this::onTimer);
   }
@@ -143,8 +148,14 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
 
   private void write(String key, Outcome outcome) {
     long timestamp = clock.millis();
-    outcome.facts().forEach(fact -> context.forward(new Record<>(key,
-        Outbound.to(Topics.NODEPOOL_NODES_CHANGED, fact), timestamp)));
+    for (NodeFact fact : outcome.facts()) {
+      Record<String, Outbound> record = new Record<>(key, Outbound.to(Topics.NODEPOOL_NODES_CHANGED, fact), timestamp);
+      if (fact instanceof NodeFact.NodePoolReconciled) {
+        summaries.hold(record);
+      } else {
+        context.forward(record);
+      }
+    }
     if (!outcome.events().isEmpty()) {
       context.forward(new Record<>(key, Outbound.to(Topics.NODEPOOL_EVENT_RECORDED,
           new RecordedEvents(outcome.events())), timestamp));

@@ -8,10 +8,13 @@ import static com.coreweave.nodepool.provisioner.domain.Fixtures.policy;
 import static com.coreweave.nodepool.provisioner.domain.Fixtures.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.NodeFact.NodeRemoved;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.events.Verdicts;
+import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,6 +39,19 @@ class PoolReconcilerTest {
     pool.tick(Duration.ZERO);
     assertThat(pool.last.facts()).isEmpty();
     assertThat(pool.state).isEqualTo(before);
+  }
+
+  @Test
+  void theSummaryCarriesQuotasAndCapacitysVerdictsOfThisIncarnation() {
+    pool.spec(accepted(spec(2), 1));
+    assertThat(pool.summary().verdicts()).as("capacity has not decided yet").isNull();
+
+    var decided = capacity(1, grant(1));
+    pool.grants(new CapacityChecked(decided.pool(), Conditions.Capacity.PARTIAL, 2, decided.grants(), 1, 1, 1,
+        "1 node queued", decided.checkedAt(), Conditions.Quota.UNDER, "within quota"));
+
+    assertThat(pool.summary().verdicts()).isEqualTo(new Verdicts(Conditions.Quota.UNDER, "within quota",
+        Conditions.Capacity.PARTIAL, "1 node queued", 1));
   }
 
   @Test
