@@ -2,6 +2,7 @@ package com.coreweave.nodepool.schema;
 
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.CapacityDemanded;
+import com.coreweave.nodepool.schema.events.QuotaDemanded;
 import com.coreweave.nodepool.schema.events.Verdicts;
 import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
@@ -106,6 +107,8 @@ class ContractGoldenTest {
     Golden.assertMatches("quota-limit-set.json", new QuotaLimit("demo", "US-EAST-04A", "gd-8xa100-i128", 16, T0));
     Golden.assertMatches("quota-checked.json", new QuotaChecked(POOL, Conditions.Quota.UNDER, 2, 2, 16, 6, false,
         "NodePool is within instance type quota.", T0));
+    Golden.assertMatches("quota-demanded.json", new QuotaDemanded(POOL, 2, true, false, false));
+    Golden.assertMatches("quota-demanded-gone.json", QuotaDemanded.gone(POOL));
     Golden.assertMatches("capacity-demanded.json", CapacityDemanded.of(new QuotaChecked(POOL,
         Conditions.Quota.UNDER, 2, 2, 16, 6, false, "NodePool is within instance type quota.", T0)));
     Golden.assertMatches("capacity-demanded-gone.json", CapacityDemanded.gone("demo/example-nodepool", POOL.uid()));

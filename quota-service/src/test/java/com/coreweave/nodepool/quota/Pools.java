@@ -3,6 +3,7 @@ package com.coreweave.nodepool.quota;
 import com.coreweave.nodepool.quota.domain.PoolDemand;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.PoolRef;
+import com.coreweave.nodepool.schema.events.QuotaDemanded;
 import com.coreweave.nodepool.schema.events.Validation;
 import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.NodePool;
@@ -38,15 +39,15 @@ public final class Pools {
 
   /** A valid demand of org "demo" for the default zone and type. */
   public static PoolDemand demand(String name, String uid, long generation, int target) {
-    return PoolDemand.of(accepted("demo", name, uid, generation, target));
+    return PoolDemand.of(QuotaDemanded.of(accepted("demo", name, uid, generation, target)));
   }
 
   public static PoolDemand invalid(String name, String uid, long generation, int target) {
-    return PoolDemand.of(accepted("demo", name, uid, generation, target, ZONE, TYPE, false, false));
+    return PoolDemand.of(QuotaDemanded.of(accepted("demo", name, uid, generation, target, ZONE, TYPE, false, false)));
   }
 
   public static PoolDemand deleting(String name, String uid, long generation, int target) {
-    return PoolDemand.of(accepted("demo", name, uid, generation, target, ZONE, TYPE, true, true));
+    return PoolDemand.of(QuotaDemanded.of(accepted("demo", name, uid, generation, target, ZONE, TYPE, true, true)));
   }
 
   public static PoolRef ref(String name, String uid, long generation) {

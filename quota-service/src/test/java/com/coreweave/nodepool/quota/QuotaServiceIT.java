@@ -9,8 +9,10 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.startsWith;
 
+import com.coreweave.nodepool.schema.events.CapacityDemanded;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
+import com.coreweave.nodepool.schema.events.QuotaDemanded;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.resource.Conditions.Quota;
@@ -32,8 +34,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The quota-service against the real broker, as its users meet it: operators set quotas over REST, the pool
- * processor's accepted pools arrive on {@code nodepool-accepted}, decisions and events come out on
- * {@code quota-checked} and {@code nodepool-event-recorded}, orgs read their quotas over REST. Each test uses its
+ * processor's demands arrive on {@code quota-demanded}, decisions come out on {@code capacity-demanded} (keyed by the
+ * capacity ledger) and events on {@code nodepool-event-recorded}, orgs read their quotas over REST. Each test uses its
  * own instance types, so the tests do not depend on each other's order.
  */
 @QuarkusTest
@@ -61,20 +63,22 @@ class QuotaServiceIT {
         .body("maxNodes", equalTo(maxNodes)).body("instanceType", equalTo(type));
   }
 
+  /** What the api-service's pool processor writes with an accepted pool: its demand, keyed by its quota. */
   static void publish(NodePoolAccepted pool) {
-    probe.sendJson(Topics.NODEPOOL_ACCEPTED.name(), pool.key().toString(), pool);
+    QuotaDemanded demand = QuotaDemanded.of(pool);
+    probe.sendJson(Topics.QUOTA_DEMANDED.name(), demand.quotaKey().toString(), demand);
   }
 
   /** The latest decision for {@code pool} once it satisfies {@code expected}. */
   static QuotaChecked decided(String pool, Predicate<QuotaChecked> expected) {
-    List<TopicProbe.Read> read = probe.readUntil(Topics.QUOTA_CHECKED.name(),
+    List<TopicProbe.Read> read = probe.readUntil(Topics.CAPACITY_DEMANDED.name(),
         records -> latest(records, pool).filter(expected).isPresent(), WAIT);
     return latest(read, pool).orElseThrow();
   }
 
   static Optional<QuotaChecked> latest(List<TopicProbe.Read> records, String pool) {
-    return records.stream().filter(r -> r.key().equals(pool) && r.value() != null).reduce((a, b) -> b)
-        .map(r -> r.as(QuotaChecked.class));
+    return records.stream().map(r -> r.as(CapacityDemanded.class)).filter(d -> d.pool().equals(pool))
+        .reduce((a, b) -> b).map(CapacityDemanded::quota);
   }
 
   static RecordedEvent event(String pool, String reason) {
@@ -149,7 +153,7 @@ class QuotaServiceIT {
     String type = "cd-gp-a192-genoa";
     String quotaKey = "other/" + ZONE + "/" + type;
     probe.send(Topics.QUOTA_LIMIT_SET.name(), quotaKey, "{not json");
-    probe.send(Topics.NODEPOOL_ACCEPTED.name(), "other/garbage", "{\"nodePool\": 7}");
+    probe.send(Topics.QUOTA_DEMANDED.name(), "other/garbage", "{\"pool\": 7}");
     setQuota("other", type, 4);
     publish(Pools.accepted("other", "etl", "uid-etl", 1, 3, ZONE, type, true, false));
 
@@ -163,7 +167,7 @@ class QuotaServiceIT {
           .containsEntry(DeadLetters.SERVICE, "quota-service").containsKey(DeadLetters.REASON);
     });
     assertThat(dead).filteredOn(r -> r.key().equals("other/garbage")).singleElement()
-        .satisfies(r -> assertThat(r.headers()).containsEntry(DeadLetters.SOURCE_TOPIC, "nodepool-accepted"));
+        .satisfies(r -> assertThat(r.headers()).containsEntry(DeadLetters.SOURCE_TOPIC, "quota-demanded"));
   }
 
   @Test

@@ -62,7 +62,7 @@ final class ChaosFindings {
     Predicate<String> chaos = key -> key.startsWith("chaos-");
     try (var decided = new TopicLog<>(bootstrap, Topics.NODEPOOL_REQUEST_DECIDED.name(), RequestDecided.class, chaos);
          var accepted = new TopicLog<>(bootstrap, Topics.NODEPOOL_ACCEPTED.name(), NodePoolAccepted.class, chaos);
-         var quota = new TopicLog<>(bootstrap, Topics.QUOTA_CHECKED.name(), QuotaChecked.class, chaos);
+         var quota = TopicLog.quotaDecisions(bootstrap, chaos);
          var capacity = new TopicLog<>(bootstrap, Topics.CAPACITY_CHECKED.name(), CapacityChecked.class, chaos);
          var nodes = new TopicLog<>(bootstrap, Topics.NODEPOOL_NODES_CHANGED.name(), NodeFact.class, chaos);
          var status = new TopicLog<>(bootstrap, Topics.NODEPOOL_STATUS.name(), NodePool.class, chaos)) {

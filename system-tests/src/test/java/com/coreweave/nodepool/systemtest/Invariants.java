@@ -61,10 +61,11 @@ import java.util.TreeSet;
  * was assigned ({@code NodeAssigned.at}); both are the provisioner's instants and the second is caused through the
  * ledger by the first, so the order is real.</li>
  * </ul>
- * Quota decisions are published per pool after a repartition, and the quota-service may drop a decision of a pool
- * whose deletion it already saw, so the per-org sum cannot be replayed soundly from {@code quota-checked}; but every
- * record carries the ledger's own total ({@code usage}) at the moment of the decision, so
- * {@link #quotaRecords()} checks every record, and the final state is checked strictly.
+ * Quota decisions are read per pool off {@code capacity-demanded} ({@link TopicLog#quotaDecisions}), where a pool's
+ * departure is a tombstone. A decision is published only when it changes for its pool, not whenever the org's total
+ * does, so the per-org sum cannot be replayed from them; but every record carries the ledger's own total
+ * ({@code usage}) at the moment of the decision, so {@link #quotaRecords()} checks every record, and the final state
+ * is checked strictly.
  */
 final class Invariants {
 
@@ -299,17 +300,26 @@ final class Invariants {
   }
 
   /**
-   * Nodes: every {@code NodeAssigned} runs on a grant the ledger gave that pool incarnation, each grant becomes a
-   * node at most once, and a machine is a node of one pool at a time (each node removed before the machine's next
-   * grant became a node).
+   * Nodes: every assignment runs on a grant the ledger gave that pool incarnation, each grant becomes a node at most
+   * once, and a machine is a node of one pool at a time (each node removed before the machine's next grant became a
+   * node). An assignment is a {@code NodeAssigned}, or the registration (or failed one) of a grant that is not a node
+   * yet: a node assigned and registered in one transaction is written as its registration alone.
    */
   List<String> nodeLifetimes() {
     List<String> found = new ArrayList<>();
     Map<Long, GrantLife> byId = new HashMap<>();
     lives.forEach(l -> byId.put(l.grantId(), l));
-    Map<Long, List<NodeFact.NodeAssigned>> assigned = new TreeMap<>();
+    Map<Long, List<NodeFact.AboutNode>> assigned = new TreeMap<>();
+    Set<Long> nodesNow = new HashSet<>();
     for (Rec<NodeFact> r : flat(nodes)) {
-      if (r.value() instanceof NodeFact.NodeAssigned a) {
+      if (r.value() instanceof NodeFact.NodeRemoved removed && removed.grant() != null) {
+        nodesNow.remove(removed.grant().grantId());
+      }
+      boolean assignment = r.value() instanceof NodeFact.NodeAssigned
+          || (r.value() instanceof NodeFact.NodeRegistered || r.value() instanceof NodeFact.NodeRegistrationFailed)
+          && !nodesNow.contains(((NodeFact.AboutNode) r.value()).grant().grantId());
+      if (assignment && r.value() instanceof NodeFact.AboutNode a) {
+        nodesNow.add(a.grant().grantId());
         assigned.computeIfAbsent(a.grant().grantId(), id -> new ArrayList<>()).add(a);
         GrantLife life = byId.get(a.grant().grantId());
         String key = a.pool().org() + "/" + a.pool().pool();
@@ -326,14 +336,14 @@ final class Invariants {
       }
     });
     Map<Long, List<NodeFact.NodeRemoved>> removed = removedByGrant();
-    Map<String, List<NodeFact.NodeAssigned>> byMachine = new TreeMap<>();
+    Map<String, List<NodeFact.AboutNode>> byMachine = new TreeMap<>();
     assigned.values().forEach(list -> byMachine.computeIfAbsent(list.get(0).grant().machine(),
         m -> new ArrayList<>()).add(list.get(0)));
     byMachine.forEach((machine, list) -> {
       list.sort(Comparator.comparingLong(a -> a.grant().grantId()));
       for (int i = 0; i + 1 < list.size(); i++) {
-        NodeFact.NodeAssigned a = list.get(i);
-        NodeFact.NodeAssigned b = list.get(i + 1);
+        NodeFact.AboutNode a = list.get(i);
+        NodeFact.AboutNode b = list.get(i + 1);
         Instant gone = removed.getOrDefault(a.grant().grantId(), List.of()).stream().map(NodeFact::at)
             .min(Comparator.naturalOrder()).orElse(null);
         if (gone == null || gone.isAfter(b.at())) {
@@ -452,7 +462,7 @@ final class Invariants {
       NodePool s = statusNow.get(key);
       if (a == null) {
         if (q != null || c != null || s != null) {
-          found.add(key + " is deleted but still has" + (q != null ? " quota-checked " + q.pool().uid() : "")
+          found.add(key + " is deleted but still has" + (q != null ? " quota decision " + q.pool().uid() : "")
               + (c != null ? " capacity-checked " + c.pool().uid() + " " + c.grants() : "")
               + (s != null ? " nodepool-status " + s.metadata().uid() : ""));
         }
@@ -467,7 +477,7 @@ final class Invariants {
       if (q == null || !q.pool().uid().equals(uid) || q.pool().generation() != gen
           || q.requestedNodes() != a.nodePool().spec().target()) {
         found.add(key + " (uid " + uid + ", gen " + gen + ", target " + a.nodePool().spec().target()
-            + ") has quota-checked " + (q == null ? "none" : q.pool().uid() + " gen " + q.pool().generation()
+            + ") has quota decision " + (q == null ? "none" : q.pool().uid() + " gen " + q.pool().generation()
             + " requested " + q.requestedNodes()));
         continue;
       }
@@ -638,7 +648,7 @@ final class Invariants {
         }
       }
       if (used != sum) {
-        found.add(org.getKey() + ": admin view says " + used + " nodes used, quota-checked sums to " + sum);
+        found.add(org.getKey() + ": admin view says " + used + " nodes used, its quota decisions sum to " + sum);
       }
     }
     return shown(found);

@@ -70,7 +70,7 @@ import org.junit.jupiter.api.Test;
  * the ledger never drops a grant no {@code NodeRemoved} released; a machine is a node of one pool at a time.</li>
  * <li><b>The sum of grants equals allocated</b>: the latest {@code capacity-checked} per pool against the
  * capacity-service's admin view of the ledger (total, allocated, free, per pool, per machine, the queue).</li>
- * <li><b>An org's admitted targets never exceed its quota</b>: every committed {@code quota-checked} decision
+ * <li><b>An org's admitted targets never exceed its quota</b>: every committed quota decision ({@code capacity-demanded})
  * (admitted ≤ requested, the org's admitted total at that decision ≤ quota), then the final sum per org, strictly,
  * against the quota-service's admin view too; and no pool waits whose request would fit. Once settled, quota must
  * also bind what is <i>held</i>: no pool holds more machines than it is admitted, no org more than its quota (Q2,
@@ -174,7 +174,7 @@ class QuotaCapacityInvariantsIT {
     String bootstrap = stack.bootstrapServers();
     try (var decided = new TopicLog<>(bootstrap, Topics.NODEPOOL_REQUEST_DECIDED.name(), RequestDecided.class, ours);
          var accepted = new TopicLog<>(bootstrap, Topics.NODEPOOL_ACCEPTED.name(), NodePoolAccepted.class, ours);
-         var quota = new TopicLog<>(bootstrap, Topics.QUOTA_CHECKED.name(), QuotaChecked.class, ours);
+         var quota = TopicLog.quotaDecisions(bootstrap, ours);
          var capacity = new TopicLog<>(bootstrap, Topics.CAPACITY_CHECKED.name(), CapacityChecked.class, ours);
          var nodes = new TopicLog<>(bootstrap, Topics.NODEPOOL_NODES_CHANGED.name(), NodeFact.class, ours);
          var status = new TopicLog<>(bootstrap, Topics.NODEPOOL_STATUS.name(), NodePool.class, ours)) {
@@ -223,7 +223,7 @@ class QuotaCapacityInvariantsIT {
           .isEmpty();
       // "At every moment": the quota ledgers' decisions.
       soft.assertThat(invariants.quotaRecords())
-          .as("Q1 quota-checked: every decision within the request and the org's quota").isEmpty();
+          .as("Q1 quota decisions: every decision within the request and the org's quota").isEmpty();
       // After the crashes, once settled.
       soft.assertThat(notSettled).as("S  the system settled (progress conditions)").isEmpty();
       soft.assertThat(invariants.finalAgreement())
@@ -248,7 +248,7 @@ class QuotaCapacityInvariantsIT {
           .mapToInt(c -> c.grants() == null ? 0 : c.grants().size()).sum();
       int queued = Invariants.live(capacity.partitions()).values().stream().mapToInt(CapacityChecked::queuedNodes)
           .sum();
-      LOG.info(() -> "checked " + capacity.size() + " capacity-checked, " + quota.size() + " quota-checked, "
+      LOG.info(() -> "checked " + capacity.size() + " capacity-checked, " + quota.size() + " quota decisions, "
           + nodes.size() + " node facts, " + status.size() + " status records; " + invariants.replayedStates()
           + " ledger states replayed, " + invariants.lives().size() + " grants; now " + live.size()
           + " live pools hold " + granted + " of " + FLEET + " machines, " + queued + " node(s) queued; "

@@ -1,6 +1,9 @@
 package com.coreweave.nodepool.systemtest;
 
 import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.events.CapacityDemanded;
+import com.coreweave.nodepool.schema.events.QuotaChecked;
+import com.coreweave.nodepool.schema.topics.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -35,16 +38,27 @@ final class TopicLog<T> implements AutoCloseable {
     }
   }
 
+  /** How a record is read: the key it is kept under and its value ({@code null}: a tombstone); null to skip it. */
+  interface Reader<T> {
+    Rec<T> read(ConsumerRecord<String, String> record, Predicate<String> keys);
+  }
+
   private final String topic;
-  private final Class<T> type;
+  private final Reader<T> reader;
   private final Predicate<String> keys;
   private final KafkaConsumer<String, String> consumer;
   private final List<List<Rec<T>>> partitions = new ArrayList<>();
   private List<TopicPartition> assigned = List.of();
 
   TopicLog(String bootstrapServers, String topic, Class<T> type, Predicate<String> keys) {
+    this(bootstrapServers, topic, (r, wanted) -> r.key() == null || !wanted.test(r.key()) ? null
+        : new Rec<>(r.partition(), r.offset(), r.key(), r.value() == null ? null : Json.read(r.value(), type),
+            r.timestamp()), keys);
+  }
+
+  private TopicLog(String bootstrapServers, String topic, Reader<T> reader, Predicate<String> keys) {
     this.topic = topic;
-    this.type = type;
+    this.reader = reader;
     this.keys = keys;
     this.consumer = new KafkaConsumer<>(Map.of(
         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
@@ -79,13 +93,32 @@ final class TopicLog<T> implements AutoCloseable {
         throw new AssertionError("could not read " + topic + " up to " + ends + " within " + timeout);
       }
       for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
-        if (r.key() != null && keys.test(r.key())) {
-          T value = r.value() == null ? null : Json.read(r.value(), type);
-          partitions.get(r.partition()).add(new Rec<>(r.partition(), r.offset(), r.key(), value, r.timestamp()));
+        Rec<T> read = reader.read(r, keys);
+        if (read != null) {
+          partitions.get(r.partition()).add(read);
         }
       }
     }
     return this;
+  }
+
+  /**
+   * The quota-service's decision of each pool, as it tells them to the capacity ledgers on {@code capacity-demanded}
+   * (keyed by ledger, the pool in the value): each record kept under its pool's key, with the decision, or as a
+   * tombstone when the pool's incarnation left its quota. A pool's decisions all go to its ledger's partition, in the
+   * order they were made. A record that is not a demand (another test's poison) is no decision of ours.
+   */
+  static TopicLog<QuotaChecked> quotaDecisions(String bootstrapServers, Predicate<String> pools) {
+    return new TopicLog<>(bootstrapServers, Topics.CAPACITY_DEMANDED.name(), (r, wanted) -> {
+      CapacityDemanded demand;
+      try {
+        demand = r.value() == null ? null : Json.read(r.value(), CapacityDemanded.class);
+      } catch (IllegalArgumentException notADemand) {
+        return null;
+      }
+      return demand == null || demand.pool() == null || !wanted.test(demand.pool()) ? null
+          : new Rec<>(r.partition(), r.offset(), demand.pool(), demand.quota(), r.timestamp());
+    }, pools);
   }
 
   /** Every kept record of one partition, in offset order. */

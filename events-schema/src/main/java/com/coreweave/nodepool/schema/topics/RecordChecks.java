@@ -14,7 +14,7 @@ import com.coreweave.nodepool.schema.events.NodeReleasePublished;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
-import com.coreweave.nodepool.schema.events.QuotaChecked;
+import com.coreweave.nodepool.schema.events.QuotaDemanded;
 import com.coreweave.nodepool.schema.events.QuotaKey;
 import com.coreweave.nodepool.schema.events.QuotaLimit;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
@@ -71,8 +71,16 @@ final class RecordChecks {
     }
   }
 
-  static void quotaChecked(PoolKey key, QuotaChecked checked) {
-    pool(key, checked.pool());
+  static void quotaDemanded(QuotaKey key, QuotaDemanded demanded) {
+    PoolRef pool = demanded.pool();
+    if (pool == null || blank(pool.org()) || blank(pool.pool()) || blank(pool.uid()) || blank(pool.zone())
+        || blank(pool.instanceType())) {
+      throw invalid("the pool reference needs org, pool, uid, zone and instanceType");
+    }
+    if (!key.equals(demanded.quotaKey())) {
+      throw new Rejection(Code.KEY_MISMATCH, "key '" + key + "' is not the quota of the pool's org, zone and type "
+          + demanded.quotaKey());
+    }
   }
 
   static void capacityDemanded(ZoneTypeKey key, CapacityDemanded demanded) {

@@ -14,7 +14,7 @@ import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
-import com.coreweave.nodepool.schema.events.QuotaChecked;
+import com.coreweave.nodepool.schema.events.QuotaDemanded;
 import com.coreweave.nodepool.schema.events.QuotaKey;
 import com.coreweave.nodepool.schema.events.QuotaLimit;
 import com.coreweave.nodepool.schema.events.RecordedEvents;
@@ -71,9 +71,9 @@ public final class Topics {
       RecordChecks.QUOTA_LIMIT, RecordChecks::quotaLimit, COMPACTED, FOREVER, QUOTA + " (admin REST), operators",
       ANY_PARTITION,
       "Quota limits set by operators; tombstone removes one.");
-  public static final Topic<PoolKey, QuotaChecked> QUOTA_CHECKED = new Topic<>("quota-checked", KeyFormat.POOL,
-      ValueFormat.json(QuotaChecked.class), RecordChecks::quotaChecked, COMPACTED, FOREVER, QUOTA, KEY_PARTITION,
-      "Each pool's quota decision: admitted node count and the Quota reason.");
+  public static final Topic<QuotaKey, QuotaDemanded> QUOTA_DEMANDED = new Topic<>("quota-demanded", KeyFormat.QUOTA,
+      ValueFormat.json(QuotaDemanded.class), RecordChecks::quotaDemanded, DELETED, WEEK, API, KEY_PARTITION,
+      "Each accepted pool's demand (or its deletion), keyed by the quota it draws on.");
   public static final Topic<ZoneTypeKey, CapacityDemanded> CAPACITY_DEMANDED = new Topic<>("capacity-demanded",
       KeyFormat.ZONE_TYPE, ValueFormat.json(CapacityDemanded.class), RecordChecks::capacityDemanded, DELETED, WEEK,
       QUOTA, KEY_PARTITION, "Each pool's quota decision (or its departure), keyed by the capacity ledger it draws on.");
@@ -151,7 +151,7 @@ public final class Topics {
 
   public static List<Topic<?, ?>> all() {
     return List.of(NODEPOOL_REQUESTED, NODEPOOL_REQUESTED_DLQ, NODEPOOL_REQUEST_DECIDED, NODEPOOL_ACCEPTED,
-        QUOTA_LIMIT_SET, QUOTA_CHECKED, CAPACITY_DEMANDED, INSTANCE_TYPE_CATALOGUED, FLEET_CHANGE_REQUESTED, CAPACITY_CHECKED,
+        QUOTA_LIMIT_SET, QUOTA_DEMANDED, CAPACITY_DEMANDED, INSTANCE_TYPE_CATALOGUED, FLEET_CHANGE_REQUESTED, CAPACITY_CHECKED,
         SPOT_RECLAIM_REQUESTED, NODE_ACTIVITY_REPORTED, NODE_ACTIVITY_REPORTED_DLQ, NODEPOOL_NODES_CHANGED,
         SPOT_PREEMPTION_PROGRESSED, NODEPOOL_EVENT_RECORDED, NODEPOOL_EVENTS, NODEPOOL_STATUS,
         NODEPOOL_CONFIGURATION_REQUESTED, NODEPOOL_CONFIGURATION_REQUESTED_DLQ, NODE_RELEASE_PUBLISHED,

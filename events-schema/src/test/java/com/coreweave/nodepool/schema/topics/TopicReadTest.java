@@ -30,7 +30,8 @@ class TopicReadTest {
         Arguments.of(Topics.NODEPOOL_REQUEST_DECIDED, "nodepool-request-decided.json", POOL),
         Arguments.of(Topics.NODEPOOL_ACCEPTED, "nodepool-accepted.json", POOL),
         Arguments.of(Topics.QUOTA_LIMIT_SET, "quota-limit-set.json", "demo/US-EAST-04A/gd-8xa100-i128"),
-        Arguments.of(Topics.QUOTA_CHECKED, "quota-checked.json", POOL),
+        Arguments.of(Topics.QUOTA_DEMANDED, "quota-demanded.json", "demo/US-EAST-04A/gd-8xa100-i128"),
+        Arguments.of(Topics.QUOTA_DEMANDED, "quota-demanded-gone.json", "demo/US-EAST-04A/gd-8xa100-i128"),
         Arguments.of(Topics.CAPACITY_DEMANDED, "capacity-demanded.json", "US-EAST-04A/gd-8xa100-i128"),
         Arguments.of(Topics.CAPACITY_DEMANDED, "capacity-demanded-gone.json", "US-EAST-04A/gd-8xa100-i128"),
         Arguments.of(Topics.INSTANCE_TYPE_CATALOGUED, "instance-type-catalogued.json", "gd-8xa100-i128"),
@@ -116,6 +117,14 @@ class TopicReadTest {
   void aRecordOfRecordedEventsMustHoldAtLeastOne() {
     assertThat(refusal(Topics.NODEPOOL_EVENT_RECORDED, POOL, "{\"events\":[]}")).isEqualTo(Code.INVALID_RECORD);
     assertThat(refusal(Topics.NODEPOOL_EVENT_RECORDED, POOL, "{\"events\":[null]}"))
+        .isEqualTo(Code.INVALID_RECORD);
+  }
+
+  @Test
+  void aQuotaDemandIsUnderItsPoolsQuota() throws IOException {
+    assertThat(refusal(Topics.QUOTA_DEMANDED, "other/US-EAST-04A/gd-8xa100-i128", golden("quota-demanded.json")))
+        .isEqualTo(Code.KEY_MISMATCH);
+    assertThat(refusal(Topics.QUOTA_DEMANDED, "demo/US-EAST-04A/gd-8xa100-i128", "{\"requested\":1}"))
         .isEqualTo(Code.INVALID_RECORD);
   }
 

@@ -54,7 +54,7 @@ final class PoolMaintenance {
       NodePoolAccepted next = new NodePoolAccepted(view.accepted().org(), view.accepted().nodePool(),
           verdict.validation(), now, verdict.validation().valid() ? null : view.accepted().lastValid());
       stores.trackValidation(key, next);
-      stores.emit(key, Outbound.to(Topics.NODEPOOL_ACCEPTED, next));
+      stores.publishAccepted(key, next);
       status.publish(key, view.withAccepted(next), now);
       PoolRef ref = PoolRef.of(next);
       verdict.events().forEach(f -> status.onEvent(key, RecordedEvent.ofPool(ref, f.event(), f.message(),

@@ -7,8 +7,11 @@ import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.kit.streams.RecentValues;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.events.PoolRef;
+import com.coreweave.nodepool.schema.events.QuotaDemanded;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
+import com.coreweave.nodepool.schema.topics.Topics;
 import java.time.Clock;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -61,6 +64,23 @@ final class PoolStores {
 
   void emit(String key, Outbound outbound) {
     context.forward(new Record<>(key, outbound, clock.millis()));
+  }
+
+  /**
+   * Publishes pool {@code key} as accepted, and its demand to the quota it draws on, keyed by that quota so that the
+   * quota's ledger reads it without re-keying: the quota-service is a hop nearer.
+   */
+  void publishAccepted(String key, NodePoolAccepted accepted) {
+    emit(key, Outbound.to(Topics.NODEPOOL_ACCEPTED, accepted));
+    QuotaDemanded demand = QuotaDemanded.of(accepted);
+    emit(demand.quotaKey().toString(), Outbound.to(Topics.QUOTA_DEMANDED, demand));
+  }
+
+  /** The pool is gone: its accepted tombstone, and its incarnation's departure from the quota it drew on. */
+  void publishGone(String key, NodePoolAccepted last) {
+    QuotaDemanded gone = QuotaDemanded.gone(PoolRef.of(last.inForce()));
+    emit(gone.quotaKey().toString(), Outbound.to(Topics.QUOTA_DEMANDED, gone));
+    emit(key, Outbound.tombstone(Topics.NODEPOOL_ACCEPTED));
   }
 
   /** Publishes {@code status} of pool {@code key} with the commit that stores its view, unless a newer one is held. */

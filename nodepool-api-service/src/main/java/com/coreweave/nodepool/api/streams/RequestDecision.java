@@ -63,7 +63,7 @@ final class RequestDecision {
       NodePoolAccepted next = decision.next();
       PoolView updated = view == null || !view.uid().equals(next.uid()) ? PoolView.of(next) : view.withAccepted(next);
       stores.trackValidation(key, next);
-      stores.emit(key, Outbound.to(Topics.NODEPOOL_ACCEPTED, next));
+      stores.publishAccepted(key, next);
       status.publish(key, updated, now);
     }
     decision.events().forEach(e -> status.onEvent(key, e));

@@ -90,7 +90,7 @@ final class StatusAggregation {
     onEvent(key, RecordedEvent.ofPool(ref, CwEvent.CWNodePoolDeleted, "NodePool " + ref.pool() + " deleted.",
         ref.uid(), ApiTopology.SERVICE, now));
     stores.emit(key, Outbound.tombstone(Topics.NODEPOOL_STATUS));
-    stores.emit(key, Outbound.tombstone(Topics.NODEPOOL_ACCEPTED));
+    stores.publishGone(key, view.accepted());
     stores.views.delete(key);
     stores.forgetUnvalidated(key);
   }

@@ -9,6 +9,7 @@ import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolRequested;
 import com.coreweave.nodepool.schema.events.PoolRef;
+import com.coreweave.nodepool.schema.events.QuotaDemanded;
 import com.coreweave.nodepool.schema.events.Verdicts;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.resource.Conditions;
@@ -158,6 +159,28 @@ class ApiTopologyTest {
     assertThat(Json.read(published.get(0), NodePool.class).status().condition(Conditions.NODES_REMOVED).reason())
         .isEqualTo("Complete");
     assertThat(published.get(1)).as("the tombstone comes last").isNull();
+  }
+
+  @Test
+  void eachAcceptedPoolsDemandGoesToItsQuotaAndItsDepartureWithItsTombstone() {
+    TestOutputTopic<String, String> demands = output(Topics.QUOTA_DEMANDED.name());
+    requests.pipeInput(KEY, apply("req-1", 2, null));
+    requests.pipeInput(KEY, apply("req-2", 3, null));
+    PoolRef ref = PoolRef.of(Json.read(accepted.readValuesToList().get(0),
+        com.coreweave.nodepool.schema.events.NodePoolAccepted.class));
+    requests.pipeInput(KEY, Json.string(CloudEvent.of("req-3", "platform-team/ci", NodePoolRequested.TYPE, KEY, NOW,
+        Json.mapper().createObjectNode().put("operation", "DELETE").set("nodePool",
+            Json.mapper().createObjectNode().set("metadata", Json.mapper().createObjectNode().put("name", "train"))))));
+    driver.createInputTopic(Topics.NODEPOOL_NODES_CHANGED.name(), Serdes.String().serializer(),
+            Serdes.String().serializer())
+        .pipeInput(KEY, Json.string(new NodeFact.NodePoolReconciled(ref, 0, 0, 0, 0, null, null, List.of(), true,
+            true, false, null, NOW)));
+
+    var told = demands.readRecordsToList();
+    assertThat(told).extracting(r -> r.key()).containsOnly("demo/US-EAST-04A/gd-8xa100-i128");
+    assertThat(told).extracting(r -> Json.read(r.value(), QuotaDemanded.class))
+        .extracting(d -> d.requested() + (d.deleting() ? " deleting" : "") + (d.gone() ? " gone" : ""))
+        .containsExactly("2", "3", "3 deleting", "0 deleting gone");
   }
 
   @Test

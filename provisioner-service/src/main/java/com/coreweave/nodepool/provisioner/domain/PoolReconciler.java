@@ -42,7 +42,7 @@ public final class PoolReconciler {
   /** Applies an input to the pool, then reconciles it. */
   public Outcome handle(PoolState state, PoolInput input, Instant now, NodeReleases releases) {
     Outcome applied = PoolInputs.apply(state, input, now, releases, health);
-    return lastSummaryOnly(then(applied, reconcile(applied.state(), now, releases)));
+    return lastSummaryOnly(registeredAtOnce(then(applied, reconcile(applied.state(), now, releases))));
   }
 
   /**
@@ -54,7 +54,7 @@ public final class PoolReconciler {
     for (int pass = 1; pass < MAX_PASSES && due(outcome.state(), now); pass++) {
       outcome = then(outcome, reconcileOnce(outcome.state(), now, releases));
     }
-    return lastSummaryOnly(outcome);
+    return lastSummaryOnly(registeredAtOnce(outcome));
   }
 
   private Outcome reconcileOnce(PoolState state, Instant now, NodeReleases releases) {
@@ -108,6 +108,34 @@ public final class PoolReconciler {
     }
     return facts.size() == outcome.facts().size() ? outcome
         : new Outcome(outcome.state(), List.copyOf(facts), outcome.events(), outcome.requests());
+  }
+
+  /**
+   * A node assigned and registered (or failed to) in one transaction is written as its registration alone: a node
+   * fact carries the whole node, so the assignment says nothing the registration does not, and readers could never
+   * see the booting node between them (the transaction makes both visible at once). A boot of no time does this.
+   */
+  private static Outcome registeredAtOnce(Outcome outcome) {
+    List<NodeFact> facts = outcome.facts();
+    List<NodeFact> kept = new ArrayList<>(facts.size());
+    for (int i = 0; i < facts.size(); i++) {
+      if (!(facts.get(i) instanceof NodeFact.NodeAssigned assigned) || !bootEndsLater(facts, i, assigned)) {
+        kept.add(facts.get(i));
+      }
+    }
+    return kept.size() == facts.size() ? outcome
+        : new Outcome(outcome.state(), List.copyOf(kept), outcome.events(), outcome.requests());
+  }
+
+  private static boolean bootEndsLater(List<NodeFact> facts, int at, NodeFact.NodeAssigned assigned) {
+    for (int j = at + 1; j < facts.size(); j++) {
+      if ((facts.get(j) instanceof NodeFact.NodeRegistered || facts.get(j) instanceof NodeFact.NodeRegistrationFailed)
+          && facts.get(j) instanceof NodeFact.AboutNode later && later.grant().equals(assigned.grant())
+          && later.node().name().equals(assigned.node().name())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static <T> List<T> concat(List<T> first, List<T> second) {

@@ -55,13 +55,6 @@ public record PoolState(
     return disabledMessage != null;
   }
 
-  /** An accepted pool with no node, whose capacity decision for this incarnation has not come yet. */
-  @JsonIgnore
-  public boolean awaitingCapacity() {
-    return accepted != null && nodes.isEmpty()
-        && (capacity == null || !capacity.pool().uid().equals(accepted.uid()));
-  }
-
   /** The earliest deadline of the pool's nodes (boot, drain, retry, remediation step) or the autoscaler's next look. */
   @JsonIgnore
   public Instant wakeAt() {

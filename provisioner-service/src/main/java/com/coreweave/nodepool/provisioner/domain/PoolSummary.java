@@ -13,7 +13,7 @@ import java.util.function.Predicate;
 /**
  * The pool's {@code NodePoolReconciled} after a reconcile: the counts, the node configurations as the status shows
  * them, whether a deleting pool has no node left, the fleet failures being retried, and quota's and capacity's
- * verdicts. It is sent only when it differs from the last one sent.
+ * verdicts. It is sent only when it differs from the last one sent, and not before capacity decided for the pool.
  */
 final class PoolSummary {
 
@@ -21,6 +21,11 @@ final class PoolSummary {
   }
 
   static void summarize(WorkingPool pool) {
+    if (awaitsCapacity(pool)) {
+      // Until capacity has decided for this incarnation, a new pool has no node and nothing to report: its first
+      // summary comes with the reconcile of that decision (a pool being deleted says so at once).
+      return;
+    }
     int current = 0;
     int inProgress = 0;
     int removing = 0;
@@ -44,6 +49,12 @@ final class PoolSummary {
     if (last == null || !next.equals(last.at(pool.now()))) {
       pool.summary(next);
     }
+  }
+
+  private static boolean awaitsCapacity(WorkingPool pool) {
+    CapacityChecked capacity = pool.capacity();
+    return !pool.deleting() && pool.nodes().isEmpty()
+        && (capacity == null || !capacity.pool().uid().equals(pool.uid()));
   }
 
   /** Quota's and capacity's verdicts on this incarnation, as capacity's last decision for it carries them. */

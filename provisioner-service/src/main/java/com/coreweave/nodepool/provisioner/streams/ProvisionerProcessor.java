@@ -3,7 +3,6 @@ package com.coreweave.nodepool.provisioner.streams;
 import com.coreweave.nodepool.kit.streams.DurableTimers;
 import com.coreweave.nodepool.kit.streams.FlushedOutputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
-import com.coreweave.nodepool.kit.streams.PromptCommits;
 import com.coreweave.nodepool.kit.streams.RecentValues;
 import com.coreweave.nodepool.provisioner.domain.AlertCatalogue;
 import com.coreweave.nodepool.provisioner.domain.NodeReleases;
@@ -137,16 +136,6 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
       pools.put(key, after);
     }
     timers.move(key, filedTimer, nextTimer);
-    if (after != null && after.awaitingCapacity()) {
-      // Until capacity answers, a new pool's reconcile has only its first summary to say (no nodes); it goes out
-      // with the reconcile that follows the answer a hop later, or at the commit interval.
-      PromptCommits.deferred(() -> write(key, outcome));
-    } else {
-      write(key, outcome);
-    }
-  }
-
-  private void write(String key, Outcome outcome) {
     long timestamp = clock.millis();
     for (NodeFact fact : outcome.facts()) {
       Record<String, Outbound> record = new Record<>(key, Outbound.to(Topics.NODEPOOL_NODES_CHANGED, fact), timestamp);

@@ -60,13 +60,16 @@ class LifecycleControllerTest {
   }
 
   @Test
-  void withNoBootTimeANodeRegistersInTheReconcileThatAssignedItWithOneSummary() {
+  void withNoBootTimeANodeRegistersInTheReconcileThatAssignedItWithOneFactAndOneSummary() {
     pool = new PoolDriver(policy(Duration.ZERO));
     pool.spec(accepted(spec(1), 1)).grants(capacity(1, grant(1)));
 
     assertThat(pool.node(1).phase()).isEqualTo(Node.Phase.Registered);
-    assertThat(pool.last.facts()).hasExactlyElementsOfTypes(NodeAssigned.class, NodeRegistered.class,
-        NodePoolReconciled.class);
+    assertThat(pool.last.facts()).as("the registration stands for the assignment made in the same transaction")
+        .hasExactlyElementsOfTypes(NodeRegistered.class, NodePoolReconciled.class);
+    assertThat(pool.lastFacts(NodeRegistered.class)).singleElement()
+        .satisfies(r -> assertThat(r.grant()).isEqualTo(grant(1)));
+    assertThat(pool.lastReasons()).as("both events are recorded").contains("CWNodeAssigned", "CWNodeRegistered");
     assertThat(pool.summary()).extracting(NodePoolReconciled::currentNodes, NodePoolReconciled::inProgress)
         .containsExactly(1, 0);
     assertThat(pool.state.wakeAt()).isNull();

@@ -44,7 +44,7 @@ class PoolReconcilerTest {
   @Test
   void theSummaryCarriesQuotasAndCapacitysVerdictsOfThisIncarnation() {
     pool.spec(accepted(spec(2), 1));
-    assertThat(pool.summary().verdicts()).as("capacity has not decided yet").isNull();
+    assertThat(pool.summary()).as("no summary before capacity decided for the pool").isNull();
 
     var decided = capacity(1, grant(1));
     pool.grants(new CapacityChecked(decided.pool(), Conditions.Capacity.PARTIAL, 2, decided.grants(), 1, 1, 1,
@@ -81,6 +81,9 @@ class PoolReconcilerTest {
       assertThat(r.grant()).isEqualTo(grant(1));
     });
     assertThat(pool.state.nodes()).isEmpty();
+    assertThat(pool.summary()).as("the new incarnation reports once capacity decided for it").isNull();
+    PoolRef again = new PoolRef(Fixtures.ORG, Fixtures.POOL, "uid-2", 1, Fixtures.ZONE, Fixtures.TYPE, "default");
+    pool.grants(capacity(again, grant(2)));
     assertThat(pool.summary().pool().uid()).isEqualTo("uid-2");
   }
 

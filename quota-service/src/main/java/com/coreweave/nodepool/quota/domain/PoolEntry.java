@@ -6,14 +6,11 @@ import java.time.Instant;
 
 /**
  * One pool as its quota ledger holds it: what it asks for ({@code requested}), what it is admitted to hold
- * ({@code admitted} never exceeds {@code requested}), since when it waits for more, the error of its last check if
- * that check failed, and whether this incarnation {@code moved} here from another quota's ledger (a pool re-created
- * under the same name with another zone or type): the other ledger may still be deciding about the old
- * incarnation, so the decisions of a moved one are published from the pool's own partition, which knows which
- * incarnation is current; every other decision is published straight from the ledger.
+ * ({@code admitted} never exceeds {@code requested}), since when it waits for more, and the error of its last check if
+ * that check failed.
  */
 public record PoolEntry(PoolRef ref, int requested, int admitted, boolean valid, boolean deleting,
-                        Instant waitingSince, String failure, boolean moved) {
+                        Instant waitingSince, String failure) {
 
   /** Asks for more than it holds and could be given it: the ledger admits it as soon as the whole request fits. */
   @JsonIgnore
@@ -23,10 +20,10 @@ public record PoolEntry(PoolRef ref, int requested, int admitted, boolean valid,
 
   /** The whole request admitted: the pool no longer waits. */
   PoolEntry admittedInFull() {
-    return new PoolEntry(ref, requested, requested, valid, deleting, null, failure, moved);
+    return new PoolEntry(ref, requested, requested, valid, deleting, null, failure);
   }
 
   PoolEntry withFailure(String error) {
-    return new PoolEntry(ref, requested, admitted, valid, deleting, waitingSince, error, moved);
+    return new PoolEntry(ref, requested, admitted, valid, deleting, waitingSince, error);
   }
 }

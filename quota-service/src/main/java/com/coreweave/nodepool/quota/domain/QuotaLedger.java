@@ -69,7 +69,7 @@ public record QuotaLedger(QuotaKey key, Integer limit, Instant limitSetAt, Sorte
       PoolDemand demand = changed.demand();
       PoolEntry held = sameIncarnation(demand) ? pools.get(demand.pool()) : null;
       next.put(demand.pool(), new PoolEntry(demand.ref(), demand.requested(), held == null ? 0 : held.admitted(),
-          demand.valid(), demand.deleting(), null, error, demand.moved()));
+          demand.valid(), demand.deleting(), null, error));
     } else {
       next.replaceAll((pool, entry) -> entry.withFailure(error));
     }
@@ -84,8 +84,7 @@ public record QuotaLedger(QuotaKey key, Integer limit, Instant limitSetAt, Sorte
     }
     PoolEntry next;
     if (!demand.checked()) {
-      next = new PoolEntry(demand.ref(), demand.requested(), 0, demand.valid(), demand.deleting(), null, null,
-          demand.moved());
+      next = new PoolEntry(demand.ref(), demand.requested(), 0, demand.valid(), demand.deleting(), null, null);
     } else {
       if (demand.requested() < 0) {
         throw new IllegalArgumentException("targetNodes " + demand.requested() + " is negative");
@@ -94,7 +93,7 @@ public record QuotaLedger(QuotaKey key, Integer limit, Instant limitSetAt, Sorte
       int kept = Math.min(held == null ? 0 : held.admitted(), demand.requested());
       Instant since = demand.requested() > kept
           ? Objects.requireNonNullElse(held == null ? null : held.waitingSince(), now) : null;
-      next = new PoolEntry(demand.ref(), demand.requested(), kept, true, false, since, null, demand.moved());
+      next = new PoolEntry(demand.ref(), demand.requested(), kept, true, false, since, null);
     }
     SortedMap<String, PoolEntry> changed = new TreeMap<>(pools);
     changed.put(demand.pool(), next);

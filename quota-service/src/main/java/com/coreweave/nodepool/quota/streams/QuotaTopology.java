@@ -11,23 +11,18 @@ import com.coreweave.nodepool.schema.topics.Topics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import java.time.Clock;
-import java.util.Map;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
-import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The quota-service's topology. Accepted pools are re-keyed by {@link PoolRouter} to the quota they draw on and meet
- * the operators' limits in one {@link QuotaProcessor} per quota key, the single writer of that quota's ledger.
- * Its decisions go straight to {@code quota-checked}, except those of a pool that moved between ledgers and the
- * tombstones, which go back to the pool's own partition, where {@link DecisionPublisher} writes them; its events go
- * straight to {@code nodepool-event-recorded}. Unreadable records of either input go to
- * {@code quota-service-dlq}.
+ * The quota-service's topology: pools' demands (written by the api-service keyed by the quota they draw on) and the
+ * operators' limits meet in one {@link QuotaProcessor} per quota key, the single writer of that quota's ledger, which
+ * tells each decision to the capacity ledger of the pool's zone and type ({@code capacity-demanded}) and records its
+ * events. Unreadable records of either input go to {@code quota-service-dlq}.
  */
 @ApplicationScoped
 public class QuotaTopology {
@@ -40,38 +35,22 @@ public class QuotaTopology {
   }
 
   /**
-   * Built by a plain method so that a TopologyTestDriver test can use it without Quarkus. {@code partitions} is
-   * that of the topics the service creates: pool facts re-keyed by quota must land on the partition number of the
-   * limits of that quota, and decisions re-keyed by pool on that of the pool's accepted facts.
+   * Built by a plain method so that a TopologyTestDriver test can use it without Quarkus. {@code partitions} is that
+   * of the topics the service creates: a limit moved to its key's partition must meet the demands of that quota.
    */
   public static Topology build(int partitions, Clock clock) {
     StreamsBuilder builder = PromptCommits.streamsBuilder();
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.POOL_ROUTES),
-        Serdes.String(), JsonSerde.of(PoolRoute.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.QUOTA_LEDGERS),
         Serdes.String(), JsonSerde.of(QuotaRecord.class)));
     Inputs in = new Inputs(builder, SERVICE, partitions, clock);
 
-    KStream<String, QuotaInput> pools = in.read(Topics.NODEPOOL_ACCEPTED)
-        .process(() -> new PoolRouter(clock), Named.as("route-pools-to-quota"), StoreNames.POOL_ROUTES)
-        .repartition(Repartitioned.with(Serdes.String(), JsonSerde.of(QuotaInput.class))
-            .withName("pools-by-quota-key").withNumberOfPartitions(partitions));
+    KStream<String, QuotaInput> demands = in.read(Topics.QUOTA_DEMANDED)
+        .mapValues(QuotaInput::ofDemand, Named.as("as-demand-input"));
     KStream<String, QuotaInput> limits = in.read(Topics.QUOTA_LIMIT_SET)
         .mapValues(QuotaInput::ofLimit, Named.as("as-limit-input"));
-
-    Map<String, KStream<String, Object>> decided = pools.merge(limits, Named.as("quota-inputs"))
-        .process(() -> new QuotaProcessor(clock), Named.as("quota-processor"), StoreNames.QUOTA_LEDGERS)
-        .split(Named.as("decided-"))
-        .branch((pool, value) -> value instanceof PoolDecision, Branched.as("pool"))
-        .defaultBranch(Branched.as("direct"));
-    KStream<String, Outbound> published = decided.get("decided-pool")
-        .mapValues(value -> (PoolDecision) value, Named.as("as-pool-decision"))
-        .repartition(Repartitioned.with(Serdes.String(), JsonSerde.of(PoolDecision.class))
-            .withName("decisions-by-pool").withNumberOfPartitions(partitions))
-        .process(DecisionPublisher::new, Named.as("publish-decisions"), StoreNames.POOL_ROUTES);
-    KStream<String, Outbound> direct = decided.get("decided-direct")
-        .mapValues(value -> (Outbound) value, Named.as("as-outbound"));
-    Outbound.route(published.merge(direct, Named.as("outputs")), "write-outputs");
+    KStream<String, Outbound> outputs = demands.merge(limits, Named.as("quota-inputs"))
+        .process(() -> new QuotaProcessor(clock), Named.as("quota-processor"), StoreNames.QUOTA_LEDGERS);
+    Outbound.route(outputs, "write-outputs");
     return builder.build();
   }
 }

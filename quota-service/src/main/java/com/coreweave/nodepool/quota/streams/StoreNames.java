@@ -6,8 +6,6 @@ public final class StoreNames {
   private StoreNames() {
   }
 
-  /** {@code <org>/<pool>} → {@code PoolRoute}: which quota a pool draws on, so its tombstone can be routed there. */
-  public static final String POOL_ROUTES = "pool-routes";
   /**
    * Quota ledgers ({@code QuotaRecord}s): under {@code <org>/<zone>/<instanceType>} the limit, under
    * {@code <org>/<zone>/<instanceType>/p/<org>/<pool>} each pool that draws on it.

@@ -8,7 +8,9 @@ import com.coreweave.nodepool.quota.Pools;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CapacityDemanded;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
+import com.coreweave.nodepool.schema.events.QuotaDemanded;
 import com.coreweave.nodepool.schema.events.QuotaLimit;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.RecordedEvents;
@@ -42,9 +44,8 @@ class QuotaTopologyTest {
   private static final String QUOTA = "demo/" + ZONE + "/" + TYPE;
 
   private TopologyTestDriver driver;
-  private TestInputTopic<String, byte[]> accepted;
+  private TestInputTopic<String, byte[]> demanded;
   private TestInputTopic<String, byte[]> limits;
-  private TestOutputTopic<String, String> checked;
   private TestOutputTopic<String, String> events;
   private TestOutputTopic<String, String> demands;
   private TestOutputTopic<String, byte[]> deadLetters;
@@ -57,12 +58,10 @@ class QuotaTopologyTest {
     props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory(Files.createDirectories(Path.of("target", "topology-test")), "state").toString());
     Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
     driver = new TopologyTestDriver(QuotaTopology.build(3, clock), props);
-    accepted = driver.createInputTopic(Topics.NODEPOOL_ACCEPTED.name(), new StringSerializer(),
+    demanded = driver.createInputTopic(Topics.QUOTA_DEMANDED.name(), new StringSerializer(),
         new ByteArraySerializer());
     limits = driver.createInputTopic(Topics.QUOTA_LIMIT_SET.name(), new StringSerializer(),
         new ByteArraySerializer());
-    checked = driver.createOutputTopic(Topics.QUOTA_CHECKED.name(), new StringDeserializer(),
-        new StringDeserializer());
     events = driver.createOutputTopic(Topics.NODEPOOL_EVENT_RECORDED.name(), new StringDeserializer(),
         new StringDeserializer());
     demands = driver.createOutputTopic(Topics.CAPACITY_DEMANDED.name(), new StringDeserializer(),
@@ -80,18 +79,28 @@ class QuotaTopologyTest {
     limits.pipeInput(QUOTA, Json.bytes(new QuotaLimit("demo", ZONE, TYPE, maxNodes, Instant.EPOCH)));
   }
 
+  /** What the api-service writes with an accepted pool: its demand, under the quota it draws on. */
   private void pool(NodePoolAccepted pool) {
-    accepted.pipeInput(pool.key().toString(), Json.bytes(pool));
+    QuotaDemanded demand = QuotaDemanded.of(pool);
+    demanded.pipeInput(demand.quotaKey().toString(), Json.bytes(demand));
   }
 
-  private List<TestRecord<String, String>> decisions() {
-    return checked.readRecordsToList();
+  /** What it writes with the pool's tombstone. */
+  private void gone(NodePoolAccepted pool) {
+    QuotaDemanded gone = QuotaDemanded.gone(PoolRef.of(pool));
+    demanded.pipeInput(gone.quotaKey().toString(), Json.bytes(gone));
   }
 
-  private static QuotaChecked last(List<TestRecord<String, String>> records, String key) {
-    return records.stream().filter(r -> r.key().equals(key)).reduce((a, b) -> b)
-        .map(r -> r.value() == null ? null : Json.read(r.value(), QuotaChecked.class))
-        .orElseThrow(() -> new AssertionError("nothing for " + key + " in " + records));
+  /** The decisions told to the capacity ledgers since the last call, in order. */
+  private List<CapacityDemanded> decisions() {
+    return demands.readValuesToList().stream().map(v -> Json.read(v, CapacityDemanded.class)).toList();
+  }
+
+  /** The last decision about {@code pool}; null when its last word was a departure. */
+  private static QuotaChecked last(List<CapacityDemanded> decisions, String pool) {
+    return decisions.stream().filter(d -> d.pool().equals(pool)).reduce((a, b) -> b)
+        .map(CapacityDemanded::quota)
+        .orElseThrow(() -> new AssertionError("nothing for " + pool + " in " + decisions));
   }
 
   @Test
@@ -118,7 +127,7 @@ class QuotaTopologyTest {
     limit(10);
     pool(Pools.accepted("demo", "a", "uid-a", 1, 6));
     pool(Pools.accepted("demo", "b", "uid-b", 1, 6));
-    accepted.pipeInput("demo/a", (byte[]) null);
+    gone(Pools.accepted("demo", "a", "uid-a", 1, 6));
 
     List<TestRecord<String, String>> told = demands.readRecordsToList();
     assertThat(told).extracting(TestRecord::key).containsOnly(ZONE + "/" + TYPE);
@@ -128,34 +137,43 @@ class QuotaTopologyTest {
   }
 
   @Test
-  void shouldTombstoneAGonePoolAndAdmitTheOneThatWaited() {
+  void shouldTellOfAGonePoolAndAdmitTheOneThatWaited() {
     limit(10);
     pool(Pools.accepted("demo", "a", "uid-a", 1, 6));
     pool(Pools.accepted("demo", "b", "uid-b", 1, 6));
     decisions();
 
-    accepted.pipeInput("demo/a", (byte[]) null);
+    gone(Pools.accepted("demo", "a", "uid-a", 1, 6));
 
     var records = decisions();
-    assertThat(records).filteredOn(r -> r.key().equals("demo/a")).singleElement()
-        .satisfies(r -> assertThat(r.value()).isNull());
+    assertThat(records).filteredOn(d -> d.pool().equals("demo/a")).singleElement()
+        .satisfies(d -> assertThat(d.goneUid()).isEqualTo("uid-a"));
     assertThat(last(records, "demo/b").admittedNodes()).isEqualTo(6);
     assertThat(last(records, "demo/b").reason()).isEqualTo(Quota.UNDER);
   }
 
   @Test
-  void shouldMoveARecreatedPoolToItsNewQuotaWithoutATombstone() {
+  void shouldIgnoreTheDepartureOfAnIncarnationItNoLongerHolds() {
+    limit(10);
+    pool(Pools.accepted("demo", "a", "uid-a2", 1, 8));
+    decisions();
+
+    gone(Pools.accepted("demo", "a", "uid-a1", 1, 8));
+
+    assertThat(decisions()).isEmpty();
+  }
+
+  @Test
+  void shouldMoveAPoolReCreatedWithAnotherTypeToItsNewQuota() {
     limit(10);
     pool(Pools.accepted("demo", "a", "uid-a1", 1, 8));
     pool(Pools.accepted("demo", "c", "uid-c", 1, 4));
     decisions();
 
-    // Re-created with another instance type while its tombstone was compacted away.
+    gone(Pools.accepted("demo", "a", "uid-a1", 1, 8));
     pool(Pools.accepted("demo", "a", "uid-a2", 1, 2, ZONE, "gd-8xh100ib-i128", true, false));
 
     var records = decisions();
-    assertThat(records).filteredOn(r -> r.key().equals("demo/a"))
-        .allSatisfy(r -> assertThat(r.value()).isNotNull());
     QuotaChecked a = last(records, "demo/a");
     assertThat(a.pool().uid()).isEqualTo("uid-a2");
     assertThat(a.reason()).isEqualTo(Quota.NOT_SET);
@@ -163,34 +181,15 @@ class QuotaTopologyTest {
   }
 
   @Test
-  void shouldPublishOnlyTheDecisionsOfAPoolThatMovedBetweenLedgersFromItsOwnPartition() {
-    TestOutputTopic<String, String> viaPool = driver.createOutputTopic(QuotaTopology.SERVICE
-        + "-decisions-by-pool-repartition", new StringDeserializer(), new StringDeserializer());
-    limit(10);
-    pool(Pools.accepted("demo", "a", "uid-a1", 1, 8));
-    pool(Pools.accepted("demo", "c", "uid-c", 1, 1));
-    assertThat(viaPool.readKeyValuesToList()).as("fresh pools are published by their ledger").isEmpty();
-
-    accepted.pipeInput("demo/a", (byte[]) null);
-    pool(Pools.accepted("demo", "a", "uid-a2", 1, 2, ZONE, "gd-8xh100ib-i128", true, false));
-    pool(Pools.accepted("demo", "a", "uid-a2", 2, 3, ZONE, "gd-8xh100ib-i128", true, false));
-
-    assertThat(viaPool.readKeyValuesToList()).extracting(kv -> kv.key).containsOnly("demo/a").hasSize(3);
-    QuotaChecked a = last(decisions(), "demo/a");
-    assertThat(a.pool().uid()).isEqualTo("uid-a2");
-    assertThat(a.requestedNodes()).isEqualTo(3);
-  }
-
-  @Test
   void shouldSendGarbageToTheDeadLetterTopicAndGoOn() {
-    accepted.pipeInput("demo/a", "{not json".getBytes(StandardCharsets.UTF_8));
+    demanded.pipeInput(QUOTA, "{not json".getBytes(StandardCharsets.UTF_8));
     limits.pipeInput(QUOTA, "{\"maxNodes\":-4}".getBytes(StandardCharsets.UTF_8));
     limit(5);
     pool(Pools.accepted("demo", "a", "uid-a", 1, 5));
 
     var dead = deadLetters.readRecordsToList();
     assertThat(dead).extracting(r -> new String(r.headers().lastHeader(DeadLetters.SOURCE_TOPIC).value(),
-        StandardCharsets.UTF_8)).containsExactlyInAnyOrder("nodepool-accepted", "quota-limit-set");
+        StandardCharsets.UTF_8)).containsExactlyInAnyOrder("quota-demanded", "quota-limit-set");
     assertThat(dead).allSatisfy(r -> assertThat(new String(r.headers().lastHeader(DeadLetters.SERVICE).value(),
         StandardCharsets.UTF_8)).isEqualTo("quota-service"));
     assertThat(last(decisions(), "demo/a").reason()).isEqualTo(Quota.UNDER);

@@ -19,8 +19,7 @@ final class CreatePath {
   }
 
   static final List<Hop> HOPS = List.of(
-      new Hop("nodepool-api-service", Topics.NODEPOOL_ACCEPTED.name()),
-      new Hop("quota-service", "quota-service-pools-by-quota-key-repartition"),
+      new Hop("nodepool-api-service", Topics.QUOTA_DEMANDED.name()),
       new Hop("quota-service", Topics.CAPACITY_DEMANDED.name()),
       new Hop("capacity-service", Topics.CAPACITY_CHECKED.name()),
       new Hop("provisioner-service", Topics.NODEPOOL_NODES_CHANGED.name()),

@@ -398,7 +398,7 @@ public final class PipelineBenchmark {
     Map<String, Samples> stages = new LinkedHashMap<>();
     List<Map.Entry<String, ToLongFunction<Trace>>> stageList = List.of(
         Map.entry("pool processor decided (`nodepool-request-decided`) = the 201", t -> t.decided),
-        Map.entry("quota decided (`quota-checked`)", t -> t.quota),
+        Map.entry("quota decided (`capacity-demanded`)", t -> t.quota),
         Map.entry("capacity granted (`capacity-checked`, all grants)", t -> t.granted),
         Map.entry("first node assigned (`nodepool-nodes-changed` NodeAssigned)", t -> t.assigned),
         Map.entry("all nodes registered (`nodepool-nodes-changed` NodeRegistered)", t -> t.registered),
@@ -540,7 +540,7 @@ public final class PipelineBenchmark {
     long published = System.nanoTime();
     List<Map.Entry<String, ToLongFunction<Trace>>> stages = List.of(
         Map.entry("pool processor decided (`nodepool-request-decided`)", t -> t.decided),
-        Map.entry("quota decided (`quota-checked`)", t -> t.quota),
+        Map.entry("quota decided (`capacity-demanded`)", t -> t.quota),
         Map.entry("capacity granted (`capacity-checked`)", t -> t.granted),
         Map.entry("nodes assigned (`nodepool-nodes-changed`)", t -> t.assigned),
         Map.entry("nodes registered (`nodepool-nodes-changed`)", t -> t.registered),

@@ -27,7 +27,8 @@ final class PoolTracker implements AutoCloseable {
 
   static final String REQUESTED = "nodepool-requested";
   static final String DECIDED = "nodepool-request-decided";
-  static final String QUOTA = "quota-checked";
+  /** Keyed by capacity ledger: a record's pool is in its value. */
+  static final String QUOTA = "capacity-demanded";
   static final String CAPACITY = "capacity-checked";
   static final String NODES = "nodepool-nodes-changed";
   static final String STATUS = "nodepool-status";
@@ -131,7 +132,9 @@ final class PoolTracker implements AutoCloseable {
       while (true) {
         for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
           long now = System.nanoTime();
-          Trace trace = record.key() == null ? null : traces.get(record.key());
+          String pool = record.topic().equals(QUOTA) && record.value() != null
+              ? read(record.value()).path("pool").asText() : record.key();
+          Trace trace = pool == null ? null : traces.get(pool);
           if (trace != null) {
             if (record.topic().equals(REQUESTED) && trace.requestRecordMs == 0) {
               trace.requestRecordMs = record.timestamp();
@@ -178,9 +181,11 @@ final class PoolTracker implements AutoCloseable {
         }
         JsonNode fact = read(value);
         String kind = fact.path("fact").asText();
-        if (kind.equals("NodeAssigned") && trace.assigned == 0) {
+        // A node assigned and registered in one transaction is written as its registration alone.
+        if ((kind.equals("NodeAssigned") || kind.equals("NodeRegistered")) && trace.assigned == 0) {
           trace.assigned = now;
-        } else if (kind.equals("NodeRegistered")) {
+        }
+        if (kind.equals("NodeRegistered")) {
           trace.registeredNodes.add(fact.path("node").path("metadata").path("name").asText());
           if (trace.registered == 0 && trace.registeredNodes.size() >= trace.target) {
             trace.registered = now;
