@@ -11,6 +11,7 @@ import com.coreweave.nodepool.schema.events.ZoneTypeKey;
 import com.coreweave.nodepool.schema.topics.Topics;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -58,13 +59,17 @@ class LedgerProcessor implements Processor<String, LedgerInput, String, Outbound
         store.put(key, value);
       }
     });
+    // A pool's events go with its decision to the provisioner, which records them with its own for the change the
+    // decision leads to: one record instead of two. Those of a pool with no decision to carry them go on their own.
+    Map<String, RecordedEvents> events = new LinkedHashMap<>(RecordedEvents.byPool(decision.events()));
     for (LedgerDecision.PoolUpdate update : decision.capacity()) {
+      RecordedEvents carried = update.checked() == null ? null : events.remove(update.pool());
       emit(update.pool(), update.checked() == null ? Outbound.tombstone(Topics.CAPACITY_CHECKED)
-          : Outbound.to(Topics.CAPACITY_CHECKED, update.checked()));
+          : Outbound.to(Topics.CAPACITY_CHECKED, carried == null ? update.checked()
+              : update.checked().withEvents(carried.events())));
     }
     decision.reclaims().forEach(r -> emit(r.pool().key().toString(), Outbound.to(Topics.SPOT_RECLAIM_REQUESTED, r)));
-    RecordedEvents.byPool(decision.events()).forEach((pool, events) -> emit(pool,
-        Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, events)));
+    events.forEach((pool, recorded) -> emit(pool, Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, recorded)));
   }
 
   @Override

@@ -111,6 +111,21 @@ class CapacityTopologyTest {
   }
 
   @Test
+  void aPoolsEventsGoWithItsDecisionToTheProvisioner() {
+    TestOutputTopic<String, String> recorded = driver.createOutputTopic(Topics.NODEPOOL_EVENT_RECORDED.name(),
+        Serdes.String().deserializer(), Serdes.String().deserializer());
+    setSize(1);
+
+    demand(POOL, 2);
+
+    CapacityChecked partial = Json.read(capacity.readValue(), CapacityChecked.class);
+    assertThat(partial.grants()).hasSize(1);
+    assertThat(partial.events()).extracting(e -> e.reason())
+        .containsExactly("CWNodeRequestQueued", "CWInsufficientCapacity");
+    assertThat(recorded.isEmpty()).as("no event record of its own").isTrue();
+  }
+
+  @Test
   void releasesOnNodeRemovedAndIgnoresOtherNodeFacts() {
     setSize(1);
     demand(POOL, 1);

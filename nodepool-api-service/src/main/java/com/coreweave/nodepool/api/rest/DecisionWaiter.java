@@ -22,7 +22,9 @@ import org.jboss.logging.Logger;
 /**
  * Lets a REST write wait for the pool processor's answer: follows every committed {@code nodepool-request-decided}
  * record from the moment this instance started ({@link TopicFollower}, so every instance sees every answer) and
- * completes the call waiting for that request id. Requests are taken once it is positioned at the end.
+ * completes the call waiting for that request id. When the pool processor of this instance decided the request, it
+ * answers at once, as its transaction commits ({@link #answer}); the topic then brings the same answer again, which
+ * finds nobody waiting. Requests are taken once it is positioned at the end.
  */
 @ApplicationScoped
 public class DecisionWaiter {
@@ -43,14 +45,18 @@ public class DecisionWaiter {
 
   private void complete(ConsumerRecord<String, byte[]> record) {
     try {
-      RequestDecided decided = Json.read(record.value(), RequestDecided.class);
-      CompletableFuture<RequestDecided> future = waiting.remove(decided.requestId());
-      if (future != null) {
-        future.complete(decided);
-      }
+      answer(Json.read(record.value(), RequestDecided.class));
     } catch (RuntimeException e) {
       LOG.warnf("unreadable request decision at %s-%d@%d: %s", record.topic(), record.partition(), record.offset(),
           e.getMessage());
+    }
+  }
+
+  /** Completes the call waiting for {@code decided}'s request, if one does: the answer is committed. */
+  public void answer(RequestDecided decided) {
+    CompletableFuture<RequestDecided> future = waiting.remove(decided.requestId());
+    if (future != null) {
+      future.complete(decided);
     }
   }
 

@@ -3,6 +3,7 @@ package com.coreweave.nodepool.api.streams;
 import com.coreweave.nodepool.api.config.ApiSettings;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.RequestReader;
+import com.coreweave.nodepool.api.rest.DecisionWaiter;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.streams.Inputs;
@@ -16,6 +17,7 @@ import com.coreweave.nodepool.schema.topics.Topics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import java.time.Clock;
+import java.util.function.Consumer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
@@ -36,15 +38,17 @@ public class ApiTopology {
   public static final String SERVICE = "nodepool-api-service";
 
   @Produces
-  Topology topology(ApiSettings settings, KafkaSettings kafka, Clock clock) {
-    return build(settings, kafka.partitions(), clock);
+  Topology topology(ApiSettings settings, KafkaSettings kafka, Clock clock, DecisionWaiter waiter) {
+    return build(settings, kafka.partitions(), clock, waiter::answer);
   }
 
   /**
    * Built by a plain method so that a TopologyTestDriver test can use it without Quarkus; {@code partitions} is that
-   * of the service's topics.
+   * of the service's topics, and {@code answered} is told each REST request's answer once it is committed (the call
+   * waiting for it in this process returns without waiting for the answer's topic).
    */
-  public static Topology build(ApiSettings settings, int partitions, Clock clock) {
+  public static Topology build(ApiSettings settings, int partitions, Clock clock,
+                               Consumer<RequestDecided> answered) {
     StreamsBuilder builder = PromptCommits.streamsBuilder();
     // Cached: a pool's view changes with every input, often several times within one commit; the cache writes each
     // pool's last value to the changelog once per commit instead of once per input.
@@ -71,7 +75,7 @@ public class ApiTopology {
         .merge(fact(in, Topics.NODEPOOL_NODES_CHANGED))
         .merge(fact(in, Topics.SPOT_PREEMPTION_PROGRESSED))
         .merge(fact(in, Topics.NODEPOOL_EVENT_RECORDED));
-    KStream<String, Outbound> outputs = inputs.process(() -> new PoolProcessor(settings, clock),
+    KStream<String, Outbound> outputs = inputs.process(() -> new PoolProcessor(settings, clock, answered),
         Named.as("pool-processor"),
         StoreNames.POOL_VIEWS,
         StoreNames.REQUEST_IDS, StoreNames.UNVALIDATED);

@@ -3,12 +3,13 @@ package com.coreweave.nodepool.api.streams;
 import com.coreweave.nodepool.api.config.ApiSettings;
 import com.coreweave.nodepool.api.domain.PoolRequest;
 import com.coreweave.nodepool.kit.streams.Outbound;
-import com.coreweave.nodepool.kit.streams.PromptCommits;
 import com.coreweave.nodepool.kit.streams.Ticker;
 import com.coreweave.nodepool.schema.events.RecordedEvents;
+import com.coreweave.nodepool.schema.events.RequestDecided;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Consumer;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -25,20 +26,22 @@ class PoolProcessor implements Processor<String, Object, String, Outbound> {
 
   private final ApiSettings settings;
   private final Clock clock;
+  private final Consumer<RequestDecided> answered;
   private RequestDecision requests;
   private StatusAggregation status;
   private Ticker revalidation;
 
-  PoolProcessor(ApiSettings settings, Clock clock) {
+  PoolProcessor(ApiSettings settings, Clock clock, Consumer<RequestDecided> answered) {
     this.settings = settings;
     this.clock = clock;
+    this.answered = answered;
   }
 
   @Override
   public void init(ProcessorContext<String, Outbound> context) {
     PoolStores stores = new PoolStores(context, clock);
     status = new StatusAggregation(stores);
-    requests = new RequestDecision(stores, status, settings, clock);
+    requests = new RequestDecision(stores, status, settings, clock, answered);
     PoolMaintenance maintenance = new PoolMaintenance(stores, status, settings, clock);
     revalidation = new Ticker(context, settings.revalidateInterval(), t -> {
       if (!maintenance.revalidate()) {
@@ -57,10 +60,7 @@ class PoolProcessor implements Processor<String, Object, String, Outbound> {
     Instant now = clock.instant();
     switch (record.value()) {
       case PoolRequest request -> requests.onRequest(record.key(), request, now);
-      // Events come with or just before the facts of the change that recorded them, whose commit carries them too;
-      // alone (an event without a change of status) they wait for the commit interval.
-      case RecordedEvents recorded -> PromptCommits.deferred(
-          () -> recorded.events().forEach(event -> status.onEvent(record.key(), event)));
+      case RecordedEvents recorded -> recorded.events().forEach(event -> status.onEvent(record.key(), event));
       default -> status.onFact(record.key(), record.value(), now);
     }
   }

@@ -7,6 +7,7 @@ import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.ResourceVersions;
 import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.kit.streams.PromptCommits;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.topics.Rejection;
@@ -16,6 +17,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
@@ -30,12 +32,15 @@ final class RequestDecision {
   private final StatusAggregation status;
   private final ApiSettings settings;
   private final Clock clock;
+  private final Consumer<RequestDecided> answered;
 
-  RequestDecision(PoolStores stores, StatusAggregation status, ApiSettings settings, Clock clock) {
+  RequestDecision(PoolStores stores, StatusAggregation status, ApiSettings settings, Clock clock,
+                  Consumer<RequestDecided> answered) {
     this.stores = stores;
     this.status = status;
     this.settings = settings;
     this.clock = clock;
+    this.answered = answered;
   }
 
   void onRequest(String key, PoolRequest request, Instant now) {
@@ -43,7 +48,7 @@ final class RequestDecision {
     RequestDecided earlier = stores.requestIds.get(requestKey);
     if (earlier != null) {
       // A repeated id changes nothing; the earlier answer is given again for a caller retrying with it.
-      stores.emit(key, Outbound.to(Topics.NODEPOOL_REQUEST_DECIDED, earlier));
+      answer(key, request, earlier);
       return;
     }
     PoolView view = stores.views.get(key);
@@ -55,7 +60,7 @@ final class RequestDecision {
     PoolDecider.Decision decision = PoolDecider.decide(request, view == null ? null : view.accepted(), write,
         stores::judge);
     stores.requestIds.put(requestKey, decision.answer());
-    stores.emit(key, Outbound.to(Topics.NODEPOOL_REQUEST_DECIDED, decision.answer()));
+    answer(key, request, decision.answer());
     if (decision.isRefusal() && !request.fromRest()) {
       deadLetter(key, request, view, decision.answer(), now);
     }
@@ -67,6 +72,17 @@ final class RequestDecision {
       status.publish(key, updated, now);
     }
     decision.events().forEach(e -> status.onEvent(key, e));
+  }
+
+  /**
+   * Publishes the answer to every instance's waiting REST call; a REST call waiting in this instance gets it as soon as
+   * the transaction commits, a topic's round trip earlier.
+   */
+  private void answer(String key, PoolRequest request, RequestDecided answer) {
+    stores.emit(key, Outbound.to(Topics.NODEPOOL_REQUEST_DECIDED, answer));
+    if (request.fromRest()) {
+      PromptCommits.afterCommit(() -> answered.accept(answer));
+    }
   }
 
   private void deadLetter(String key, PoolRequest request, PoolView view, RequestDecided refused, Instant now) {

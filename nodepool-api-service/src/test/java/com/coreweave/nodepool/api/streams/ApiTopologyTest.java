@@ -56,7 +56,8 @@ class ApiTopologyTest {
     Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, "api-test");
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    driver = new TopologyTestDriver(ApiTopology.build(new Defaults(), 1, Clock.fixed(NOW, ZoneOffset.UTC)), props);
+    driver = new TopologyTestDriver(ApiTopology.build(new Defaults(), 1, Clock.fixed(NOW, ZoneOffset.UTC),
+        answer -> { }), props);
     var strings = Serdes.String();
     driver.createInputTopic(Topics.INSTANCE_TYPE_CATALOGUED.name(), strings.serializer(), strings.serializer())
         .pipeInput("gd-8xa100-i128", Json.string(new InstanceType("gd-8xa100-i128", "8x A100", "A100", 8, 128, 2048,

@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.provisioner.domain;
 
 import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import java.time.Instant;
@@ -92,21 +93,25 @@ final class PoolInputs {
       }
       return Outcome.unchanged(state.withCapacity(null, List.of()));
     }
+    // The ledger's events about a decision are recorded with the provisioner's own for what it leads to, whatever
+    // the decision then changes here; the decision is kept without them.
+    List<RecordedEvent> relayed = checked.events() == null ? List.of() : checked.events();
+    CapacityChecked decision = checked.withEvents(null);
     if (state == null) {
-      return Outcome.unchanged(PoolState.of(null, checked));
+      return new Outcome(PoolState.of(null, decision), List.of(), relayed, List.of());
     }
     CapacityChecked held = state.capacity();
-    boolean sameIncarnation = held != null && held.pool().uid().equals(checked.pool().uid());
-    if (sameIncarnation && checked.pool().generation() < held.pool().generation()) {
-      return Outcome.unchanged(state);
+    boolean sameIncarnation = held != null && held.pool().uid().equals(decision.pool().uid());
+    if (sameIncarnation && decision.pool().generation() < held.pool().generation()) {
+      return new Outcome(state, List.of(), relayed, List.of());
     }
     List<Long> released = state.releasedGrants();
     if (sameIncarnation) {
       // Grant ids are never reused, so once the ledger stops listing a released grant it is gone for good.
-      Set<Long> listed = grants(checked).stream().map(Grant::grantId).collect(Collectors.toSet());
+      Set<Long> listed = grants(decision).stream().map(Grant::grantId).collect(Collectors.toSet());
       released = released.stream().filter(listed::contains).toList();
     }
-    return Outcome.unchanged(state.withCapacity(checked, released));
+    return new Outcome(state.withCapacity(decision, released), List.of(), relayed, List.of());
   }
 
   private static List<Grant> grants(CapacityChecked checked) {

@@ -15,6 +15,7 @@ import com.coreweave.nodepool.schema.events.PreemptionFact;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.Verdicts;
 import com.coreweave.nodepool.schema.resource.Conditions;
+import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,6 +53,19 @@ class PoolReconcilerTest {
 
     assertThat(pool.summary().verdicts()).isEqualTo(new Verdicts(Conditions.Quota.UNDER, "within quota",
         Conditions.Capacity.PARTIAL, "1 node queued", 1));
+  }
+
+  @Test
+  void theLedgersEventsAboutADecisionAreRecordedWithTheChangeItLeadsTo() {
+    pool.spec(accepted(spec(1), 1));
+    var queued = RecordedEvent.ofPool(Fixtures.ref(1), CwEvent.CWNodeRequestQueued,
+        "Requested 1 node(s); 1 granted, 0 queued", "uid/demand-1", "capacity-service", Fixtures.T0);
+
+    pool.grants(capacity(1, grant(1)).withEvents(List.of(queued)));
+
+    assertThat(pool.last.events()).first().isEqualTo(queued);
+    assertThat(pool.lastReasons()).contains("CWNodeAssigned");
+    assertThat(pool.state.capacity().events()).as("the decision is kept without them").isNull();
   }
 
   @Test

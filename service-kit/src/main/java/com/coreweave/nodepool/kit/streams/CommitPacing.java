@@ -1,5 +1,9 @@
 package com.coreweave.nodepool.kit.streams;
 
+import java.util.ArrayList;
+import java.util.List;
+import org.jboss.logging.Logger;
+
 /**
  * When a stream thread should commit at once instead of at the next {@code commit.interval.ms}: as soon as it has
  * processed every record of a poll that left it caught up, with nothing more on any of its partitions, if anything it
@@ -7,18 +11,21 @@ package com.coreweave.nodepool.kit.streams;
  * an earlier poll that was still behind wrote. A record that reaches a service with no backlog then crosses the hop
  * in one commit's time (a few ms) instead of up to the interval. Writes nobody waits for wait for the interval or
  * ride along with the next prompt commit, as a transaction costs the machine ~15 ms of CPU across broker and
- * service: input that only moves the offsets (a fact this service ignores), a store's changelog, and what a
- * processor writes as {@link #deferring deferred} (a step that a later one always follows). A thread with a
+ * service: input that only moves the offsets (a fact this service ignores), and a store's changelog. A thread with a
  * backlog keeps committing per interval, so that a burst is still written in few transactions. At most one prompt
  * commit per poll, and none while behind, so prompt commits cannot pile up under load. (Services run exactly-once:
  * the producer's transaction commit is what clears the writes.)
  */
 public final class CommitPacing {
 
+  private static final Logger LOG = Logger.getLogger(CommitPacing.class);
+
   private int unprocessed;
   private boolean caughtUp;
   private boolean awaited;
-  private int deferring;
+  /** Whether this thread's producer reports what it writes and commits (only then do actions after a commit run). */
+  private boolean reported;
+  private final List<Runnable> afterCommit = new ArrayList<>();
   private String topic;
   private int partition;
   private long offset = -1;
@@ -33,32 +40,18 @@ public final class CommitPacing {
 
   /**
    * The thread's producer was handed a record for {@code topic}: awaited, unless it is a store's changelog (read only
-   * to restore the store) or written while {@link #deferring}.
+   * to restore the store).
    */
   public void wrote(String topic) {
+    reported = true;
     if (!topic.endsWith("-changelog")) {
       held();
     }
   }
 
-  /** An output was held to be written with the commit ({@code FlushedOutputs}): awaited unless deferred. */
+  /** An output was held to be written with the commit ({@code FlushedOutputs}): awaited. */
   public void held() {
-    if (deferring == 0) {
-      awaited = true;
-    }
-  }
-
-  /**
-   * Runs {@code work}, whose writes need no prompt commit of their own: a step whose next one follows within a hop
-   * or two (and commits both), or which nobody watches closely. They go with the next prompt commit or the interval.
-   */
-  public void deferring(Runnable work) {
-    deferring++;
-    try {
-      work.run();
-    } finally {
-      deferring--;
-    }
+    awaited = true;
   }
 
   /**
@@ -80,9 +73,36 @@ public final class CommitPacing {
     return false;
   }
 
+  /**
+   * Runs {@code action} once the thread's open transaction has committed, on this thread; a transaction that fails
+   * drops it, and so does a thread whose producer does not report its commits. For answering a caller in this
+   * process as soon as what it waits for is committed; the caller must be able to learn it another way too.
+   */
+  public void afterCommit(Runnable action) {
+    if (reported) {
+      afterCommit.add(action);
+    }
+  }
+
   /** The thread's transaction (or offset commit) went through: nothing it wrote waits any more. */
   public void committed() {
     awaited = false;
+    List<Runnable> actions = List.copyOf(afterCommit);
+    afterCommit.clear();
+    for (Runnable action : actions) {
+      try {
+        action.run();
+      } catch (RuntimeException e) {
+        // The transaction is committed whatever an action does; its reader will learn it the slow way.
+        LOG.warnf(e, "an action after a commit failed");
+      }
+    }
+  }
+
+  /** The thread's transaction was aborted or failed to commit: what it wrote is void, and so are its actions. */
+  public void aborted() {
+    awaited = false;
+    afterCommit.clear();
   }
 
   /**

@@ -47,7 +47,7 @@ public final class FlushedOutputs<V> {
 
   /**
    * Holds {@code record} until its key's entry is flushed, in place of any record held for that key before. A held
-   * record is awaited like one written at once, so a caught-up thread commits it promptly (unless deferred).
+   * record is awaited like one written at once, so a caught-up thread commits it promptly.
    */
   public void hold(Record<String, V> record) {
     if (holding) {

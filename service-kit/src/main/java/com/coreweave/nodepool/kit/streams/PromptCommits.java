@@ -50,11 +50,12 @@ public final class PromptCommits implements ProcessorWrapper {
   }
 
   /**
-   * Runs a processor's {@code work} whose writes need no prompt commit of their own ({@link CommitPacing#deferring}):
-   * they are committed with the next awaited write or at the commit interval.
+   * Runs {@code action} on this stream thread once its open transaction has committed (not if it fails), e.g. to
+   * answer a caller of this process waiting for what the transaction writes. Only with prompt commits (the
+   * thread's producer reports its commits); a caller must also learn it another way.
    */
-  public static void deferred(Runnable work) {
-    pacing().deferring(work);
+  public static void afterCommit(Runnable action) {
+    pacing().afterCommit(action);
   }
 
   /** A builder whose processors request the prompt commits; the wrapping is fixed when the topology is built. */
@@ -176,14 +177,19 @@ public final class PromptCommits implements ProcessorWrapper {
 
     @Override
     public void commitTransaction() {
-      super.commitTransaction();
+      try {
+        super.commitTransaction();
+      } catch (RuntimeException e) {
+        pacing().aborted();
+        throw e;
+      }
       pacing().committed();
     }
 
     @Override
     public void abortTransaction() {
+      pacing().aborted();
       super.abortTransaction();
-      pacing().committed();
     }
   }
 

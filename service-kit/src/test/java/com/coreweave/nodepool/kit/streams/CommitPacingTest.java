@@ -2,6 +2,8 @@ package com.coreweave.nodepool.kit.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CommitPacingTest {
@@ -87,31 +89,32 @@ class CommitPacingTest {
   }
 
   @Test
-  void deferredWritesAreNotAwaitedButThoseAfterThemAre() {
-    pacing.deferring(() -> {
-      pacing.wrote("nodepool-status");
-      pacing.held();
+  void actionsAfterACommitRunOnceItWentThroughAndNeverAfterAnAbort() {
+    List<String> ran = new ArrayList<>();
+    pacing.wrote("nodepool-request-decided");
+    pacing.afterCommit(() -> ran.add("first"));
+    pacing.aborted();
+    pacing.committed();
+    assertThat(ran).as("an aborted transaction's actions are void").isEmpty();
+
+    pacing.afterCommit(() -> ran.add("second"));
+    pacing.afterCommit(() -> {
+      throw new IllegalStateException("a caller gone");
     });
-    assertThat(pacing.awaitedWrites()).isFalse();
+    pacing.afterCommit(() -> ran.add("third"));
+    pacing.committed();
+    pacing.committed();
 
-    pacing.wrote("nodepool-status");
-
-    assertThat(pacing.awaitedWrites()).isTrue();
+    assertThat(ran).containsExactly("second", "third");
   }
 
   @Test
-  void deferringEndsWhenTheWorkFails() {
-    try {
-      pacing.deferring(() -> {
-        throw new IllegalStateException("a bad record");
-      });
-    } catch (IllegalStateException expected) {
-      // the processor's failure goes on up; the thread's next writes are awaited again
-    }
+  void actionsAfterACommitAreDroppedWhereTheProducerReportsNoCommit() {
+    List<String> ran = new ArrayList<>();
+    pacing.afterCommit(() -> ran.add("never"));
+    pacing.committed();
 
-    pacing.wrote("capacity-checked");
-
-    assertThat(pacing.awaitedWrites()).isTrue();
+    assertThat(ran).isEmpty();
   }
 
   @Test
