@@ -67,7 +67,7 @@ public final class QuotaDecider {
         d.message(), d.checkedAt());
   }
 
-  /** Each pool's decision as {@code quota-checked} carries it (without the time it was made), by pool key. */
+  /** Each pool's decision as {@code capacity-demanded} carries it (without the time it was made), by pool key. */
   public static Map<String, QuotaChecked> decisions(QuotaLedger ledger) {
     int usage = ledger.usage();
     Map<String, QuotaChecked> decisions = new TreeMap<>();

@@ -65,7 +65,7 @@ class CommitPacingTest {
   void writesWaitForACommitUntilOneGoesThrough() {
     pacing.polled(1, false);
     assertThat(pacing.awaitedWrites()).isFalse();
-    pacing.wrote("quota-checked");
+    pacing.wrote("capacity-demanded");
     pacing.polled(1, true);
     assertThat(pacing.awaitedWrites()).as("written while behind, not committed yet").isTrue();
 
