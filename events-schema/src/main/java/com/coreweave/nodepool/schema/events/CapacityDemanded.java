@@ -17,9 +17,4 @@ public record CapacityDemanded(String pool, QuotaChecked quota, String goneUid) 
   public static CapacityDemanded gone(String pool, String uid) {
     return new CapacityDemanded(pool, null, uid);
   }
-
-  /** The ledger a decision is for: the pool's zone and instance type. */
-  public static ZoneTypeKey ledgerOf(PoolRef pool) {
-    return new ZoneTypeKey(pool.zone(), pool.instanceType());
-  }
 }

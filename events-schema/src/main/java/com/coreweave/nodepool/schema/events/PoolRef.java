@@ -14,6 +14,18 @@ public record PoolRef(String org, String pool, String uid, long generation, Stri
     return new PoolKey(org, pool);
   }
 
+  /** The quota the pool draws on: its org, zone and instance type. */
+  @JsonIgnore
+  public QuotaKey quotaKey() {
+    return new QuotaKey(org, zone, instanceType);
+  }
+
+  /** The capacity ledger the pool draws on: its zone and instance type. */
+  @JsonIgnore
+  public ZoneTypeKey ledgerKey() {
+    return new ZoneTypeKey(zone, instanceType);
+  }
+
   @JsonIgnore
   public boolean spot() {
     return "spot".equalsIgnoreCase(computeClass);

@@ -26,6 +26,6 @@ public record QuotaDemanded(PoolRef pool, int requested, boolean valid, boolean 
   /** The quota the pool draws on: its org, zone and instance type. */
   @JsonIgnore
   public QuotaKey quotaKey() {
-    return new QuotaKey(pool.org(), pool.zone(), pool.instanceType());
+    return pool.quotaKey();
   }
 }

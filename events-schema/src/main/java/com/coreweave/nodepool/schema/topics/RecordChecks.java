@@ -72,11 +72,7 @@ final class RecordChecks {
   }
 
   static void quotaDemanded(QuotaKey key, QuotaDemanded demanded) {
-    PoolRef pool = demanded.pool();
-    if (pool == null || blank(pool.org()) || blank(pool.pool()) || blank(pool.uid()) || blank(pool.zone())
-        || blank(pool.instanceType())) {
-      throw invalid("the pool reference needs org, pool, uid, zone and instanceType");
-    }
+    complete(demanded.pool());
     if (!key.equals(demanded.quotaKey())) {
       throw new Rejection(Code.KEY_MISMATCH, "key '" + key + "' is not the quota of the pool's org, zone and type "
           + demanded.quotaKey());
@@ -95,9 +91,10 @@ final class RecordChecks {
     }
     if (demanded.quota() != null) {
       pool(pool, demanded.quota().pool());
-      if (!key.equals(CapacityDemanded.ledgerOf(demanded.quota().pool()))) {
+      ZoneTypeKey ledger = demanded.quota().pool().ledgerKey();
+      if (!key.equals(ledger)) {
         throw new Rejection(Code.KEY_MISMATCH, "key '" + key + "' is not the ledger of the pool's zone and type "
-            + CapacityDemanded.ledgerOf(demanded.quota().pool()));
+            + ledger);
       }
     }
   }
@@ -255,11 +252,15 @@ final class RecordChecks {
   }
 
   private static void pool(PoolKey key, PoolRef pool) {
+    complete(pool);
+    sameKey(key, pool.org(), pool.pool());
+  }
+
+  private static void complete(PoolRef pool) {
     if (pool == null || blank(pool.org()) || blank(pool.pool()) || blank(pool.uid()) || blank(pool.zone())
         || blank(pool.instanceType())) {
       throw invalid("the pool reference needs org, pool, uid, zone and instanceType");
     }
-    sameKey(key, pool.org(), pool.pool());
   }
 
   private static void sameKey(PoolKey key, String org, String pool) {

@@ -17,8 +17,8 @@ import java.util.TreeMap;
 
 /**
  * Everything the api-service knows of one pool, kept in the {@code pool-views} store: the accepted pool, the
- * provisioner's latest summary (with quota's and capacity's verdicts), the nodes, the resource as last published (whose conditions carry the transition
- * times the next status keeps) and the pool's Kubernetes Events. The published resource is written first and the
+ * provisioner's latest summary (with quota's and capacity's verdicts), the nodes, the resource as last published
+ * (whose conditions carry the transition times the next status keeps) and the pool's Kubernetes Events. The published resource is written first and the
  * events next, so a LIST of pools or of events reads its part without binding the rest ({@link #publishedIn},
  * {@link #eventsIn}). Events live here rather than in a store of their own so that a commit writes a pool once.
  */
@@ -102,8 +102,6 @@ public record PoolView(
   public PoolView withAccepted(NodePoolAccepted next) {
     return new PoolView(next, reconciled, nodes, preemptions, nodeTime, published, events);
   }
-
-
 
   public PoolView withReconciled(NodePoolReconciled next) {
     return new PoolView(accepted, next, nodes, preemptions, nodeTime, published, events);

@@ -26,7 +26,7 @@ public record PoolDemand(PoolRef ref, int requested, boolean valid, boolean dele
   /** The quota the pool draws on. */
   @JsonIgnore
   public QuotaKey quotaKey() {
-    return new QuotaKey(ref.org(), ref.zone(), ref.instanceType());
+    return ref.quotaKey();
   }
 
   /** Only a valid pool that is not being deleted is checked against the quota and may hold nodes. */

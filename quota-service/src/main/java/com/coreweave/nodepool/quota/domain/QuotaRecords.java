@@ -56,9 +56,7 @@ public final class QuotaRecords {
       switch (record) {
         case QuotaHead head -> heads.put(head.key(), head);
         case QuotaRecord.Pool pool -> {
-          var ref = pool.entry().ref();
-          pools.computeIfAbsent(new QuotaKey(ref.org(), ref.zone(), ref.instanceType()),
-              k -> new ArrayList<>()).add(pool);
+          pools.computeIfAbsent(pool.entry().ref().quotaKey(), k -> new ArrayList<>()).add(pool);
         }
       }
     }

@@ -93,6 +93,6 @@ class QuotaProcessor implements Processor<String, QuotaInput, String, Outbound> 
    * in the order they were decided.
    */
   private void toLedger(PoolRef pool, CapacityDemanded demand, Instant now) {
-    emit(CapacityDemanded.ledgerOf(pool).toString(), Outbound.to(Topics.CAPACITY_DEMANDED, demand), now);
+    emit(pool.ledgerKey().toString(), Outbound.to(Topics.CAPACITY_DEMANDED, demand), now);
   }
 }
