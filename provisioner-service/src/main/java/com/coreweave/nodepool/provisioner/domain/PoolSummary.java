@@ -52,15 +52,19 @@ final class PoolSummary {
   }
 
   private static boolean awaitsCapacity(WorkingPool pool) {
-    CapacityChecked capacity = pool.capacity();
-    return !pool.deleting() && pool.nodes().isEmpty()
-        && (capacity == null || !capacity.pool().uid().equals(pool.uid()));
+    return !pool.deleting() && pool.nodes().isEmpty() && decidedForThisIncarnation(pool) == null;
   }
 
   /** Quota's and capacity's verdicts on this incarnation, as capacity's last decision for it carries them. */
   private static Verdicts verdicts(WorkingPool pool) {
+    CapacityChecked capacity = decidedForThisIncarnation(pool);
+    return capacity == null ? null : Verdicts.of(capacity);
+  }
+
+  /** Capacity's last decision, if it was about this incarnation of the pool. */
+  private static CapacityChecked decidedForThisIncarnation(WorkingPool pool) {
     CapacityChecked capacity = pool.capacity();
-    return capacity == null || !capacity.pool().uid().equals(pool.uid()) ? null : Verdicts.of(capacity);
+    return capacity != null && capacity.pool().uid().equals(pool.uid()) ? capacity : null;
   }
 
   /** The error of the first node whose failed step waits for its retry, or null. */
