@@ -6,12 +6,14 @@ import com.coreweave.nodepool.capacity.domain.LedgerDecision;
 import com.coreweave.nodepool.capacity.domain.LedgerInput;
 import com.coreweave.nodepool.capacity.domain.LedgerRecord;
 import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
 import com.coreweave.nodepool.schema.topics.Topics;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -61,15 +63,16 @@ class LedgerProcessor implements Processor<String, LedgerInput, String, Outbound
     });
     // A pool's events go with its decision to the provisioner, which records them with its own for the change the
     // decision leads to: one record instead of two. Those of a pool with no decision to carry them go on their own.
-    Map<String, RecordedEvents> events = new LinkedHashMap<>(RecordedEvents.byPool(decision.events()));
+    Map<String, List<RecordedEvent>> events = new LinkedHashMap<>(RecordedEvents.byPool(decision.events()));
     for (LedgerDecision.PoolUpdate update : decision.capacity()) {
-      RecordedEvents carried = update.checked() == null ? null : events.remove(update.pool());
+      List<RecordedEvent> carried = update.checked() == null ? null : events.remove(update.pool());
       emit(update.pool(), update.checked() == null ? Outbound.tombstone(Topics.CAPACITY_CHECKED)
           : Outbound.to(Topics.CAPACITY_CHECKED, carried == null ? update.checked()
-              : update.checked().withEvents(carried.events())));
+              : update.checked().withEvents(carried)));
     }
     decision.reclaims().forEach(r -> emit(r.pool().key().toString(), Outbound.to(Topics.SPOT_RECLAIM_REQUESTED, r)));
-    events.forEach((pool, recorded) -> emit(pool, Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, recorded)));
+    events.forEach((pool, recorded) -> RecordedEvents.chunked(recorded).forEach(chunk ->
+        emit(pool, Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, chunk))));
   }
 
   @Override

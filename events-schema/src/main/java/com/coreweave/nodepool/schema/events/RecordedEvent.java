@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.schema.events;
 
+import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.ObjectReference;
 import java.time.Instant;
@@ -11,6 +12,13 @@ import java.time.Instant;
  */
 public record RecordedEvent(String id, String org, String pool, String poolUid, ObjectReference involvedObject,
                             String reason, String type, String message, String component, Instant at) {
+
+  public RecordedEvent {
+    // A message may quote what a tenant wrote (a refused request's reason, an alert's details): bounded here, once.
+    if (message != null && message.length() > Limits.MAX_EVENT_MESSAGE_CHARS) {
+      message = message.substring(0, Limits.MAX_EVENT_MESSAGE_CHARS - 1) + "…";
+    }
+  }
 
   /**
    * An event about the pool itself. {@code causeId} names the fact that caused it (e.g. the request id, or the

@@ -145,9 +145,8 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
         context.forward(record);
       }
     }
-    if (!outcome.events().isEmpty()) {
-      context.forward(new Record<>(key, Outbound.to(Topics.NODEPOOL_EVENT_RECORDED,
-          new RecordedEvents(outcome.events())), timestamp));
+    for (RecordedEvents events : RecordedEvents.chunked(outcome.events())) {
+      context.forward(new Record<>(key, Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, events), timestamp));
     }
     outcome.requests().forEach(request -> context.forward(new Record<>(key,
         Outbound.to(Topics.NODEPOOL_REQUESTED, request), timestamp)));

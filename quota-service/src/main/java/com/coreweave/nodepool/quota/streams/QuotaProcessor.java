@@ -66,8 +66,8 @@ class QuotaProcessor implements Processor<String, QuotaInput, String, Outbound> 
     loaded.put(record.key(), result.ledger());
     result.gone().forEach(gone -> toLedger(gone, CapacityDemanded.gone(gone.key().toString(), gone.uid()), now));
     result.changed().forEach(decision -> toLedger(decision.pool(), CapacityDemanded.of(decision), now));
-    RecordedEvents.byPool(result.events()).forEach((pool, events) -> emit(pool,
-        Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, events), now));
+    RecordedEvents.byPool(result.events()).forEach((pool, events) -> RecordedEvents.chunked(events)
+        .forEach(chunk -> emit(pool, Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, chunk), now)));
   }
 
   @Override
