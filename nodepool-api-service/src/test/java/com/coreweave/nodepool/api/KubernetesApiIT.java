@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasItems;
 
+import com.coreweave.nodepool.api.domain.ContinueToken;
 import com.coreweave.nodepool.testing.KafkaResource;
 import com.coreweave.nodepool.testing.TopicProbe;
 import io.quarkus.test.common.WithTestResource;
@@ -122,8 +123,15 @@ class KubernetesApiIT {
     assertThat(second.getString("metadata.resourceVersion")).isEqualTo(first.getString("metadata.resourceVersion"));
 
     as("demo-token").queryParam("limit", 2).queryParam("continue", "not-a-token").get(POOLS).then().statusCode(400);
-    String stale = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
-        "857370\ndemo/page-a".getBytes(StandardCharsets.UTF_8));
+    // A token is the caller's own: another org continuing demo's list, or an unsigned position, is refused.
+    as("other-token").queryParam("limit", 2).queryParam("continue", next).get(POOLS).then().statusCode(400)
+        .body("message", containsString("another caller's list"));
+    String unsigned = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+        (first.getString("metadata.resourceVersion") + "\n0").getBytes(StandardCharsets.UTF_8));
+    as("other-token").queryParam("limit", 500).queryParam("continue", unsigned).get(POOLS).then().statusCode(400);
+    // A position the live feed no longer reaches is 410 Expired: the client lists again.
+    String stale = new ContinueToken("demo", "857370", "demo/page-a")
+        .encode("test-only-continue-token-secret".getBytes(StandardCharsets.UTF_8));
     as("demo-token").queryParam("limit", 2).queryParam("continue", stale).get(POOLS).then().statusCode(410)
         .body("reason", equalTo("Expired"));
   }

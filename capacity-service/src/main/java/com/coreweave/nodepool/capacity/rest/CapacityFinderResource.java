@@ -7,11 +7,9 @@ import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
 import java.time.Instant;
@@ -43,8 +41,7 @@ public class CapacityFinderResource {
   Clock clock;
 
   @GET
-  public Answer find(@QueryParam("instanceType") String instanceType, @QueryParam("nodes") String nodes,
-                     @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+  public Answer find(@QueryParam("instanceType") String instanceType, @QueryParam("nodes") String nodes) {
     caller.get();
     if (instanceType == null || instanceType.isBlank()) {
       throw ApiException.badRequest("query parameter instanceType is required, e.g. ?instanceType=gd-8xa100-i128"
@@ -53,7 +50,7 @@ public class CapacityFinderResource {
     int wanted = nodeCount(nodes);
     InstanceType type = catalogue.find(instanceType)
         .orElseThrow(() -> ApiException.notFound("InstanceType", instanceType));
-    return new Answer(type.name(), wanted, !type.superchip(), reads.availability(type, wanted, authorization),
+    return new Answer(type.name(), wanted, !type.superchip(), reads.availability(type, wanted),
         clock.instant());
   }
 

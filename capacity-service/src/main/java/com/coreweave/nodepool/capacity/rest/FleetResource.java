@@ -7,21 +7,19 @@ import com.coreweave.nodepool.capacity.domain.LedgerSummary;
 import com.coreweave.nodepool.kit.auth.CurrentCaller;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.Json;
-import com.coreweave.nodepool.schema.events.FleetChangeRequested.Operation;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
+import com.coreweave.nodepool.schema.events.FleetChangeRequested.Operation;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
 import com.coreweave.nodepool.schema.resource.Statuses;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Clock;
@@ -77,100 +75,96 @@ public class FleetResource {
   Clock clock;
 
   @GET
-  public List<LedgerSummary> list(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+  public List<LedgerSummary> list() {
     caller.admin();
-    return reads.ledgers(authorization).stream()
+    return reads.ledgers().stream()
         .sorted(Comparator.comparing(LedgerSummary::zone).thenComparing(LedgerSummary::instanceType))
         .toList();
   }
 
   @GET
   @Path("/{zone}/{instanceType}")
-  public LedgerSummary get(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType,
-                           @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+  public LedgerSummary get(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType) {
     caller.admin();
     ZoneTypeKey key = offered(zone, instanceType);
-    return reads.ledger(key, authorization).orElseGet(() -> LedgerSummary.of(Ledger.empty(key), true));
+    return reads.ledger(key).orElseGet(() -> LedgerSummary.of(Ledger.empty(key), true));
   }
 
   @PUT
   @Path("/{zone}/{instanceType}")
   @Consumes(MediaType.APPLICATION_JSON)
   public Response setSize(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType,
-                          String body, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+                          String body) {
     caller.admin();
     ZoneTypeKey key = offered(zone, instanceType);
     Integer machines = read(body, SetSize.class).machines();
     if (machines == null || machines < 0) {
       throw ApiException.badRequest("body must be {\"machines\": n} with n zero or more");
     }
-    return submit(key, Operation.SET_SIZE, machines, null, authorization);
+    return submit(key, Operation.SET_SIZE, machines, null);
   }
 
   @POST
   @Path("/{zone}/{instanceType}/machines")
   @Consumes(MediaType.APPLICATION_JSON)
-  public Response add(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType, String body,
-                      @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+  public Response add(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType, String body) {
     caller.admin();
     ZoneTypeKey key = offered(zone, instanceType);
     Integer add = read(body, Add.class).add();
     if (add == null || add < 1) {
       throw ApiException.badRequest("body must be {\"add\": n} with n 1 or more");
     }
-    return submit(key, Operation.ADD, add, null, authorization);
+    return submit(key, Operation.ADD, add, null);
   }
 
   @DELETE
   @Path("/{zone}/{instanceType}/machines/{machine}")
   public Response remove(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType,
-                         @PathParam("machine") String machine,
-                         @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+                         @PathParam("machine") String machine) {
     caller.admin();
     ZoneTypeKey key = offered(zone, instanceType);
-    return submit(key, Operation.REMOVE, null, List.of(machine), authorization);
+    return submit(key, Operation.REMOVE, null, List.of(machine));
   }
 
   @POST
   @Path("/{zone}/{instanceType}/maintenance")
   @Consumes(MediaType.APPLICATION_JSON)
   public Response maintenance(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType,
-                              String body, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+                              String body) {
     caller.admin();
     ZoneTypeKey key = offered(zone, instanceType);
-    return submit(key, Operation.MAINTENANCE, null, machineNames(body), authorization);
+    return submit(key, Operation.MAINTENANCE, null, machineNames(body));
   }
 
   @POST
   @Path("/{zone}/{instanceType}/return")
   @Consumes(MediaType.APPLICATION_JSON)
   public Response giveBack(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType,
-                           String body, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+                           String body) {
     caller.admin();
     ZoneTypeKey key = offered(zone, instanceType);
-    return submit(key, Operation.RETURN, null, machineNames(body), authorization);
+    return submit(key, Operation.RETURN, null, machineNames(body));
   }
 
   @POST
   @Path("/{zone}/{instanceType}/reclaim-spot")
   @Consumes(MediaType.APPLICATION_JSON)
   public Response reclaimSpot(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType,
-                              String body, @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+                              String body) {
     caller.admin();
     ZoneTypeKey key = offered(zone, instanceType);
     Integer nodes = read(body, Nodes.class).nodes();
     if (nodes == null || nodes < 1) {
       throw ApiException.badRequest("body must be {\"nodes\": n} with n 1 or more");
     }
-    return submit(key, Operation.RECLAIM_SPOT, nodes, null, authorization);
+    return submit(key, Operation.RECLAIM_SPOT, nodes, null);
   }
 
-  private Response submit(ZoneTypeKey key, Operation operation, Integer count, List<String> machines,
-                          String authorization) {
+  private Response submit(ZoneTypeKey key, Operation operation, Integer count, List<String> machines) {
     Instant now = clock.instant();
     FleetChangeRequested change = new FleetChangeRequested(UUID.randomUUID().toString(), key.zone(),
         key.instanceType(), operation, count, machines, now);
-    var applied = writes.submit(change, authorization);
+    var applied = writes.submit(change);
     if (applied.isEmpty()) {
       return Response.accepted(new ChangeAnswer(change.requestId(), key.zone(), key.instanceType(), operation,
           "Accepted", "the change is recorded and the ledger applies it shortly", 0, 0, 0, List.of(), null)).build();

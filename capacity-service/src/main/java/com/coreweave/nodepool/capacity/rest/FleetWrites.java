@@ -27,12 +27,12 @@ public class FleetWrites {
   CapacitySettings settings;
 
   /** What became of a change: its outcome and the ledger after it, or empty when it is not applied yet. */
-  public Optional<LedgerReads.Applied> submit(FleetChangeRequested change, String authorization) {
+  public Optional<LedgerReads.Applied> submit(FleetChangeRequested change) {
     publisher.publish(Topics.FLEET_CHANGE_REQUESTED.name(), change.key().toString(), change);
     Instant deadline = Instant.now().plus(settings.fleetChangeTimeout());
     while (true) {
       try {
-        Optional<LedgerReads.Applied> applied = reads.applied(change.key(), change.requestId(), authorization);
+        Optional<LedgerReads.Applied> applied = reads.applied(change.key(), change.requestId());
         if (applied.isPresent()) {
           return applied;
         }

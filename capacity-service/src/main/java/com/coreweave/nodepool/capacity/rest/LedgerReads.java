@@ -44,34 +44,34 @@ public class LedgerReads {
   Catalogue catalogue;
 
   /** One ledger with its machines and remembered changes; empty while it has none. */
-  public Optional<LedgerSummary> ledger(ZoneTypeKey key, String authorization) {
+  public Optional<LedgerSummary> ledger(ZoneTypeKey key) {
     Optional<HostInfo> owner = queries.remoteOwner(StoreNames.LEDGERS, key.toString());
     return owner.isEmpty() ? localLedger(key).map(l -> LedgerSummary.of(l, true))
-        : queries.fetch(owner.get(), path(key), authorization, Json.mapper().constructType(LedgerSummary.class));
+        : queries.fetch(owner.get(), path(key), Json.mapper().constructType(LedgerSummary.class));
   }
 
   /** The outcome of an operator change, once its ledger has applied it. */
-  public Optional<Applied> applied(ZoneTypeKey key, String requestId, String authorization) {
+  public Optional<Applied> applied(ZoneTypeKey key, String requestId) {
     Optional<HostInfo> owner = queries.remoteOwner(StoreNames.LEDGERS, key.toString());
     return owner.isEmpty() ? localApplied(key, requestId)
-        : queries.fetch(owner.get(), path(key) + "/fleet-changes/" + segment(requestId), authorization,
+        : queries.fetch(owner.get(), path(key) + "/fleet-changes/" + segment(requestId),
             Json.mapper().constructType(Applied.class));
   }
 
   /** Every ledger, from all instances. */
-  public List<LedgerSummary> ledgers(String authorization) {
+  public List<LedgerSummary> ledgers() {
     List<LedgerSummary> all = new ArrayList<>(localLedgers().stream().map(l -> LedgerSummary.of(l, false)).toList());
-    all.addAll(queries.fromOthers(StoreNames.LEDGERS, "/internal/ledgers", authorization,
-        new TypeReference<List<LedgerSummary>>() { }));
+    all.addAll(queries.fromOthers(StoreNames.LEDGERS, "/internal/ledgers",
+        new TypeReference<List<LedgerSummary>>() { }, summary -> summary.zone() + "/" + summary.instanceType()));
     return all;
   }
 
   /** The Capacity Finder's zones for {@code type}, from all instances; a zone without a fleet has nothing free. */
-  public List<Availability> availability(InstanceType type, int nodes, String authorization) {
+  public List<Availability> availability(InstanceType type, int nodes) {
     Map<String, Availability> byZone = new HashMap<>();
     localAvailability(type, nodes).forEach(a -> byZone.put(a.zone(), a));
-    queries.fromOthers(StoreNames.LEDGERS, "/internal/availability?instanceType=" + segment(type.name())
-            + "&nodes=" + nodes, authorization, new TypeReference<List<Availability>>() { })
+    queries.aggregateFromOthers(StoreNames.LEDGERS, "/internal/availability?instanceType="
+            + segment(type.name()) + "&nodes=" + nodes, new TypeReference<List<Availability>>() { })
         .forEach(a -> byZone.put(a.zone(), a));
     List<Availability> zones = new ArrayList<>();
     for (String zone : type.zones()) {
@@ -102,11 +102,16 @@ public class LedgerReads {
     return ledgers;
   }
 
-  /** This instance's zones of {@code type}; spot is never offered on Superchip types. */
+  /**
+   * This instance's zones of {@code type}, for anyone: only counts of machines leave here, never a ledger's pools.
+   * Spot is never offered on Superchip types.
+   */
   public List<Availability> localAvailability(InstanceType type, int nodes) {
     List<Availability> zones = new ArrayList<>();
     for (String zone : type.zones()) {
-      localLedger(new ZoneTypeKey(zone, type.name()))
+      ZoneTypeKey key = new ZoneTypeKey(zone, type.name());
+      queries.readLocalAggregate(StoreNames.LEDGERS,
+              (ReadOnlyKeyValueStore<String, LedgerRecord> store) -> StoredLedgers.read(store, key))
           .ifPresent(l -> zones.add(Availability.of(zone, l, nodes, !type.superchip())));
     }
     return zones;

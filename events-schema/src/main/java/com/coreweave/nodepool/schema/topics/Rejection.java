@@ -37,7 +37,9 @@ public class Rejection extends RuntimeException {
     /** ... a stale {@code resourceVersion}, or the pool is being deleted. */
     CONFLICT("Conflict"),
     /** ... an immutable field changed. */
-    INVALID("Invalid");
+    INVALID("Invalid"),
+    /** ... the org has as many pools as its pool count quota allows. */
+    FORBIDDEN("Forbidden");
 
     private final String header;
 

@@ -12,6 +12,7 @@ import com.coreweave.nodepool.schema.events.NodeDeletionRequested;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
+import com.coreweave.nodepool.schema.events.OrgPoolCount;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
 import com.coreweave.nodepool.schema.events.QuotaDemanded;
@@ -21,9 +22,9 @@ import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
-import io.fabric8.kubernetes.api.model.Event;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.Event;
 import java.time.Duration;
 import java.util.List;
 
@@ -77,6 +78,9 @@ public final class Topics {
   public static final Topic<ZoneTypeKey, CapacityDemanded> CAPACITY_DEMANDED = new Topic<>("capacity-demanded",
       KeyFormat.ZONE_TYPE, ValueFormat.json(CapacityDemanded.class), RecordChecks::capacityDemanded, DELETED, WEEK,
       QUOTA, KEY_PARTITION, "Each pool's quota decision (or its departure), keyed by the capacity ledger it draws on.");
+  public static final Topic<String, OrgPoolCount> ORG_POOLS_COUNTED = new Topic<>("org-pools-counted",
+      KeyFormat.name("<org>/<partition>"), ValueFormat.json(OrgPoolCount.class), RecordCheck.none(), COMPACTED,
+      FOREVER, API, KEY_PARTITION, "How many pools each org has in each partition: the pool count quota's tally.");
   public static final Topic<String, InstanceType> INSTANCE_TYPE_CATALOGUED = new Topic<>("instance-type-catalogued",
       KeyFormat.INSTANCE_TYPE, ValueFormat.json(InstanceType.class), RecordChecks::catalogued, COMPACTED, FOREVER,
       CAPACITY, KEY_PARTITION, "The instance-type catalogue.");
@@ -151,7 +155,8 @@ public final class Topics {
 
   public static List<Topic<?, ?>> all() {
     return List.of(NODEPOOL_REQUESTED, NODEPOOL_REQUESTED_DLQ, NODEPOOL_REQUEST_DECIDED, NODEPOOL_ACCEPTED,
-        QUOTA_LIMIT_SET, QUOTA_DEMANDED, CAPACITY_DEMANDED, INSTANCE_TYPE_CATALOGUED, FLEET_CHANGE_REQUESTED,
+        QUOTA_LIMIT_SET, QUOTA_DEMANDED, CAPACITY_DEMANDED, ORG_POOLS_COUNTED, INSTANCE_TYPE_CATALOGUED,
+        FLEET_CHANGE_REQUESTED,
         CAPACITY_CHECKED,
         SPOT_RECLAIM_REQUESTED, NODE_ACTIVITY_REPORTED, NODE_ACTIVITY_REPORTED_DLQ, NODEPOOL_NODES_CHANGED,
         SPOT_PREEMPTION_PROGRESSED, NODEPOOL_EVENT_RECORDED, NODEPOOL_EVENTS, NODEPOOL_STATUS,

@@ -1,9 +1,12 @@
 package com.coreweave.nodepool.api.config;
 
+import com.coreweave.nodepool.api.domain.PoolCountQuota;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
 import java.time.Duration;
+import java.util.Map;
+
 
 /** The api-service's own settings. */
 @ConfigMapping(prefix = "nodepool.api")
@@ -28,6 +31,19 @@ public interface ApiSettings {
   @WithName("watch-bookmark-interval")
   @WithDefault("30s")
   Duration watchBookmarkInterval();
+
+  /** Pools an org may have (Kubernetes' {@code count/<resource>} quota); one more create is 403. */
+  @WithName("pool-count-quota")
+  @WithDefault("1000")
+  int poolCountLimit();
+
+  /** An operator's own pool count quota for some orgs: {@code nodepool.api.pool-count-quota-per-org.<org>=N}. */
+  @WithName("pool-count-quota-per-org")
+  Map<String, Integer> poolCountLimitPerOrg();
+
+  default PoolCountQuota poolCountQuota() {
+    return new PoolCountQuota(poolCountLimit(), poolCountLimitPerOrg());
+  }
 
   /** How often pools that are not (yet) valid are validated again, e.g. once the catalogue has arrived. */
   @WithName("revalidate-interval")

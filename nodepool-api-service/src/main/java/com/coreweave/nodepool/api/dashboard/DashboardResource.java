@@ -49,9 +49,9 @@ public class DashboardResource {
   /** Every org's pools, for operators (an org reads its own through the NodePool API and its watch). */
   @GET
   @Path("/nodepools")
-  public List<FleetPools.OrgPool> allPools(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+  public List<FleetPools.OrgPool> allPools() {
     caller.admin();
-    return pools.all(authorization);
+    return pools.all();
   }
 
   /** What one instance answers another for {@link #allPools}: only its own share, never forwarded again. */
@@ -66,16 +66,16 @@ public class DashboardResource {
   /** Every org's quotas for an operator, the caller's own otherwise; limits, usage and each pool's decision. */
   @GET
   @Path("/quotas")
-  public Response quotas(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+  public Response quotas() {
     String path = caller.get().admin() ? "/admin/quotas" : "/quotas";
-    return upstream.get(settings.quotaUrl(), path, authorization);
+    return upstream.get(settings.quotaUrl(), path);
   }
 
   /** The fleet per zone and instance type (operators only): free, allocated, maintenance, the queues, spot. */
   @GET
   @Path("/fleet")
-  public Response fleet(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+  public Response fleet() {
     caller.admin();
-    return upstream.get(settings.capacityUrl(), "/admin/fleet", authorization);
+    return upstream.get(settings.capacityUrl(), "/admin/fleet");
   }
 }

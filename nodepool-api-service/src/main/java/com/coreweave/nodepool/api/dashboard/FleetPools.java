@@ -27,10 +27,10 @@ public class FleetPools {
   @Inject
   InteractiveQueries queries;
 
-  public List<OrgPool> all(String authorization) {
+  public List<OrgPool> all() {
     List<OrgPool> all = new ArrayList<>(share());
-    all.addAll(queries.fromOthers(StoreNames.POOL_VIEWS, SHARE_PATH, authorization,
-        new TypeReference<List<OrgPool>>() { }));
+    all.addAll(queries.fromOthers(StoreNames.POOL_VIEWS, SHARE_PATH, new TypeReference<List<OrgPool>>() { },
+        pool -> pool.org() + "/" + pool.pool().name()));
     all.sort(Comparator.comparing(OrgPool::org).thenComparing(p -> p.pool().name()));
     return all;
   }

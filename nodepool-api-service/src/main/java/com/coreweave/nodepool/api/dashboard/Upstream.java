@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.api.dashboard;
 
+import com.coreweave.nodepool.kit.auth.CurrentCaller;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -22,13 +23,16 @@ public class Upstream {
   @Inject
   DashboardSettings settings;
 
+  @Inject
+  CurrentCaller caller;
+
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   /** GET {@code path} on the service at {@code base}; 503 when it cannot be reached in time. */
-  public Response get(URI base, String path, String authorization) {
+  public Response get(URI base, String path) {
     HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
         .timeout(settings.upstreamTimeout())
-        .header("Authorization", authorization)
+        .header("Authorization", caller.credential())
         .header("Accept", MediaType.APPLICATION_JSON)
         .GET().build();
     try {

@@ -3,8 +3,8 @@ package com.coreweave.nodepool.api.domain;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
-import com.coreweave.nodepool.schema.events.RequestDecided.Outcome;
 import com.coreweave.nodepool.schema.events.RequestDecided;
+import com.coreweave.nodepool.schema.events.RequestDecided.Outcome;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
@@ -44,7 +44,7 @@ public final class PoolDecider {
   /** The answer to the caller, the pool to store ({@code null}: unchanged) and the events to record. */
   public record Decision(RequestDecided answer, NodePoolAccepted next, List<RecordedEvent> events) {
 
-    static Decision refused(PoolRequest request, Status why, Instant now) {
+    public static Decision refused(PoolRequest request, Status why, Instant now) {
       return new Decision(new RequestDecided(request.id(), Outcome.REJECTED, why.getCode(), null, why, now), null,
           List.of());
     }

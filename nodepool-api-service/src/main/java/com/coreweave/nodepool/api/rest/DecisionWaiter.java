@@ -3,6 +3,7 @@ package com.coreweave.nodepool.api.rest;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.kafka.TopicFollower;
 import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.topics.Topics;
 import io.quarkus.runtime.ShutdownEvent;
@@ -22,9 +23,11 @@ import org.jboss.logging.Logger;
 /**
  * Lets a REST write wait for the pool processor's answer: follows every committed {@code nodepool-request-decided}
  * record from the moment this instance started ({@link TopicFollower}, so every instance sees every answer) and
- * completes the call waiting for that request id. When the pool processor of this instance decided the request, it
- * answers at once, as its transaction commits ({@link #answer}); the topic then brings the same answer again, which
- * finds nobody waiting. Requests are taken once it is positioned at the end.
+ * completes the call waiting for that request of that pool. A request id is the pool's own (the pool processor
+ * remembers ids per pool), so a waiter is found by the pool's key and the id together: two orgs that send the same
+ * {@code Idempotency-Key} at once each get their own pool's answer. When the pool processor of this instance decided
+ * the request, it answers at once, as its transaction commits ({@link #answer}); the topic then brings the same
+ * answer again, which finds nobody waiting. Requests are taken once it is positioned at the end.
  */
 @ApplicationScoped
 public class DecisionWaiter {
@@ -45,16 +48,16 @@ public class DecisionWaiter {
 
   private void complete(ConsumerRecord<String, byte[]> record) {
     try {
-      answer(Json.read(record.value(), RequestDecided.class));
+      answer(record.key(), Json.read(record.value(), RequestDecided.class));
     } catch (RuntimeException e) {
       LOG.warnf("unreadable request decision at %s-%d@%d: %s", record.topic(), record.partition(), record.offset(),
           e.getMessage());
     }
   }
 
-  /** Completes the call waiting for {@code decided}'s request, if one does: the answer is committed. */
-  public void answer(RequestDecided decided) {
-    CompletableFuture<RequestDecided> future = waiting.remove(decided.requestId());
+  /** Completes the call waiting for {@code decided}'s request of the pool {@code key}, if one does. */
+  public void answer(String key, RequestDecided decided) {
+    CompletableFuture<RequestDecided> future = waiting.remove(waiterKey(key, decided.requestId()));
     if (future != null) {
       future.complete(decided);
     }
@@ -65,14 +68,16 @@ public class DecisionWaiter {
     return decisions != null && decisions.positioned();
   }
 
-  /** Registers interest in {@code requestId}; call before the request is written so the answer cannot be missed. */
-  public CompletableFuture<RequestDecided> expect(String requestId) {
-    return waiting.computeIfAbsent(requestId, id -> new CompletableFuture<>());
-  }
-
-  /** The answer, or null after {@code timeout}. */
-  public RequestDecided await(String requestId, CompletableFuture<RequestDecided> answer, Duration timeout) {
+  /**
+   * Writes a request with {@code publish} and waits for its answer: null after {@code timeout}. The waiter is
+   * registered before the write, so the answer cannot be missed, and removed however the wait ends (a write that
+   * fails leaves nothing behind). A second call for the same request of the same pool waits for the same answer.
+   */
+  public RequestDecided submit(PoolKey pool, String requestId, Runnable publish, Duration timeout) {
+    String key = waiterKey(pool.toString(), requestId);
+    CompletableFuture<RequestDecided> answer = waiting.computeIfAbsent(key, k -> new CompletableFuture<>());
     try {
+      publish.run();
       return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (java.util.concurrent.TimeoutException e) {
       return null;
@@ -82,8 +87,17 @@ public class DecisionWaiter {
     } catch (java.util.concurrent.ExecutionException e) {
       throw new IllegalStateException(e.getCause());
     } finally {
-      waiting.remove(requestId, answer);
+      waiting.remove(key, answer);
     }
+  }
+
+  /** How many calls wait for an answer now. */
+  int waiting() {
+    return waiting.size();
+  }
+
+  private static String waiterKey(String pool, String requestId) {
+    return pool + "|" + requestId;
   }
 
   void stop(@Observes ShutdownEvent event) {

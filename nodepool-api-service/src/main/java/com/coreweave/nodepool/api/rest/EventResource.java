@@ -89,7 +89,7 @@ public class EventResource implements CoreLister<Event> {
       return List.of();
     }
     List<Event> events = new ArrayList<>();
-    for (PoolEvents pool : reads.events(tenancy.readScope(), options.authorization).values()) {
+    for (PoolEvents pool : reads.events(tenancy.readScope()).values()) {
       pool.events().forEach(e -> events.add(CoreEvents.of(e)));
     }
     events.sort(Comparator.comparing((Event e) -> e.getLastTimestamp() == null ? "" : e.getLastTimestamp())

@@ -3,21 +3,22 @@ package com.coreweave.nodepool.api.rest;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.smallrye.mutiny.Multi;
-import io.smallrye.mutiny.operators.multi.processors.UnicastProcessor;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
  * One Kubernetes watch of a resource: {@code ADDED} for every selected object that exists when it starts (unless
  * the client already listed them and watches from that list's version, whose later changes the feed replays), then
- * {@code ADDED} / {@code MODIFIED} / {@code DELETED} as the live feed reports changes, and BOOKMARKs when asked. An object that stops matching the selectors is
- * {@code DELETED} from the watch, one that starts matching is {@code ADDED}. Changes that arrive while the current
- * objects are read are held back and replayed after them, so none is lost or reordered before its object.
+ * {@code ADDED} / {@code MODIFIED} / {@code DELETED} as the live feed reports changes, and BOOKMARKs when asked. An
+ * object that stops matching the selectors is {@code DELETED} from the watch, one that starts matching is
+ * {@code ADDED}. Changes that arrive while the current objects are read are held back and replayed after them, so
+ * none is lost or reordered before its object. Events are serialized as they happen into the watch's bounded
+ * {@link WatchStream}; the watch remembers only the names it has shown.
  */
 final class KubeWatch<T> {
 
@@ -33,36 +34,40 @@ final class KubeWatch<T> {
   private final Function<T, String> name;
   private final Predicate<T> selected;
   private final Renderer<T> renderer;
-  private final UnicastProcessor<WatchEvent> out = UnicastProcessor.create();
-  private final Map<String, T> known = new HashMap<>();
+  /** What a DELETED event shows of an object that is gone: the feed reports only its name. */
+  private final Function<String, T> gone;
+  private final WatchStream out;
+  private final Set<String> known = new HashSet<>();
   private List<Change<T>> heldBack = new ArrayList<>();
 
-  KubeWatch(Function<T, String> name, Predicate<T> selected, Renderer<T> renderer) {
+  KubeWatch(Function<T, String> name, Predicate<T> selected, Renderer<T> renderer, Function<String, T> gone,
+            WatchStream out) {
     this.name = name;
     this.selected = selected;
     this.renderer = renderer;
+    this.gone = gone;
+    this.out = out;
   }
 
   /**
    * Begins the stream once the watch is subscribed to the feed (whose changes are held back until now): with
    * {@code announce}, every current object is sent as ADDED; without, they are only remembered, since the client
-   * listed them already. Ends after {@code timeout} (none when null); stops the subscription when it ends.
+   * listed them already. Ends after {@code timeout}.
    */
-  Multi<WatchEvent> events(List<T> current, boolean announce, Runnable stop, Duration timeout) {
+  Multi<byte[]> events(List<T> current, boolean announce, Duration timeout) {
     begin(current, announce);
-    Multi<WatchEvent> events = out.onTermination().invoke(stop).onCancellation().invoke(stop);
-    return timeout == null ? events : events.select().first(timeout);
+    return Multi.createFrom().publisher(out).select().first(timeout);
   }
 
   /** A BOOKMARK: the version the client may resume from, every change before it having been sent. */
   synchronized void bookmark(KubernetesResource marker) {
-    out.onNext(new WatchEvent(marker, "BOOKMARK"));
+    out.send(WatchLimits.line(new WatchEvent(marker, "BOOKMARK")));
   }
 
   private synchronized void begin(List<T> initial, boolean announce) {
     for (T object : initial) {
       if (selected.test(object)) {
-        known.put(name.apply(object), object);
+        known.add(name.apply(object));
         if (announce) {
           send("ADDED", object);
         }
@@ -82,19 +87,19 @@ final class KubeWatch<T> {
   }
 
   private void emit(Change<T> change) {
-    T previous = known.get(change.name());
+    boolean shown = known.contains(change.name());
     if (change.object() == null || !selected.test(change.object())) {
-      if (previous != null) {
+      if (shown) {
         known.remove(change.name());
-        send("DELETED", change.object() == null ? previous : change.object());
+        send("DELETED", change.object() == null ? gone.apply(change.name()) : change.object());
       }
       return;
     }
-    known.put(change.name(), change.object());
-    send(previous == null ? "ADDED" : "MODIFIED", change.object());
+    known.add(change.name());
+    send(shown ? "MODIFIED" : "ADDED", change.object());
   }
 
   private void send(String type, T object) {
-    out.onNext(new WatchEvent(renderer.render(object), type));
+    out.send(WatchLimits.line(new WatchEvent(renderer.render(object), type)));
   }
 }

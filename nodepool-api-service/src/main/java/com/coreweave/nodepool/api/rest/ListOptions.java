@@ -38,9 +38,6 @@ public class ListOptions {
   @HeaderParam(HttpHeaders.ACCEPT)
   String accept;
 
-  @HeaderParam(HttpHeaders.AUTHORIZATION)
-  String authorization;
-
   /** The namespace of a namespaced path ({@code /namespaces/{ns}/...}); null for every namespace. */
   String namespace;
 
@@ -51,9 +48,7 @@ public class ListOptions {
 
   /** These options asking for the object itself, not a Table. */
   ListOptions plain() {
-    ListOptions plain = new ListOptions();
-    plain.authorization = authorization;
-    return plain;
+    return new ListOptions();
   }
 
   LabelSelector labels() {

@@ -1,18 +1,23 @@
 package com.coreweave.nodepool.api.rest;
 
+import com.coreweave.nodepool.api.config.ListSettings;
 import com.coreweave.nodepool.api.domain.ContinueToken;
 import com.coreweave.nodepool.api.domain.FieldSelector;
 import com.coreweave.nodepool.api.domain.LabelSelector;
 import com.coreweave.nodepool.api.domain.Table;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.resource.Statuses;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import org.jboss.logging.Logger;
 
 /**
  * The read side every resource shares, as the API server's generic handlers: selects a {@link Lister}'s objects by
@@ -21,8 +26,29 @@ import java.util.function.Predicate;
 @ApplicationScoped
 class Listings {
 
+  private static final Logger LOG = Logger.getLogger(Listings.class);
+
   @Inject
   Clock clock;
+
+  @Inject
+  Tenancy tenancy;
+
+  @Inject
+  ListSettings settings;
+
+  private byte[] tokenSecret;
+
+  @PostConstruct
+  void secret() {
+    tokenSecret = settings.continueTokenSecret().map(s -> s.getBytes(StandardCharsets.UTF_8)).orElseGet(() -> {
+      LOG.warn("nodepool.api.list.continue-token-secret is not set: list pages are continued only on the instance that "
+          + "served the first page (others answer 400 and the client lists again); set it on every instance");
+      byte[] random = new byte[32];
+      new SecureRandom().nextBytes(random);
+      return random;
+    });
+  }
 
   /** What a list's label and field selectors let through. */
   <T> Predicate<T> selection(Lister<T> lister, ListOptions options) {
@@ -34,7 +60,8 @@ class Listings {
   /**
    * The selected objects as a list or a Table, a page of them when the client asks for one ({@code limit}, then
    * {@code continue}): the pages of one list share the first page's resourceVersion. A continue token whose list
-   * can no longer be followed is 410 Expired, as Kubernetes answers; a token that is not one is 400.
+   * can no longer be followed is 410 Expired, as Kubernetes answers; a token this server did not issue to this caller
+   * (another org's, forged, altered) is 400.
    */
   <T> Object list(Lister<T> lister, ListOptions options, String resourceVersion) {
     Predicate<T> selected = selection(lister, options);
@@ -43,7 +70,7 @@ class Listings {
     if (options.continueToken != null && !options.continueToken.isEmpty()) {
       ContinueToken token;
       try {
-        token = ContinueToken.decode(options.continueToken);
+        token = ContinueToken.decode(options.continueToken, tokenSecret, tenancy.readScope());
       } catch (IllegalArgumentException e) {
         throw ApiException.badRequest("invalid continue parameter: " + e.getMessage());
       }
@@ -61,7 +88,8 @@ class Listings {
     } else {
       page = lister.page(options, selected, after, options.limit);
     }
-    String next = page.next() == null ? null : new ContinueToken(version, page.next()).encode();
+    String next = page.next() == null ? null
+        : new ContinueToken(tenancy.readScope(), version, page.next()).encode(tokenSecret);
     return options.table() ? table(lister, page.items(), options, version, next)
         : lister.listOf(page.items(), version, next);
   }

@@ -4,6 +4,7 @@ import com.coreweave.nodepool.api.domain.ListVersion;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.kafka.TopicFollower;
 import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.topics.Topics;
@@ -15,6 +16,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,9 +28,10 @@ import org.apache.kafka.common.TopicPartition;
 import org.jboss.logging.Logger;
 
 /**
- * The live side of the API: follows the outbound topics {@code nodepool-status} and {@code nodepool-events} on
- * every partition ({@link TopicFollower}) and hands each change to the watchers that may see it. It keeps the last {@value #HISTORY}
- * changes of each partition and how far it has read, so that a list's resourceVersion ({@link ListVersion}) names
+ * The live side of the API: follows the outbound topics {@code nodepool-status} and {@code nodepool-events}, and the
+ * provisioner's node facts ({@code nodepool-nodes-changed}), on every partition ({@link TopicFollower}) and hands
+ * each change to the watchers that may see it. It keeps the last {@value #HISTORY} changes of each partition (and
+ * no more than {@value #HISTORY_BYTES} bytes of them, since one pool's status can be large) and how far it has read, so that a list's resourceVersion ({@link ListVersion}) names
  * a position a watch can resume from, replaying what came after; a position older than that history is gone.
  */
 @ApplicationScoped
@@ -37,6 +40,8 @@ public class LiveFeed {
   private static final Logger LOG = Logger.getLogger(LiveFeed.class);
   /** Changes kept per partition for watches that resume from a list's version. */
   static final int HISTORY = 1000;
+  /** Bytes of changes kept per partition: a tenant writing large pools shortens the history, never the heap. */
+  static final long HISTORY_BYTES = 4L * 1024 * 1024;
 
   /** A change of a pool: its new state, or null when it was deleted. */
   public record PoolChange(PoolKey key, NodePool pool) {
@@ -46,14 +51,30 @@ public class LiveFeed {
   public record EventChange(PoolKey key, Event event) {
   }
 
-  /** The resource a watch follows: pools come from nodepool-status, events from nodepool-events. */
+  /** A node of a pool as it is now ({@code removed}: it left the pool). */
+  public record NodeChange(PoolKey key, NodeFact.AboutNode fact) {
+
+    public boolean removed() {
+      return fact instanceof NodeFact.NodeRemoved;
+    }
+  }
+
+  /**
+   * The resource a watch follows: pools come from nodepool-status, events from nodepool-events, nodes from the
+   * provisioner's node facts.
+   */
   public enum Stream {
-    POOLS(Topics.NODEPOOL_STATUS.name()), EVENTS(Topics.NODEPOOL_EVENTS.name());
+    POOLS(Topics.NODEPOOL_STATUS.name()), EVENTS(Topics.NODEPOOL_EVENTS.name()),
+    NODES(Topics.NODEPOOL_NODES_CHANGED.name());
 
     final String topic;
 
     Stream(String topic) {
       this.topic = topic;
+    }
+
+    static Stream of(String topic) {
+      return Arrays.stream(values()).filter(s -> s.topic.equals(topic)).findFirst().orElseThrow();
     }
   }
 
@@ -71,6 +92,8 @@ public class LiveFeed {
   private static final class Seen {
     final long offset;
     final PoolKey key;
+    /** What the change weighs in the history: its record's size, parsed or not. */
+    final int bytes;
     private final Stream stream;
     private byte[] value;
     private boolean parsed;
@@ -81,6 +104,7 @@ public class LiveFeed {
       this.key = key;
       this.stream = stream;
       this.value = value;
+      this.bytes = 64 + (value == null ? 0 : value.length);
     }
 
     /** The change, or null if its record cannot be read (said once in the log). */
@@ -88,9 +112,13 @@ public class LiveFeed {
       if (!parsed) {
         parsed = true;
         try {
-          change = stream == Stream.POOLS
-              ? new PoolChange(key, value == null ? null : Json.read(value, NodePool.class))
-              : new EventChange(key, Json.read(value, Event.class));
+          change = switch (stream) {
+            case POOLS -> new PoolChange(key, value == null ? null : Json.read(value, NodePool.class));
+            case EVENTS -> new EventChange(key, Json.read(value, Event.class));
+            // A pool's summary changes no node.
+            case NODES -> Json.read(value, NodeFact.class) instanceof NodeFact.AboutNode about
+                ? new NodeChange(key, about) : null;
+          };
         } catch (RuntimeException e) {
           LOG.warnf("unreadable record on %s at offset %d: %s", stream.topic, offset, e.getMessage());
         }
@@ -103,6 +131,7 @@ public class LiveFeed {
   /** What one partition's history holds: its changes from {@code coveredFrom} up to {@code position}. */
   private static final class Partition {
     final ArrayDeque<Seen> history = new ArrayDeque<>();
+    long bytes;
     long coveredFrom;
     long position;
   }
@@ -117,7 +146,7 @@ public class LiveFeed {
 
   void start(@Observes StartupEvent event) {
     follower = TopicFollower.start(settings.bootstrapServers(), "live-feed",
-        List.of(Stream.POOLS.topic, Stream.EVENTS.topic), this::startHistory, this::receive);
+        Arrays.stream(Stream.values()).map(s -> s.topic).toList(), this::startHistory, this::receive);
   }
 
   /** How far the feed has read the stream's partitions: the resourceVersion of a list read now. */
@@ -214,7 +243,7 @@ public class LiveFeed {
   }
 
   private Partition partition(TopicPartition tp) {
-    Stream stream = tp.topic().equals(Stream.POOLS.topic) ? Stream.POOLS : Stream.EVENTS;
+    Stream stream = Stream.of(tp.topic());
     return partitions.computeIfAbsent(stream, s -> new HashMap<>()).computeIfAbsent(tp.partition(),
         p -> new Partition());
   }
@@ -228,15 +257,18 @@ public class LiveFeed {
           e.getMessage());
       return;
     }
-    Stream stream = record.topic().equals(Stream.POOLS.topic) ? Stream.POOLS : Stream.EVENTS;
-    if (stream == Stream.EVENTS && record.value() == null) {
+    Stream stream = Stream.of(record.topic());
+    if (stream != Stream.POOLS && record.value() == null) {
       return;
     }
     Seen seen = new Seen(record.offset(), key, stream, record.value());
     Partition partition = partition(new TopicPartition(record.topic(), record.partition()));
     partition.history.addLast(seen);
-    while (partition.history.size() > HISTORY) {
-      partition.coveredFrom = partition.history.removeFirst().offset + 1;
+    partition.bytes += seen.bytes;
+    while (partition.history.size() > HISTORY || partition.bytes > HISTORY_BYTES) {
+      Seen oldest = partition.history.removeFirst();
+      partition.bytes -= oldest.bytes;
+      partition.coveredFrom = oldest.offset + 1;
     }
     watchers.stream().filter(w -> w.stream() == stream && w.sees(key)).forEach(w -> {
       Object change = seen.change();

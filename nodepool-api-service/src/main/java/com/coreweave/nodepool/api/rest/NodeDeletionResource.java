@@ -33,10 +33,9 @@ public class NodeDeletionResource {
 
   @DELETE
   @Path("/{name}/nodes/{node}")
-  public Response delete(@PathParam("name") String name, @PathParam("node") String node,
-                         @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+  public Response delete(@PathParam("name") String name, @PathParam("node") String node) {
     PoolKey key = new PoolKey(caller.org(), name);
-    var pool = reads.view(key, authorization).orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
+    var pool = reads.view(key).orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
     return Response.accepted(deletions.request(key, pool, node)).build();
   }
 }

@@ -6,8 +6,8 @@ import com.coreweave.nodepool.api.domain.PreemptionHistory;
 import com.coreweave.nodepool.kit.kafka.RecordPublisher;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
-import com.coreweave.nodepool.schema.events.NodeConfigurationRequested.Action;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
+import com.coreweave.nodepool.schema.events.NodeConfigurationRequested.Action;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePool;
@@ -61,18 +61,16 @@ public class NodePoolOperationsResource {
 
   @GET
   @Path("/{name}/events")
-  public Map<String, Object> events(@PathParam("name") String name,
-                                    @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    List<Event> events = reads.events(key(name, authorization), authorization)
+  public Map<String, Object> events(@PathParam("name") String name) {
+    List<Event> events = reads.events(key(name))
         .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name)).events();
     return Map.of("apiVersion", "v1", "kind", "EventList", "items", events);
   }
 
   @GET
   @Path("/{name}/nodes")
-  public Map<String, Object> nodes(@PathParam("name") String name,
-                                   @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    List<Node> nodes = List.copyOf(view(name, authorization).nodes().values());
+  public Map<String, Object> nodes(@PathParam("name") String name) {
+    List<Node> nodes = List.copyOf(view(name).nodes().values());
     return Map.of("apiVersion", "v1", "kind", "NodeList", "items", nodes);
   }
 
@@ -83,8 +81,7 @@ public class NodePoolOperationsResource {
   @PUT
   @Path("/{name}/nodes/{node}/activity")
   @Consumes(MediaType.APPLICATION_JSON)
-  public Response reportActivity(@PathParam("name") String name, @PathParam("node") String node, String body,
-                                 @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+  public Response reportActivity(@PathParam("name") String name, @PathParam("node") String node, String body) {
     JsonNode report = ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE);
     List<StatusCause> causes = new ArrayList<>();
     JsonNode active = report.get("active");
@@ -101,7 +98,7 @@ public class NodePoolOperationsResource {
     if (!causes.isEmpty()) {
       throw ApiException.invalid("NodeActivity", node, causes);
     }
-    if (!view(name, authorization).nodes().containsKey(node)) {
+    if (!view(name).nodes().containsKey(node)) {
       throw ApiException.notFound("Node", node);
     }
     var reported = new NodeActivityReported(tenancy.writer(), name, node, active.booleanValue(), grace,
@@ -115,27 +112,24 @@ public class NodePoolOperationsResource {
   @POST
   @Path("/{name}/upgrade")
   public Response upgrade(@PathParam("name") String name, String body,
-                          @HeaderParam("Idempotency-Key") String idempotencyKey,
-                          @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    return requestConfiguration(name, Action.Upgrade, body, idempotencyKey, authorization);
+                          @HeaderParam("Idempotency-Key") String idempotencyKey) {
+    return requestConfiguration(name, Action.Upgrade, body, idempotencyKey);
   }
 
   /** Makes a revision of {@code status.nodeConfigurationRevisions} active again: {@code {"nodeProfile": ...}}. */
   @POST
   @Path("/{name}/rollback")
   public Response rollback(@PathParam("name") String name, String body,
-                           @HeaderParam("Idempotency-Key") String idempotencyKey,
-                           @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    return requestConfiguration(name, Action.Rollback, body, idempotencyKey, authorization);
+                           @HeaderParam("Idempotency-Key") String idempotencyKey) {
+    return requestConfiguration(name, Action.Rollback, body, idempotencyKey);
   }
 
   /** Reconfigure-reboots the outdated nodes named in {@code {"nodes": [...]}}, or all of them without a list. */
   @POST
   @Path("/{name}/reconfigure")
   public Response reconfigure(@PathParam("name") String name, String body,
-                              @HeaderParam("Idempotency-Key") String idempotencyKey,
-                              @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    return requestConfiguration(name, Action.Reconfigure, body, idempotencyKey, authorization);
+                              @HeaderParam("Idempotency-Key") String idempotencyKey) {
+    return requestConfiguration(name, Action.Reconfigure, body, idempotencyKey);
   }
 
   /**
@@ -144,15 +138,14 @@ public class NodePoolOperationsResource {
    * a known revision) is the provisioner's to decide. The body is read as JSON whatever its Content-Type, since a
    * bare {@code POST} without body or Content-Type is a complete upgrade or reconfigure.
    */
-  private Response requestConfiguration(String name, Action action, String body, String idempotencyKey,
-                                        String authorization) {
+  private Response requestConfiguration(String name, Action action, String body, String idempotencyKey) {
     JsonNode tree = body == null || body.isBlank() ? null
         : ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE);
     NodeConfigurationBody request = NodeConfigurationBody.read(action, tree);
     if (!request.causes().isEmpty()) {
       throw ApiException.invalid(NodeConfigurationBody.KIND, name, request.causes());
     }
-    PoolView view = view(name, authorization);
+    PoolView view = view(name);
     ObjectMeta meta = view.published().metadata();
     if (meta.deletionTimestamp() != null) {
       throw ApiException.conflict(NodePool.KIND, name, "the NodePool is being deleted");
@@ -170,9 +163,8 @@ public class NodePoolOperationsResource {
   /** A spot pool's preemptions of the last 7 days, per day, and its interruption rate. */
   @GET
   @Path("/{name}/preemptions")
-  public PreemptionHistory preemptions(@PathParam("name") String name,
-                                       @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-    return PreemptionHistory.of(view(name, authorization), clock.instant());
+  public PreemptionHistory preemptions(@PathParam("name") String name) {
+    return PreemptionHistory.of(view(name), clock.instant());
   }
 
   /** An optional non-negative integer field of a report; a bad one is a cause. */
@@ -188,16 +180,16 @@ public class NodePoolOperationsResource {
     return value.intValue();
   }
 
-  private PoolView view(String name, String authorization) {
-    return reads.view(key(name, authorization), authorization)
+  private PoolView view(String name) {
+    return reads.view(key(name))
         .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
   }
 
   /** The pool's key in the org the caller reads (an operator, who reads every org, must name a pool of one). */
-  private PoolKey key(String name, String authorization) {
+  private PoolKey key(String name) {
     String org = tenancy.readScope();
     if (org == null) {
-      org = reads.views(null, authorization).keySet().stream().map(PoolKey::parse)
+      org = reads.views(null).keySet().stream().map(PoolKey::parse)
           .filter(k -> k.pool().equals(name)).map(PoolKey::org).findFirst()
           .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
     }

@@ -84,7 +84,7 @@ public class NodePoolResource implements Lister<NodePool> {
   @GET
   @Path("/{name}")
   public Object get(@PathParam("name") String name, @BeanParam ListOptions options) {
-    return listings.one(this, shown(name, options.authorization), options);
+    return listings.one(this, shown(name), options);
   }
 
   @POST
@@ -190,13 +190,13 @@ public class NodePoolResource implements Lister<NodePool> {
    * A pool the caller may read, as shown to them (an operator reads every org; the first org that has it wins, its
    * org in a label). Only the published resource is read from the pool's view.
    */
-  NodePool shown(String name, String authorization) {
+  NodePool shown(String name) {
     String scope = tenancy.readScope();
     if (scope != null) {
-      return reads.published(new PoolKey(scope, name), authorization)
+      return reads.published(new PoolKey(scope, name))
           .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
     }
-    return reads.publishedPage(null, null, Integer.MAX_VALUE, authorization).entrySet().stream()
+    return reads.publishedPage(null, null, Integer.MAX_VALUE).entrySet().stream()
         .filter(e -> PoolKey.parse(e.getKey()).pool().equals(name))
         .map(e -> OrgLabel.shown(e.getValue(), PoolKey.parse(e.getKey()).org())).findFirst()
         .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
@@ -210,9 +210,8 @@ public class NodePoolResource implements Lister<NodePool> {
   @Override
   public List<NodePool> objects(ListOptions options) {
     String scope = tenancy.readScope();
-    return reads.views(scope, options.authorization).entrySet().stream()
-        .map(e -> scope != null ? e.getValue().published()
-            : OrgLabel.shown(e.getValue().published(), PoolKey.parse(e.getKey()).org()))
+    return reads.publishedPage(scope, null, Integer.MAX_VALUE).entrySet().stream()
+        .map(e -> scope != null ? e.getValue() : OrgLabel.shown(e.getValue(), PoolKey.parse(e.getKey()).org()))
         .sorted(java.util.Comparator.comparing(NodePool::name)).toList();
   }
 
@@ -257,8 +256,7 @@ public class NodePoolResource implements Lister<NodePool> {
   public Page<NodePool> page(ListOptions options, Predicate<NodePool> selected, String after, int limit) {
     String scope = tenancy.readScope();
     return reads.poolsPage(scope, pool -> scope != null ? pool.getValue()
-        : OrgLabel.shown(pool.getValue(), PoolKey.parse(pool.getKey()).org()), selected, after, limit,
-        options.authorization);
+        : OrgLabel.shown(pool.getValue(), PoolKey.parse(pool.getKey()).org()), selected, after, limit);
   }
 
   @Override

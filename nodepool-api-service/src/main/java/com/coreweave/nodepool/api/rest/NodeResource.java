@@ -81,7 +81,7 @@ public class NodeResource implements CoreLister<Node> {
   @Path("/api/v1/nodes/{name}")
   public Response delete(@PathParam("name") String name, @BeanParam ListOptions options) {
     String org = tenancy.writer();
-    for (Map.Entry<String, PoolView> pool : reads.views(org, options.authorization).entrySet()) {
+    for (Map.Entry<String, PoolView> pool : reads.views(org).entrySet()) {
       if (pool.getValue().nodes().containsKey(name)) {
         var node = deletions.request(PoolKey.parse(pool.getKey()), pool.getValue(), name);
         return Response.accepted(CoreNodes.of(node, org,
@@ -98,13 +98,13 @@ public class NodeResource implements CoreLister<Node> {
 
   @Override
   public List<Node> objects(ListOptions options) {
-    return nodes(tenancy.readScope(), options.authorization);
+    return nodes(tenancy.readScope());
   }
 
   /** The nodes of every pool of the org {@code scope} (of every org when null), sorted by name. */
-  List<Node> nodes(String scope, String authorization) {
+  List<Node> nodes(String scope) {
     List<Node> nodes = new ArrayList<>();
-    for (Map.Entry<String, PoolView> pool : reads.views(scope, authorization).entrySet()) {
+    for (Map.Entry<String, PoolView> pool : reads.views(scope).entrySet()) {
       String org = PoolKey.parse(pool.getKey()).org();
       var type = reads.instanceType(pool.getValue().accepted().nodePool().spec().instanceType()).orElse(null);
       pool.getValue().nodes().values().forEach(n -> nodes.add(CoreNodes.of(n, org, type)));

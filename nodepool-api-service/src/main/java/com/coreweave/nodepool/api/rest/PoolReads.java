@@ -23,7 +23,9 @@ import java.util.function.Predicate;
 /**
  * Reads pools from the status aggregator's stores: the instance that holds a pool's partition answers from its
  * store, any other forwards the read to it, so every instance answers for every pool; scans ask every instance.
- * A scan names one org, or none for an operator's read of every org; entries are keyed {@code <org>/<pool>}.
+ * A scan names one org, or none for an operator's read of every org; entries are keyed {@code <org>/<pool>}. Every
+ * read is the current caller's: service-kit's {@code InteractiveQueries} cuts each store to the caller's keys and
+ * checks what other instances answer, whatever a scan here asks for.
  */
 @ApplicationScoped
 public class PoolReads {
@@ -31,29 +33,29 @@ public class PoolReads {
   @Inject
   InteractiveQueries queries;
 
-  public Optional<PoolView> view(PoolKey key, String authorization) {
+  public Optional<PoolView> view(PoolKey key) {
     return queries.get(StoreNames.POOL_VIEWS, key.toString(),
-        "/internal/pool-views/" + segment(key.org()) + "/" + segment(key.pool()), authorization, PoolView.class);
+        "/internal/pool-views/" + segment(key.org()) + "/" + segment(key.pool()), PoolView.class);
   }
 
   /** The published resource of a pool, read from its view's bytes alone ({@link PoolView#publishedIn}). */
-  public Optional<NodePool> published(PoolKey key, String authorization) {
+  public Optional<NodePool> published(PoolKey key) {
     return queries.get(StoreNames.POOL_VIEWS, key.toString(),
-        "/internal/pool-published/" + segment(key.org()) + "/" + segment(key.pool()), authorization, NodePool.class,
+        "/internal/pool-published/" + segment(key.org()) + "/" + segment(key.pool()), NodePool.class,
         PoolView::publishedIn);
   }
 
   /** The Kubernetes Events of a pool, read from its view's bytes alone ({@link PoolView#eventsIn}). */
-  public Optional<PoolEvents> events(PoolKey key, String authorization) {
+  public Optional<PoolEvents> events(PoolKey key) {
     return queries.get(StoreNames.POOL_VIEWS, key.toString(),
-        "/internal/pool-events/" + segment(key.org()) + "/" + segment(key.pool()), authorization, PoolEvents.class,
+        "/internal/pool-events/" + segment(key.org()) + "/" + segment(key.pool()), PoolEvents.class,
         PoolView::eventsIn);
   }
 
   /** Every pool of {@code org} (of every org when null), from all instances. */
-  public SortedMap<String, PoolView> views(String org, String authorization) {
+  public SortedMap<String, PoolView> views(String org) {
     SortedMap<String, PoolView> all = localViews(org);
-    all.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEWS, "/internal/pool-views" + scope(org), authorization,
+    all.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEWS, "/internal/pool-views" + scope(org),
         new TypeReference<Map<String, PoolView>>() { }));
     return all;
   }
@@ -63,11 +65,11 @@ public class PoolReads {
    * {@code after}, in key order, from all instances: each answers its own page and the first {@code limit} of them
    * all are kept. Each is read from its view's bytes alone ({@link PoolView#publishedIn}).
    */
-  public SortedMap<String, NodePool> publishedPage(String org, String after, int limit, String authorization) {
+  public SortedMap<String, NodePool> publishedPage(String org, String after, int limit) {
     SortedMap<String, NodePool> page = localPublishedPage(org, after, limit);
     page.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEWS, "/internal/pool-published?limit=" + limit
         + (org == null ? "" : "&org=" + segment(org)) + (after == null ? "" : "&after=" + segment(after)),
-        authorization, new TypeReference<Map<String, NodePool>>() { }));
+        new TypeReference<Map<String, NodePool>>() { }));
     while (page.size() > limit) {
       page.remove(page.lastKey());
     }
@@ -79,13 +81,13 @@ public class PoolReads {
    * {@code after}: read a page at a time from the stores until {@code limit} are found or none are left.
    */
   Lister.Page<NodePool> poolsPage(String org, Function<Map.Entry<String, NodePool>, NodePool> shown,
-                                  Predicate<NodePool> selected, String after, int limit, String authorization) {
+                                  Predicate<NodePool> selected, String after, int limit) {
     List<NodePool> items = new ArrayList<>();
     List<String> keys = new ArrayList<>();
     String cursor = after;
     int batch = limit == Integer.MAX_VALUE - 1 ? limit : limit + 1;
     while (items.size() <= limit) {
-      SortedMap<String, NodePool> published = publishedPage(org, cursor, batch, authorization);
+      SortedMap<String, NodePool> published = publishedPage(org, cursor, batch);
       for (Map.Entry<String, NodePool> entry : published.entrySet()) {
         NodePool pool = shown.apply(entry);
         if (selected.test(pool) && items.size() <= limit) {
@@ -103,9 +105,9 @@ public class PoolReads {
   }
 
   /** The events of every pool of {@code org} (of every org when null), from all instances. */
-  public SortedMap<String, PoolEvents> events(String org, String authorization) {
+  public SortedMap<String, PoolEvents> events(String org) {
     SortedMap<String, PoolEvents> all = localEvents(org);
-    all.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEWS, "/internal/pool-events" + scope(org), authorization,
+    all.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEWS, "/internal/pool-events" + scope(org),
         new TypeReference<Map<String, PoolEvents>>() { }));
     return all;
   }
@@ -142,7 +144,7 @@ public class PoolReads {
     return queries.localEntries(StoreNames.POOL_VIEWS, org == null ? null : PoolKey.orgPrefix(org));
   }
 
-  /** This instance's share of {@link #events(String, String)}, each read from its view's bytes alone. */
+  /** This instance's share of {@link #events(String)}, each read from its view's bytes alone. */
   public SortedMap<String, PoolEvents> localEvents(String org) {
     return queries.localPage(StoreNames.POOL_VIEWS, org == null ? null : PoolKey.orgPrefix(org), null,
         Integer.MAX_VALUE, PoolView::eventsIn);

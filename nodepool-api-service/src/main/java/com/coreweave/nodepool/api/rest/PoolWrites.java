@@ -8,8 +8,8 @@ import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.kit.kafka.RecordPublisher;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.CloudEvent;
-import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
 import com.coreweave.nodepool.schema.events.NodePoolRequested;
+import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.resource.NodePool;
@@ -53,18 +53,18 @@ public class PoolWrites {
   public RequestDecided submit(PoolKey key, Operation operation, NodePool manifest, String idempotencyKey,
                                WriteOptions options) {
     if (options.dryRun()) {
-      return dryRun(key, operation, manifest, options.authorization);
+      return dryRun(key, operation, manifest);
     }
     if (!waiter.ready()) {
       throw ApiException.unavailable("the API is starting; retry shortly");
     }
+    // The pool processor remembers request ids per pool, so a key is the caller's own org's and pool's.
     String id = idempotencyKey == null || idempotencyKey.isBlank() ? UUID.randomUUID().toString()
         : "idempotency-key:" + idempotencyKey;
     CloudEvent<NodePoolRequested> event = CloudEvent.of(id, PoolRequest.REST_SOURCE, NodePoolRequested.TYPE,
         key.toString(), clock.instant(), new NodePoolRequested(operation, manifest));
-    var answer = waiter.expect(id);
-    publisher.publish(Topics.NODEPOOL_REQUESTED.name(), key.toString(), event);
-    RequestDecided decided = waiter.await(id, answer, settings.requestTimeout());
+    RequestDecided decided = waiter.submit(key, id,
+        () -> publisher.publish(Topics.NODEPOOL_REQUESTED.name(), key.toString(), event), settings.requestTimeout());
     if (decided == null) {
       throw ApiException.timeout("the request " + id + " was written but not decided within "
           + settings.requestTimeout().toSeconds() + "s; it may still take effect");
@@ -82,7 +82,7 @@ public class PoolWrites {
   public NodePool rewrite(PoolKey key, WriteOptions options, boolean callerPrecondition,
                           UnaryOperator<NodePool> change) {
     for (int attempt = 1; ; attempt++) {
-      NodePool current = reads.view(key, options.authorization).map(PoolView::published)
+      NodePool current = reads.view(key).map(PoolView::published)
           .orElseThrow(() -> ApiException.notFound(NodePool.KIND, key.pool()));
       NodePool next = change.apply(current);
       if (next.metadata().resourceVersion() == null) {
@@ -107,8 +107,8 @@ public class PoolWrites {
    * Decides the request here, exactly as the pool processor would against the pool as stored, and stores nothing:
    * what {@code dryRun=All} (kubectl's --dry-run=server, kubectl diff) asks for.
    */
-  private RequestDecided dryRun(PoolKey key, Operation operation, NodePool manifest, String authorization) {
-    PoolView view = reads.view(key, authorization).orElse(null);
+  private RequestDecided dryRun(PoolKey key, Operation operation, NodePool manifest) {
+    PoolView view = reads.view(key).orElse(null);
     Instant now = clock.instant();
     PoolRequest request = new PoolRequest("dry-run:" + UUID.randomUUID(), PoolRequest.REST_SOURCE, key, operation,
         manifest, now, null);

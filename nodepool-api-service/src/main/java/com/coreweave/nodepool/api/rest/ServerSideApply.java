@@ -40,7 +40,7 @@ class ServerSideApply {
    */
   RequestDecided write(PoolKey key, JsonNode config, WriteOptions options) {
     for (int attempt = 1; ; attempt++) {
-      NodePool current = reads.view(key, options.authorization).map(PoolView::published).orElse(null);
+      NodePool current = reads.view(key).map(PoolView::published).orElse(null);
       JsonNode merged = apply(current, config, options.applyManager(), options.force);
       NodePool next = ManifestBody.bind(ManifestBody.checked(merged, key.pool(), options.fieldValidation())
           .manifest());

@@ -2,9 +2,11 @@ package com.coreweave.nodepool.api.rest;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
 import com.coreweave.nodepool.api.domain.CoreEvents;
+import com.coreweave.nodepool.api.domain.CoreNodes;
 import com.coreweave.nodepool.api.domain.ListVersion;
 import com.coreweave.nodepool.api.domain.OrgLabel;
 import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.resource.Statuses;
@@ -12,9 +14,11 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.subscription.BackPressureFailure;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.GET;
@@ -61,7 +65,8 @@ public class WatchResource {
   @Inject
   NodeResource nodes;
 
-  private static final long NODE_POLL_MILLIS = 1000;
+  /** Events an SSE stream of a slow reader may hold. */
+  private static final int SSE_BUFFER = 1000;
 
   @Inject
   Listings listings;
@@ -69,11 +74,17 @@ public class WatchResource {
   @Inject
   ApiSettings settings;
 
+  @Inject
+  WatchLimits limits;
+
+  @Inject
+  PoolReads reads;
+
   @GET
   @Path("/apis/compute.coreweave.com/v1alpha1/watch/nodepools")
   @Blocking
   @Produces(MediaType.APPLICATION_JSON)
-  public RestMulti<WatchEvent> pools(@BeanParam ListOptions options) {
+  public RestMulti<byte[]> pools(@BeanParam ListOptions options) {
     return poolWatch(options, null);
   }
 
@@ -81,7 +92,7 @@ public class WatchResource {
   @Path("/apis/compute.coreweave.com/v1alpha1/watch/nodepools/{name}")
   @Blocking
   @Produces(MediaType.APPLICATION_JSON)
-  public RestMulti<WatchEvent> pool(@PathParam("name") String name, @BeanParam ListOptions options) {
+  public RestMulti<byte[]> pool(@PathParam("name") String name, @BeanParam ListOptions options) {
     return poolWatch(options, name);
   }
 
@@ -89,7 +100,7 @@ public class WatchResource {
   @Path("/api/v1/watch/events")
   @Blocking
   @Produces(MediaType.APPLICATION_JSON)
-  public RestMulti<WatchEvent> coreEvents(@BeanParam ListOptions options) {
+  public RestMulti<byte[]> coreEvents(@BeanParam ListOptions options) {
     return eventWatch(options);
   }
 
@@ -97,44 +108,37 @@ public class WatchResource {
   @Path("/api/v1/watch/namespaces/{namespace}/events")
   @Blocking
   @Produces(MediaType.APPLICATION_JSON)
-  public RestMulti<WatchEvent> namespacedEvents(@PathParam("namespace") String namespace,
+  public RestMulti<byte[]> namespacedEvents(@PathParam("namespace") String namespace,
                                                 @BeanParam ListOptions options) {
     return eventWatch(options.inNamespace(namespace));
   }
 
   /**
-   * Nodes have no topic of their own (they live in their pools' views), so their watch compares the caller's nodes
-   * every {@value #NODE_POLL_MILLIS} ms and streams what changed: enough for kubectl's waits.
+   * Nodes come from the provisioner's node facts, which the live feed follows like the pools' status: a change of a
+   * node reaches its watchers as it happens, and a list of nodes carries that feed's position as its version.
    */
   @GET
   @Path("/api/v1/watch/nodes")
   @Blocking
   @Produces(MediaType.APPLICATION_JSON)
-  public RestMulti<WatchEvent> nodes(@BeanParam ListOptions options) {
-    String scope = tenancy.readScope();
-    String authorization = options.authorization;
-    KubeWatch<Node> watch = new KubeWatch<>(n -> n.getMetadata().getName(), listings.selection(nodes, options),
-        renderer(nodes, options, n -> n));
-    Map<String, Node> last = new HashMap<>();
-    nodes.nodes(scope, authorization).forEach(n -> last.put(n.getMetadata().getName(), n));
-    var poller = Multi.createFrom().ticks().every(Duration.ofMillis(NODE_POLL_MILLIS)).subscribe().with(t -> {
-      Map<String, Node> now = new HashMap<>();
-      nodes.nodes(scope, authorization).forEach(n -> now.put(n.getMetadata().getName(), n));
-      now.forEach((name, node) -> {
-        if (!node.equals(last.get(name))) {
-          watch.onChange(new KubeWatch.Change<>(name, node));
-        }
-      });
-      last.keySet().stream().filter(name -> !now.containsKey(name)).toList()
-          .forEach(name -> watch.onChange(new KubeWatch.Change<>(name, null)));
-      last.clear();
-      last.putAll(now);
-    }, failure -> { });
-    String version = options.resourceVersion;
-    boolean fromNow = version == null || version.isEmpty() || version.equals("0");
-    return stream(watch.events(List.copyOf(last.values()), fromNow, poller::cancel, timeout(options)));
+  public RestMulti<byte[]> nodes(@BeanParam ListOptions options) {
+    return start(LiveFeed.Stream.NODES, options, n -> n.getMetadata().getName(), listings.selection(nodes, options),
+        renderer(nodes, options, n -> n), name -> new NodeBuilder().withNewMetadata().withName(name).endMetadata()
+            .build(),
+        change -> {
+          var node = (LiveFeed.NodeChange) change;
+          String name = node.fact().node().name();
+          return new KubeWatch.Change<>(name, node.removed() ? null : CoreNodes.of(node.fact().node(),
+              node.key().org(), reads.instanceType(node.fact().pool().instanceType()).orElse(null)));
+        }, () -> nodes.objects(options), version -> new NodeBuilder().withNewMetadata().withResourceVersion(version)
+            .endMetadata().build());
   }
 
+  /**
+   * The pools' events as Server-Sent Events for dashboards, filterable like {@code kubectl events --types=Warning
+   * --watch}. At most {@value #SSE_BUFFER} events wait for a slow reader; past that the stream ends and the browser's
+   * EventSource connects again.
+   */
   @GET
   @Path("/apis/compute.coreweave.com/v1alpha1/watch/events")
   @Produces(MediaType.SERVER_SENT_EVENTS)
@@ -148,64 +152,86 @@ public class WatchResource {
             && (reason == null || reason.equals(change.event().getReason()))
             && (nodePool == null || nodePool.equals(change.key().pool()));
     String org = tenancy.readScope();
-    return Multi.createFrom().emitter(emitter -> {
+    Runnable release = limits.admit();
+    return Multi.createFrom().<Event>emitter(emitter -> {
       Runnable stop = feed.watch(LiveFeed.Stream.EVENTS, org, null, change -> {
         if (filter.test((LiveFeed.EventChange) change)) {
           emitter.emit(((LiveFeed.EventChange) change).event());
         }
       });
-      emitter.onTermination(stop);
-    });
+      emitter.onTermination(() -> {
+        stop.run();
+        release.run();
+      });
+    }).onOverflow().buffer(SSE_BUFFER).onFailure(BackPressureFailure.class).recoverWithCompletion()
+        .select().first(limits.timeout(null));
   }
 
-  private RestMulti<WatchEvent> poolWatch(ListOptions options, String name) {
+  private RestMulti<byte[]> poolWatch(ListOptions options, String name) {
     Predicate<NodePool> selected = listings.selection(pools, options);
     Predicate<NodePool> named = name == null ? selected : selected.and(p -> name.equals(p.name()));
     boolean everyOrg = tenancy.readScope() == null;
-    KubeWatch<NodePool> watch = new KubeWatch<>(everyOrg ? OrgLabel::identity : NodePool::name, named,
-        renderer(pools, options, NodePoolResource::asResource));
-    return start(watch, LiveFeed.Stream.POOLS, options, change -> {
-      var pool = (LiveFeed.PoolChange) change;
-      String identity = everyOrg ? pool.key().toString() : pool.key().pool();
-      return new KubeWatch.Change<>(identity, pool.pool() == null || !everyOrg ? pool.pool()
-          : OrgLabel.shown(pool.pool(), pool.key().org()));
-    }, () -> pools.objects(options), version -> NodePoolResource.asResource(NodePool.of(
-        new ObjectMeta(null, null, null, version, null, null, null, null), null, null)));
+    return start(LiveFeed.Stream.POOLS, options, everyOrg ? OrgLabel::identity : NodePool::name, named,
+        renderer(pools, options, NodePoolResource::asResource), identity -> gonePool(identity, everyOrg),
+        change -> {
+          var pool = (LiveFeed.PoolChange) change;
+          String identity = everyOrg ? pool.key().toString() : pool.key().pool();
+          return new KubeWatch.Change<>(identity, pool.pool() == null || !everyOrg ? pool.pool()
+              : OrgLabel.shown(pool.pool(), pool.key().org()));
+        }, () -> pools.objects(options), version -> NodePoolResource.asResource(NodePool.of(
+            new ObjectMeta(null, null, null, version, null, null, null, null), null, null)));
   }
 
-  private RestMulti<WatchEvent> eventWatch(ListOptions options) {
-    KubeWatch<Event> watch = new KubeWatch<>(e -> e.getMetadata().getName(), listings.selection(events, options),
-        renderer(events, options, e -> e));
-    return start(watch, LiveFeed.Stream.EVENTS, options, change -> {
-      var event = (LiveFeed.EventChange) change;
-      return new KubeWatch.Change<>(event.event().getMetadata().getName(), CoreEvents.of(event.event()));
-    }, () -> events.objects(options), version -> new EventBuilder().withNewMetadata().withResourceVersion(version)
-        .endMetadata().build());
+  /** What a DELETED event shows of a pool whose status was tombstoned: its name (and org, for an operator). */
+  private static NodePool gonePool(String identity, boolean everyOrg) {
+    if (!everyOrg) {
+      return NodePool.of(ObjectMeta.named(identity), null, null);
+    }
+    PoolKey key = PoolKey.parse(identity);
+    return OrgLabel.shown(NodePool.of(ObjectMeta.named(key.pool()), null, null), key.org());
+  }
+
+  private RestMulti<byte[]> eventWatch(ListOptions options) {
+    return start(LiveFeed.Stream.EVENTS, options, e -> e.getMetadata().getName(), listings.selection(events, options),
+        renderer(events, options, e -> e), name -> new EventBuilder().withNewMetadata().withName(name).endMetadata()
+            .build(),
+        change -> {
+          var event = (LiveFeed.EventChange) change;
+          return new KubeWatch.Change<>(event.event().getMetadata().getName(), CoreEvents.of(event.event()));
+        }, () -> events.objects(options), version -> new EventBuilder().withNewMetadata().withResourceVersion(version)
+            .endMetadata().build());
   }
 
   /**
-   * Subscribes the watch to the feed (from the client's list version when it names one, else from now), reads the
-   * current objects, and streams; a version the feed's history no longer reaches is 410 Gone, as Kubernetes
-   * answers, and the client lists again.
+   * Opens a watch within the caller's limits ({@link WatchLimits}), subscribes it to the feed (from the client's
+   * list version when it names one, else from now), reads the current objects, and streams; a version the feed's
+   * history no longer reaches is 410 Gone, as Kubernetes answers, and the client lists again.
    */
-  private <T> RestMulti<WatchEvent> start(KubeWatch<T> watch, LiveFeed.Stream stream, ListOptions options,
-                                          Function<Object, KubeWatch.Change<T>> change, Supplier<List<T>> current,
-                                          Function<String, KubernetesResource> bookmark) {
+  private <T> RestMulti<byte[]> start(LiveFeed.Stream stream, ListOptions options, Function<T, String> name,
+                                      Predicate<T> selected, KubeWatch.Renderer<T> renderer,
+                                      Function<String, T> gone, Function<Object, KubeWatch.Change<T>> change,
+                                      Supplier<List<T>> current, Function<String, KubernetesResource> bookmark) {
     String version = options.resourceVersion;
     boolean fromNow = version == null || version.isEmpty() || version.equals("0");
     ListVersion from = fromNow ? null : ListVersion.parse(version, feed.partitionCount(stream));
     if (!fromNow && from == null) {
       throw gone(version, "it is not the resourceVersion of a list or a bookmark; list again");
     }
-    Runnable stop = feed.watch(stream, tenancy.readScope(), from, c -> watch.onChange(change.apply(c)));
-    if (stop == null) {
+    Runnable[] stop = {() -> { }};
+    WatchStream out = limits.open(() -> stop[0].run());
+    KubeWatch<T> watch = new KubeWatch<>(name, selected, renderer, gone, out);
+    Runnable unsubscribe = feed.watch(stream, tenancy.readScope(), from, c -> watch.onChange(change.apply(c)));
+    if (unsubscribe == null) {
+      out.complete();
       throw gone(version, "the changes after it are no longer kept; list again");
     }
-    Multi<WatchEvent> events;
+    stop[0] = unsubscribe;
+    Multi<byte[]> events;
     try {
-      events = watch.events(current.get(), fromNow, stop, timeout(options));
+      events = watch.events(current.get(), fromNow, limits.timeout(options.timeoutSeconds));
     } catch (RuntimeException e) {
-      stop.run();
+      out.complete();
+      unsubscribe.run();
       throw e;
     }
     if (options.allowWatchBookmarks && !options.table()) {
@@ -239,13 +265,8 @@ public class WatchResource {
     };
   }
 
-  private static Duration timeout(ListOptions options) {
-    return options.timeoutSeconds == null || options.timeoutSeconds <= 0 ? null
-        : Duration.ofSeconds(options.timeoutSeconds);
-  }
-
   /** A chunked application/json stream of watch events, one after another, as Kubernetes clients read it. */
-  private static RestMulti<WatchEvent> stream(Multi<WatchEvent> events) {
+  private static RestMulti<byte[]> stream(Multi<byte[]> events) {
     return RestMulti.fromMultiData(events).encodeAsJsonArray(false).status(200)
         .header("Content-Type", MediaType.APPLICATION_JSON).build();
   }

@@ -29,9 +29,6 @@ public class WriteOptions {
   @HeaderParam(HttpHeaders.USER_AGENT)
   String userAgent;
 
-  @HeaderParam(HttpHeaders.AUTHORIZATION)
-  String authorization;
-
   /** Whether the write is only decided, never stored ({@code dryRun=All}, as kubectl's --dry-run=server). */
   boolean dryRun() {
     if (dryRun == null || dryRun.isEmpty()) {

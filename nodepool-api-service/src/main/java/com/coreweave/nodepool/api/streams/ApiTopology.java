@@ -11,13 +11,14 @@ import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.kit.streams.PromptCommits;
 import com.coreweave.nodepool.kit.streams.RecentValues;
 import com.coreweave.nodepool.schema.events.InstanceType;
+import com.coreweave.nodepool.schema.events.OrgPoolCount;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.topics.Topic;
 import com.coreweave.nodepool.schema.topics.Topics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import java.time.Clock;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
@@ -48,7 +49,7 @@ public class ApiTopology {
    * waiting for it in this process returns without waiting for the answer's topic).
    */
   public static Topology build(ApiSettings settings, int partitions, Clock clock,
-                               Consumer<RequestDecided> answered) {
+                               BiConsumer<String, RequestDecided> answered) {
     StreamsBuilder builder = PromptCommits.streamsBuilder();
     // Cached: a pool's view changes with every input, often several times within one commit; the cache writes each
     // pool's last value to the changelog once per commit instead of once per input.
@@ -65,7 +66,15 @@ public class ApiTopology {
             Stores.persistentTimestampedKeyValueStore(StoreNames.INSTANCE_TYPES),
             Serdes.String(), JsonSerde.of(InstanceType.class)).withLoggingDisabled(),
         Topics.INSTANCE_TYPE_CATALOGUED.name(), Consumed.with(Serdes.String(), Serdes.ByteArray()),
-        CatalogueUpdater::new);
+        () -> new GlobalStoreUpdater<>(Topics.INSTANCE_TYPE_CATALOGUED, StoreNames.INSTANCE_TYPES));
+    // Every task's count of each org's pools, so that each task holds creates to the org's pool count quota.
+    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.ORG_POOLS),
+        Serdes.String(), Serdes.Integer()));
+    builder.addGlobalStore(Stores.timestampedKeyValueStoreBuilder(
+            Stores.persistentTimestampedKeyValueStore(StoreNames.ORG_POOL_COUNTS),
+            Serdes.String(), JsonSerde.of(OrgPoolCount.class)).withLoggingDisabled(),
+        Topics.ORG_POOLS_COUNTED.name(), Consumed.with(Serdes.String(), Serdes.ByteArray()),
+        () -> new GlobalStoreUpdater<>(Topics.ORG_POOLS_COUNTED, StoreNames.ORG_POOL_COUNTS));
 
     Inputs in = new Inputs(builder, SERVICE, partitions, clock);
     KStream<String, Object> requests = in.read(Topics.NODEPOOL_REQUESTED, new RequestReader(),
@@ -75,10 +84,10 @@ public class ApiTopology {
         .merge(fact(in, Topics.NODEPOOL_NODES_CHANGED))
         .merge(fact(in, Topics.SPOT_PREEMPTION_PROGRESSED))
         .merge(fact(in, Topics.NODEPOOL_EVENT_RECORDED));
-    KStream<String, Outbound> outputs = inputs.process(() -> new PoolProcessor(settings, clock, answered),
+    KStream<String, Outbound> outputs = inputs.process(() -> new PoolProcessor(settings, partitions, clock, answered),
         Named.as("pool-processor"),
         StoreNames.POOL_VIEWS,
-        StoreNames.REQUEST_IDS, StoreNames.UNVALIDATED);
+        StoreNames.REQUEST_IDS, StoreNames.UNVALIDATED, StoreNames.ORG_POOLS);
     Outbound.route(outputs, "write-outputs");
     return builder.build();
   }

@@ -9,7 +9,7 @@ import com.coreweave.nodepool.schema.events.RequestDecided;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -25,21 +25,23 @@ class PoolProcessor implements Processor<String, Object, String, Outbound> {
   private static final Duration REQUEST_ID_SWEEP = Duration.ofMinutes(10);
 
   private final ApiSettings settings;
+  private final int partitions;
   private final Clock clock;
-  private final Consumer<RequestDecided> answered;
+  private final BiConsumer<String, RequestDecided> answered;
   private RequestDecision requests;
   private StatusAggregation status;
   private Ticker revalidation;
 
-  PoolProcessor(ApiSettings settings, Clock clock, Consumer<RequestDecided> answered) {
+  PoolProcessor(ApiSettings settings, int partitions, Clock clock, BiConsumer<String, RequestDecided> answered) {
     this.settings = settings;
+    this.partitions = partitions;
     this.clock = clock;
     this.answered = answered;
   }
 
   @Override
   public void init(ProcessorContext<String, Outbound> context) {
-    PoolStores stores = new PoolStores(context, clock);
+    PoolStores stores = new PoolStores(context, partitions, clock);
     status = new StatusAggregation(stores);
     requests = new RequestDecision(stores, status, settings, clock, answered);
     PoolMaintenance maintenance = new PoolMaintenance(stores, status, settings, clock);

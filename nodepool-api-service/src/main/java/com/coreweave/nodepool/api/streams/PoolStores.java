@@ -37,6 +37,7 @@ final class PoolStores {
   final RecentValues<PoolView> views;
   final KeyValueStore<String, RequestDecided> requestIds;
   final KeyValueStore<String, String> unvalidated;
+  final PoolCounts counts;
   private final TimestampedKeyValueStore<String, InstanceType> catalogue;
   private final ProcessorContext<String, Outbound> context;
   private final FlushedOutputs<Outbound> statuses;
@@ -45,7 +46,7 @@ final class PoolStores {
   /** Told whenever a pool is filed as not valid yet: revalidation need tick only while there is one. */
   private Runnable onUnvalidated = () -> { };
 
-  PoolStores(ProcessorContext<String, Outbound> context, Clock clock) {
+  PoolStores(ProcessorContext<String, Outbound> context, int partitions, Clock clock) {
     this.context = context;
     this.clock = clock;
     views = new RecentValues<>(context.getStateStore(StoreNames.POOL_VIEWS), RECENT_VIEW_WEIGHT,
@@ -53,6 +54,9 @@ final class PoolStores {
     requestIds = context.getStateStore(StoreNames.REQUEST_IDS);
     unvalidated = context.getStateStore(StoreNames.UNVALIDATED);
     catalogue = context.getStateStore(StoreNames.INSTANCE_TYPES);
+    counts = new PoolCounts(context.getStateStore(StoreNames.ORG_POOLS),
+        context.getStateStore(StoreNames.ORG_POOL_COUNTS), context.taskId().partition(), partitions, this::emit);
+    counts.countOnce(views.store().all());
     // A pool's status changes with most facts, often several times within one commit (a node's assignment and its
     // registration arrive together): only the last status of each commit is published.
     statuses = FlushedOutputs.of(context, views.store());

@@ -9,15 +9,18 @@ import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.kit.streams.PromptCommits;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
+import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.Rejection.Code;
 import com.coreweave.nodepool.schema.topics.Topics;
+import io.fabric8.kubernetes.api.model.Status;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
@@ -32,10 +35,10 @@ final class RequestDecision {
   private final StatusAggregation status;
   private final ApiSettings settings;
   private final Clock clock;
-  private final Consumer<RequestDecided> answered;
+  private final BiConsumer<String, RequestDecided> answered;
 
   RequestDecision(PoolStores stores, StatusAggregation status, ApiSettings settings, Clock clock,
-                  Consumer<RequestDecided> answered) {
+                  BiConsumer<String, RequestDecided> answered) {
     this.stores = stores;
     this.status = status;
     this.settings = settings;
@@ -57,8 +60,10 @@ final class RequestDecision {
     // with it, so a replay cannot leak a second one).
     PoolDecider.WriteContext write = new PoolDecider.WriteContext(now, ResourceVersions.next(current, now),
         UUID.randomUUID().toString(), settings.defaultZone(), current);
-    PoolDecider.Decision decision = PoolDecider.decide(request, view == null ? null : view.accepted(), write,
-        stores::judge);
+    PoolDecider.Decision decision = view == null ? overCountQuota(key, request, now) : null;
+    if (decision == null) {
+      decision = PoolDecider.decide(request, view == null ? null : view.accepted(), write, stores::judge);
+    }
     stores.requestIds.put(requestKey, decision.answer());
     answer(key, request, decision.answer());
     if (decision.isRefusal() && !request.fromRest()) {
@@ -67,11 +72,27 @@ final class RequestDecision {
     if (decision.next() != null) {
       NodePoolAccepted next = decision.next();
       PoolView updated = view == null || !view.uid().equals(next.uid()) ? PoolView.of(next) : view.withAccepted(next);
+      if (view == null) {
+        stores.counts.created(next.org());
+      }
       stores.trackValidation(key, next);
       stores.publishAccepted(key, next);
       status.publish(key, updated, now);
     }
     decision.events().forEach(e -> status.onEvent(key, e));
+  }
+
+  /**
+   * A request that would create a pool the org has no room for under its pool count quota, refused; null when it
+   * creates none or has room (a request for a pool that exists never counts against the quota).
+   */
+  private PoolDecider.Decision overCountQuota(String key, PoolRequest request, Instant now) {
+    if (request.operation() != Operation.CREATE && request.operation() != Operation.APPLY) {
+      return null;
+    }
+    PoolKey pool = PoolKey.parse(key);
+    Status refusal = settings.poolCountQuota().refusal(pool.org(), pool.pool(), stores.counts.of(pool.org()));
+    return refusal == null ? null : PoolDecider.Decision.refused(request, refusal, now);
   }
 
   /**
@@ -81,7 +102,7 @@ final class RequestDecision {
   private void answer(String key, PoolRequest request, RequestDecided answer) {
     stores.emit(key, Outbound.to(Topics.NODEPOOL_REQUEST_DECIDED, answer));
     if (request.fromRest()) {
-      PromptCommits.afterCommit(() -> answered.accept(answer));
+      PromptCommits.afterCommit(() -> answered.accept(key, answer));
     }
   }
 

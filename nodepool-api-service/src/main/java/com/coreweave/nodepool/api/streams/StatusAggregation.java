@@ -93,5 +93,6 @@ final class StatusAggregation {
     stores.publishGone(key, view.accepted());
     stores.views.delete(key);
     stores.forgetUnvalidated(key);
+    stores.counts.gone(view.accepted().org());
   }
 }

@@ -57,7 +57,7 @@ class ApiTopologyTest {
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, "api-test");
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
     driver = new TopologyTestDriver(ApiTopology.build(new Defaults(), 1, Clock.fixed(NOW, ZoneOffset.UTC),
-        answer -> { }), props);
+        (key, answer) -> { }), props);
     var strings = Serdes.String();
     driver.createInputTopic(Topics.INSTANCE_TYPE_CATALOGUED.name(), strings.serializer(), strings.serializer())
         .pipeInput("gd-8xa100-i128", Json.string(new InstanceType("gd-8xa100-i128", "8x A100", "A100", 8, 128, 2048,
@@ -215,6 +215,40 @@ class ApiTopologyTest {
     assertThat(status.isEmpty()).as("nothing left to judge again").isTrue();
   }
 
+  @Test
+  void anOrgCreatesAsManyPoolsAsItsCountQuotaAllowsAndEveryUpdateOfThemStillGoesThrough() {
+    // Org "tiny" may have 2 pools (Defaults); a third create is refused as Kubernetes refuses one past count/<resource>.
+    requests.pipeInput("tiny/a", create("tiny", "a", "c-1", 1));
+    requests.pipeInput("tiny/b", create("tiny", "b", "c-2", 1));
+    requests.pipeInput("tiny/c", create("tiny", "c", "c-3", 1));
+    requests.pipeInput("tiny/a", create("tiny", "a", "c-4", 3));
+    requests.pipeInput("demo/c", create("demo", "c", "c-5", 1));
+
+    List<RequestDecided> answers = decided.readValuesToList().stream()
+        .map(v -> Json.read(v, RequestDecided.class)).toList();
+    assertThat(answers).extracting(RequestDecided::outcome).containsExactly(RequestDecided.Outcome.CREATED,
+        RequestDecided.Outcome.CREATED, RequestDecided.Outcome.REJECTED, RequestDecided.Outcome.UPDATED,
+        RequestDecided.Outcome.CREATED);
+    assertThat(answers.get(2).error().getCode()).isEqualTo(403);
+    assertThat(answers.get(2).error().getMessage()).contains("exceeded quota: count/nodepools.compute.coreweave.com",
+        "used: 2, limited: 2");
+    var refused = dlq.readRecordsToList();
+    assertThat(refused).hasSize(1);
+    assertThat(refused.get(0).key()).isEqualTo("tiny/c");
+    assertThat(new String(refused.get(0).headers().lastHeader("dlq.error").value())).isEqualTo("Forbidden");
+    var counts = output(Topics.ORG_POOLS_COUNTED.name()).readKeyValuesToMap();
+    assertThat(counts.get("tiny/0")).contains("\"pools\":2");
+    assertThat(counts.get("demo/0")).contains("\"pools\":1");
+  }
+
+  static String create(String org, String pool, String id, int target) {
+    JsonNode manifest = Json.mapper().valueToTree(Json.read("""
+        {"apiVersion":"compute.coreweave.com/v1alpha1","kind":"NodePool","metadata":{"name":"%s"},
+         "spec":{"instanceType":"gd-8xa100-i128","targetNodes":%d}}""".formatted(pool, target), JsonNode.class));
+    return Json.string(CloudEvent.of(id, "platform-team/ci", NodePoolRequested.TYPE, org + "/" + pool, NOW,
+        Json.mapper().createObjectNode().put("operation", "APPLY").set("nodePool", manifest)));
+  }
+
   static final class Defaults implements ApiSettings {
     public String defaultZone() {
       return "US-EAST-04A";
@@ -234,6 +268,14 @@ class ApiTopologyTest {
 
     public Duration revalidateInterval() {
       return Duration.ofSeconds(5);
+    }
+
+    public int poolCountLimit() {
+      return 1000;
+    }
+
+    public java.util.Map<String, Integer> poolCountLimitPerOrg() {
+      return java.util.Map.of("tiny", 2);
     }
   }
 }

@@ -11,12 +11,10 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -68,8 +66,8 @@ public class AdminQuotaResource {
 
   @GET
   @Operation(summary = "Every org's quotas with usage and each pool's decision")
-  public QuotaList list(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+  public QuotaList list() {
     caller.admin();
-    return QuotaList.of(null, reads.all(authorization));
+    return QuotaList.of(null, reads.all());
   }
 }

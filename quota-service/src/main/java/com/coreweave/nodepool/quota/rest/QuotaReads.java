@@ -29,17 +29,18 @@ public class QuotaReads {
   InteractiveQueries queries;
 
   /** Every ledger of {@code org}, from all instances. */
-  public List<QuotaLedger> ofOrg(String org, String authorization) {
+  public List<QuotaLedger> ofOrg(String org) {
     List<QuotaLedger> all = new ArrayList<>(localOfOrg(org));
-    all.addAll(queries.fromOthers(StoreNames.QUOTA_LEDGERS, "/internal/quotas/" + segment(org), authorization,
-        LEDGERS));
+    all.addAll(queries.fromOthers(StoreNames.QUOTA_LEDGERS, "/internal/quotas/" + segment(org), LEDGERS,
+        ledger -> ledger.key().toString()));
     return all;
   }
 
-  /** Every ledger of every org, from all instances. */
-  public List<QuotaLedger> all(String authorization) {
+  /** Every ledger the caller may read (every org's for an operator), from all instances. */
+  public List<QuotaLedger> all() {
     List<QuotaLedger> all = new ArrayList<>(localAll());
-    all.addAll(queries.fromOthers(StoreNames.QUOTA_LEDGERS, "/internal/quotas", authorization, LEDGERS));
+    all.addAll(queries.fromOthers(StoreNames.QUOTA_LEDGERS, "/internal/quotas", LEDGERS,
+        ledger -> ledger.key().toString()));
     return all;
   }
 

@@ -3,10 +3,8 @@ package com.coreweave.nodepool.quota.rest;
 import com.coreweave.nodepool.kit.auth.CurrentCaller;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
@@ -23,8 +21,8 @@ public class QuotaResource {
 
   @GET
   @Operation(summary = "The caller's quotas per zone and instance type, with usage and each pool's decision")
-  public QuotaList list(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+  public QuotaList list() {
     String org = caller.org();
-    return QuotaList.of(org, reads.ofOrg(org, authorization));
+    return QuotaList.of(org, reads.ofOrg(org));
   }
 }

@@ -30,7 +30,7 @@ public class BearerTokenFilter {
     if (caller.isEmpty()) {
       return Optional.of(StatusMappers.respond(Statuses.failure(401, "Unauthorized", "unknown bearer token", null)));
     }
-    current.set(caller.get());
+    current.set(caller.get(), header);
     return Optional.empty();
   }
 }

@@ -1,6 +1,10 @@
 package com.coreweave.nodepool.kit.kafka;
 
+import com.coreweave.nodepool.kit.auth.CurrentCaller;
 import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.kit.tenancy.KeyScope;
+import com.coreweave.nodepool.kit.tenancy.ScopedStore;
+import com.coreweave.nodepool.kit.tenancy.StoreTenancy;
 import com.coreweave.nodepool.schema.Json;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JavaType;
@@ -28,8 +32,8 @@ import java.util.function.Function;
 import java.util.function.IntFunction;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.HostInfo;
@@ -41,9 +45,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Reads of a service's state stores across its instances (Kafka Streams interactive queries): each instance holds
- * only its partitions' share, so a key is read where it lives and a scan asks every instance. Another instance is
- * asked over HTTP with the caller's own token, so tenancy holds on the forwarded read too. A store that is being
- * restored or rebalanced answers 503, never a wrong "not found".
+ * only its partitions' share, so a key is read where it lives and a scan asks every instance. Every read is the
+ * current caller's: each store handle is cut to the keys the caller may read ({@link StoreTenancy}, {@link
+ * ScopedStore}) and what another instance answers is tested key by key again; another instance is asked over HTTP
+ * with the caller's own credential, and checks it the same way. A store that is being restored or rebalanced
+ * answers 503, never a wrong "not found".
  */
 @ApplicationScoped
 public class InteractiveQueries {
@@ -56,6 +62,12 @@ public class InteractiveQueries {
 
   @Inject
   KafkaStreams streams;
+
+  @Inject
+  StoreTenancy tenancy;
+
+  @Inject
+  CurrentCaller caller;
 
   @ConfigProperty(name = "quarkus.kafka-streams.application-server")
   String self;
@@ -77,7 +89,7 @@ public class InteractiveQueries {
   public <V> Optional<V> localGet(String store, String key) {
     settled();
     try {
-      return Optional.ofNullable(this.<V>store(store).get(key));
+      return Optional.ofNullable(this.<V>scoped(store).get(key));
     } catch (InvalidStateStoreException e) {
       throw unavailable(store);
     }
@@ -92,7 +104,7 @@ public class InteractiveQueries {
   public <V> SortedMap<String, V> localEntries(String store, String prefix) {
     settled();
     SortedMap<String, V> entries = new TreeMap<>();
-    ReadOnlyKeyValueStore<String, V> local = store(store);
+    ReadOnlyKeyValueStore<String, V> local = scoped(store);
     try (KeyValueIterator<String, V> it = prefix == null ? local.all()
         : local.prefixScan(prefix, Serdes.String().serializer())) {
       it.forEachRemaining(kv -> entries.put(kv.key, kv.value));
@@ -126,8 +138,10 @@ public class InteractiveQueries {
   private <V> SortedMap<String, V> mergedPage(String store, String prefix, String after, int limit,
                                               IntFunction<ReadOnlyKeyValueStore<String, V>> shards) {
     settled();
-    String from = after != null ? after : prefix == null ? "" : prefix;
-    String to = (prefix == null ? "" : prefix) + END;
+    String start = prefix == null ? "" : prefix;
+    // A position after a key of another prefix (a forged or altered continue token) starts no earlier than the prefix.
+    String from = after != null && after.compareTo(start) > 0 ? after : start;
+    String to = start + END;
     Set<Integer> partitions = new TreeSet<>();
     streams.metadataForLocalThreads().forEach(thread -> thread.activeTasks().forEach(task ->
         task.topicPartitions().forEach(tp -> partitions.add(tp.partition()))));
@@ -135,10 +149,11 @@ public class InteractiveQueries {
     List<KeyValueIterator<String, V>> scans = new ArrayList<>();
     try {
       PriorityQueue<Head<V>> heads = new PriorityQueue<>(Comparator.comparing((Head<V> head) -> head.entry().key));
+      KeyScope scope = tenancy.scope(store);
       for (int partition : partitions) {
-        ReadOnlyKeyValueStore<String, V> shard = shards.apply(partition);
-        if (shard != null) {
-          KeyValueIterator<String, V> scan = shard.range(from, to);
+        ReadOnlyKeyValueStore<String, V> found = shards.apply(partition);
+        if (found != null) {
+          KeyValueIterator<String, V> scan = ScopedStore.of(found, scope).range(from, to);
           scans.add(scan);
           Head.next(scan, after).ifPresent(heads::add);
         }
@@ -181,10 +196,24 @@ public class InteractiveQueries {
   }
 
   /**
-   * What {@code read} finds in this instance's share of {@code store}: for a value kept under several keys (read
-   * with gets and prefix scans of one store); a store being restored or rebalanced is a 503.
+   * What {@code read} finds in this instance's share of {@code store}, as the caller may see it: for a value kept
+   * under several keys (read with gets and prefix scans of one store); a store being restored or rebalanced is a 503.
    */
   public <V, T> T readLocal(String store, Function<ReadOnlyKeyValueStore<String, V>, T> read) {
+    settled();
+    try {
+      return read.apply(scoped(store));
+    } catch (InvalidStateStoreException e) {
+      throw unavailable(store);
+    }
+  }
+
+  /**
+   * As {@link #readLocal}, over the whole store whoever calls, for a read whose answer holds no tenant's data (the
+   * free machines of a zone, which anyone may ask for): named apart so that such a read is a choice, not a slip.
+   */
+  public <V, T> T readLocalAggregate(String store, Function<ReadOnlyKeyValueStore<String, V>, T> read) {
+    caller.get();
     settled();
     try {
       return read.apply(store(store));
@@ -214,22 +243,29 @@ public class InteractiveQueries {
     return meta;
   }
 
-  /** The value of {@code key} wherever it lives: here, or from the owner at {@code path} (404 there = empty). */
-  public <V> Optional<V> get(String store, String key, String path, String authorization, Class<V> type) {
+  /**
+   * The value of {@code key} wherever it lives: here, or from the owner at {@code path} (404 there = empty). A key
+   * the caller may not read is not looked for.
+   */
+  public <V> Optional<V> get(String store, String key, String path, Class<V> type) {
+    if (!tenancy.scope(store).sees(key)) {
+      return Optional.empty();
+    }
     Optional<HostInfo> owner = remoteOwner(store, key);
-    return owner.isEmpty() ? localGet(store, key)
-        : fetch(owner.get(), path, authorization, Json.mapper().constructType(type));
+    return owner.isEmpty() ? localGet(store, key) : fetch(owner.get(), path, Json.mapper().constructType(type));
   }
 
   /**
-   * As {@link #get(String, String, String, String, Class)}, the local value read from its stored bytes by
-   * {@code decode}, for a read that needs one part of a large value; the owner's answer at {@code path} is that part.
+   * As {@link #get(String, String, String, Class)}, the local value read from its stored bytes by {@code decode},
+   * for a read that needs one part of a large value; the owner's answer at {@code path} is that part.
    */
-  public <T> Optional<T> get(String store, String key, String path, String authorization, Class<T> type,
-                             Function<byte[], T> decode) {
+  public <T> Optional<T> get(String store, String key, String path, Class<T> type, Function<byte[], T> decode) {
+    if (!tenancy.scope(store).sees(key)) {
+      return Optional.empty();
+    }
     KeyQueryMetadata meta = owner(store, key);
     if (!isSelf(meta.activeHost())) {
-      return fetch(meta.activeHost(), path, authorization, Json.mapper().constructType(type));
+      return fetch(meta.activeHost(), path, Json.mapper().constructType(type));
     }
     ReadOnlyKeyValueStore<String, T> shard = shard(store, meta.partition(), new DecodedStoreType<>(decode));
     if (shard == null) {
@@ -241,6 +277,9 @@ public class InteractiveQueries {
 
   /** The value of {@code key} in this instance's share of {@code store}, read by {@code decode} from its bytes. */
   public <T> Optional<T> localGet(String store, String key, Function<byte[], T> decode) {
+    if (!tenancy.scope(store).sees(key)) {
+      return Optional.empty();
+    }
     ReadOnlyKeyValueStore<String, T> shard = shard(store, owner(store, key).partition(),
         new DecodedStoreType<>(decode));
     return shard == null ? Optional.empty() : read(store, shard, key);
@@ -254,38 +293,57 @@ public class InteractiveQueries {
     }
   }
 
-  /** What every other instance holding a share of {@code store} answers at {@code path}, concatenated. */
-  public <T> List<T> fromOthers(String store, String path, String authorization, TypeReference<List<T>> type) {
+  /**
+   * What every other instance holding a share of {@code store} answers at {@code path}, concatenated, each value
+   * kept only if the caller may read the key {@code keyOf} gives it: another instance's answer is checked like a
+   * local read.
+   */
+  public <T> List<T> fromOthers(String store, String path, TypeReference<List<T>> type, Function<T, String> keyOf) {
+    KeyScope scope = tenancy.scope(store);
     List<T> all = new ArrayList<>();
-    this.<List<T>>eachOther(store, path, authorization, type).forEach(all::addAll);
+    this.<List<T>>eachOther(store, path, type).forEach(answer -> answer.stream()
+        .filter(value -> scope.sees(keyOf.apply(value))).forEach(all::add));
     return all;
   }
 
   /** What every other instance holding a share of {@code store} answers at {@code path} as a map, merged. */
-  public <V> SortedMap<String, V> entriesFromOthers(String store, String path, String authorization,
-                                                              TypeReference<Map<String, V>> type) {
+  public <V> SortedMap<String, V> entriesFromOthers(String store, String path, TypeReference<Map<String, V>> type) {
+    KeyScope scope = tenancy.scope(store);
     SortedMap<String, V> all = new TreeMap<>();
-    this.<Map<String, V>>eachOther(store, path, authorization, type).forEach(all::putAll);
+    this.<Map<String, V>>eachOther(store, path, type).forEach(answer -> answer.forEach((key, value) -> {
+      if (scope.sees(key)) {
+        all.put(key, value);
+      }
+    }));
     return all;
   }
 
-  private <T> List<T> eachOther(String store, String path, String authorization, TypeReference<?> type) {
+  /**
+   * What every other instance holding a share of {@code store} answers at {@code path}, for a read whose answers
+   * hold no tenant's data (as {@link #readLocalAggregate}).
+   */
+  public <T> List<T> aggregateFromOthers(String store, String path, TypeReference<List<T>> type) {
+    List<T> all = new ArrayList<>();
+    this.<List<T>>eachOther(store, path, type).forEach(all::addAll);
+    return all;
+  }
+
+  private <T> List<T> eachOther(String store, String path, TypeReference<?> type) {
     settled();
     List<T> answers = new ArrayList<>();
     for (var instance : streams.streamsMetadataForStore(store)) {
       if (!isSelf(instance.hostInfo())) {
-        this.<T>fetch(instance.hostInfo(), path, authorization, Json.mapper().constructType(type))
-            .ifPresent(answers::add);
+        this.<T>fetch(instance.hostInfo(), path, Json.mapper().constructType(type)).ifPresent(answers::add);
       }
     }
     return answers;
   }
 
-  /** GET {@code path} on another instance with the caller's token; 404 is empty, any other failure 503. */
-  public <T> Optional<T> fetch(HostInfo host, String path, String authorization, JavaType type) {
+  /** GET {@code path} on another instance with the caller's credential; 404 is empty, any other failure 503. */
+  public <T> Optional<T> fetch(HostInfo host, String path, JavaType type) {
     HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + host.host() + ":" + host.port() + path))
         .timeout(timeout)
-        .header("Authorization", authorization)
+        .header("Authorization", caller.credential())
         .header("Accept", "application/json")
         .GET().build();
     try {
@@ -310,6 +368,11 @@ public class InteractiveQueries {
   /** A path segment, URL-encoded. */
   public static String segment(String value) {
     return URLEncoder.encode(value, StandardCharsets.UTF_8);
+  }
+
+  /** This instance's share of {@code name} as the current caller may read it. */
+  private <V> ReadOnlyKeyValueStore<String, V> scoped(String name) {
+    return ScopedStore.of(store(name), tenancy.scope(name));
   }
 
   private <V> ReadOnlyKeyValueStore<String, V> store(String name) {

@@ -3,6 +3,7 @@ package com.coreweave.nodepool.kit.rest;
 import com.coreweave.nodepool.schema.resource.Statuses;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusCause;
+import io.fabric8.kubernetes.api.model.StatusDetails;
 import java.util.List;
 
 /** An API error that answers with a Kubernetes {@code Status} object and the matching HTTP code. */
@@ -50,6 +51,13 @@ public class ApiException extends RuntimeException {
 
   public static ApiException timeout(String message) {
     return new ApiException(Statuses.failure(504, "Timeout", message, null));
+  }
+
+  /** 429: the caller asks more than it may; it may try again after {@code retryAfterSeconds} (also a header). */
+  public static ApiException tooManyRequests(String message, int retryAfterSeconds) {
+    StatusDetails details = new StatusDetails();
+    details.setRetryAfterSeconds(retryAfterSeconds);
+    return new ApiException(Statuses.failure(429, "TooManyRequests", message, details));
   }
 
   public static ApiException unavailable(String message) {

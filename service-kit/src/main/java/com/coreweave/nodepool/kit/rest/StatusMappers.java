@@ -15,8 +15,13 @@ public class StatusMappers {
 
   private static final Logger LOG = Logger.getLogger(StatusMappers.class);
 
+  /** The Status as the answer, with {@code Retry-After} when it says when to retry (as Kubernetes sends it). */
   public static Response respond(Status status) {
-    return Response.status(status.getCode()).type(MediaType.APPLICATION_JSON).entity(status).build();
+    Response.ResponseBuilder answer = Response.status(status.getCode()).type(MediaType.APPLICATION_JSON).entity(status);
+    if (status.getDetails() != null && status.getDetails().getRetryAfterSeconds() != null) {
+      answer.header("Retry-After", status.getDetails().getRetryAfterSeconds());
+    }
+    return answer.build();
   }
 
   @ServerExceptionMapper

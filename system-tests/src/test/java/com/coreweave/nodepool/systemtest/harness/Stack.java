@@ -245,8 +245,8 @@ public final class Stack implements AutoCloseable {
     private ChildProcess launch(Service service, int port, String instanceId) {
         List<String> command = new ArrayList<>(List.of(java(), "-Xmx" + serviceHeap, jvmOptions(projectRoot),
                 "--enable-native-access=ALL-UNNAMED",
-                // The "local" profile carries the demo-only tokens the tests call with.
-                "-Dquarkus.profile=local",
+                // The "demo" profile carries the demo-only tokens the tests call with.
+                "-Dquarkus.profile=local,demo",
                 "-Dquarkus.http.port=" + port,
                 "-Dkafka.bootstrap.servers=" + bootstrapServers(),
                 // Kafka Streams' own state.dir: Quarkus ignores a quarkus.kafka-streams.state-dir ("unrecognized key").
