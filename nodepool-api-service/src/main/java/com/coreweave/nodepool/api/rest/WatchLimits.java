@@ -6,6 +6,7 @@ import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.resource.Statuses;
 import io.fabric8.kubernetes.api.model.WatchEvent;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -32,6 +33,12 @@ public class WatchLimits implements WatchStream.Budget {
   private final Map<String, AtomicInteger> perCredential = new ConcurrentHashMap<>();
   private final AtomicInteger open = new AtomicInteger();
   private final AtomicLong buffered = new AtomicLong();
+
+  @Inject
+  void metrics(MeterRegistry registry) {
+    registry.gauge("nodepool.watches.open", open);
+    registry.gauge("nodepool.watches.buffered.bytes", buffered);
+  }
 
   /**
    * A new watch's stream for the current caller ({@link #admit}); {@code onEnd} runs when the watch ends, after its
