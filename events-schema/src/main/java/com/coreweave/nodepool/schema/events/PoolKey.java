@@ -27,6 +27,16 @@ public record PoolKey(String org, String pool) {
     return new PoolKey(key.substring(0, slash), key.substring(slash + 1));
   }
 
+  /** The pool a key stored beside it belongs to, {@code <org>/<pool>/<part>} (a node of its view, say). */
+  public static PoolKey ofPart(String key) {
+    int slash = key == null ? -1 : key.indexOf('/');
+    int end = slash < 0 ? -1 : key.indexOf('/', slash + 1);
+    if (end < 0) {
+      throw new IllegalArgumentException("key '" + key + "' is not of the form <org>/<pool name>/<part>");
+    }
+    return parse(key.substring(0, end));
+  }
+
   /** The prefix every key of this org starts with, for range scans. */
   public static String orgPrefix(String org) {
     return org + "/";

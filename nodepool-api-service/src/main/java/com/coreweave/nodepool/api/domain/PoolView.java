@@ -16,9 +16,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Everything the api-service knows of one pool, kept in the {@code pool-views} store: the accepted pool, the
- * provisioner's latest summary (with quota's and capacity's verdicts), the nodes, the resource as last published
- * (whose conditions carry the transition times the next status keeps) and the pool's Kubernetes Events. The published resource is written first and the
+ * Everything the api-service knows of one pool: the accepted pool, the provisioner's latest summary (with quota's and
+ * capacity's verdicts), the nodes and spot preemptions, the resource as last published (whose conditions carry the
+ * transition times the next status keeps) and the pool's Kubernetes Events. It is stored split: the {@link #head}
+ * under the pool's key in the {@code pool-views} store, and each node and preemption ({@link #parts}) under a key of
+ * its own in {@code pool-view-parts}, so a pool of thousands of nodes writes no large value. The published resource is written first and the
  * events next, so a LIST of pools or of events reads its part without binding the rest ({@link #publishedIn},
  * {@link #eventsIn}). Events live here rather than in a store of their own so that a commit writes a pool once.
  */
@@ -35,6 +37,9 @@ public record PoolView(
   public PoolView {
     // A view stored before events moved into it has none.
     events = events == null ? PoolEvents.EMPTY : events;
+    // A stored head has its nodes and preemptions apart ({@link #parts}).
+    nodes = nodes == null ? Map.of() : nodes;
+    preemptions = preemptions == null ? List.of() : preemptions;
   }
 
   /**
@@ -82,6 +87,43 @@ public record PoolView(
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read a stored pool view: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The parts of this view that grow with the pool, by id: each node ({@code n/<name>}) and each spot preemption
+   * ({@code p/<node>/<warned at, epoch ms>}). Stored apart from the {@link #head}, each under a key of its own.
+   */
+  public Map<String, ViewPart> parts() {
+    Map<String, ViewPart> parts = new TreeMap<>();
+    nodes.forEach((name, node) -> parts.put(ViewPart.NODES + name, new ViewPart.NodePart(node)));
+    for (Preemption p : preemptions) {
+      parts.put(preemptionId(p), new ViewPart.PreemptionPart(p));
+    }
+    return parts;
+  }
+
+  /** This view without its {@link #parts}: what is stored under the pool's key, of a size that does not grow. */
+  public PoolView head() {
+    return nodes.isEmpty() && preemptions.isEmpty() ? this
+        : new PoolView(accepted, reconciled, Map.of(), List.of(), nodeTime, published, events);
+  }
+
+  /** The view stored as {@code head} and {@code parts}. */
+  public static PoolView joined(PoolView head, Map<String, ViewPart> parts) {
+    Map<String, Node> nodes = new TreeMap<>();
+    List<Preemption> preemptions = new java.util.ArrayList<>();
+    parts.values().forEach(part -> {
+      switch (part) {
+        case ViewPart.NodePart n -> nodes.put(n.node().name(), n.node());
+        case ViewPart.PreemptionPart p -> preemptions.add(p.preemption());
+      }
+    });
+    return new PoolView(head.accepted, head.reconciled, nodes, preemptions, head.nodeTime, head.published,
+        head.events);
+  }
+
+  private static String preemptionId(Preemption p) {
+    return ViewPart.PREEMPTIONS + p.node() + "/" + p.pendingAt().toEpochMilli();
   }
 
   public static PoolView of(NodePoolAccepted accepted) {

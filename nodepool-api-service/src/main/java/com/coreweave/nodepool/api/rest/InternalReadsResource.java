@@ -2,8 +2,10 @@ package com.coreweave.nodepool.api.rest;
 
 import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.PoolView;
+import com.coreweave.nodepool.api.domain.ViewPart;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.PoolKey;
+import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -50,11 +52,20 @@ public class InternalReadsResource {
     return reads.localEvents(own(org, name)).orElseThrow(() -> ApiException.notFound("NodePool", name));
   }
 
+  /** The nodes and preemptions stored beside a pool's view, keyed as stored, for another instance's read. */
   @GET
-  @Path("/pool-views")
+  @Path("/pool-parts/{org}/{name}")
   @Operation(hidden = true)
-  public SortedMap<String, PoolView> views(@QueryParam("org") String org) {
-    return reads.localViews(tenancy.readable(org));
+  public SortedMap<String, ViewPart> parts(@PathParam("org") String org, @PathParam("name") String name) {
+    return reads.localParts(own(org, name));
+  }
+
+  /** This instance's share of the nodes of an org's pools, for another instance's list of nodes. */
+  @GET
+  @Path("/pool-nodes")
+  @Operation(hidden = true)
+  public SortedMap<String, Node> nodes(@QueryParam("org") String org) {
+    return reads.localNodes(tenancy.readable(org));
   }
 
   /** A page of this instance's pools' published resources, for another instance's LIST. */

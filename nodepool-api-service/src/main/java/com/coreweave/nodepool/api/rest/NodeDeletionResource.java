@@ -6,11 +6,9 @@ import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
@@ -35,7 +33,7 @@ public class NodeDeletionResource {
   @Path("/{name}/nodes/{node}")
   public Response delete(@PathParam("name") String name, @PathParam("node") String node) {
     PoolKey key = new PoolKey(caller.org(), name);
-    var pool = reads.view(key).orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
+    var pool = reads.wholeView(key).orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
     return Response.accepted(deletions.request(key, pool, node)).build();
   }
 }

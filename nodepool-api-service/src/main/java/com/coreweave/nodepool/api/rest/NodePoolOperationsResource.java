@@ -26,7 +26,6 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Clock;
@@ -180,8 +179,9 @@ public class NodePoolOperationsResource {
     return value.intValue();
   }
 
+  /** The pool with its nodes and preemptions. */
   private PoolView view(String name) {
-    return reads.view(key(name))
+    return reads.wholeView(key(name))
         .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
   }
 
@@ -189,7 +189,7 @@ public class NodePoolOperationsResource {
   private PoolKey key(String name) {
     String org = tenancy.readScope();
     if (org == null) {
-      org = reads.views(null).keySet().stream().map(PoolKey::parse)
+      org = reads.publishedPage(null, null, Integer.MAX_VALUE).keySet().stream().map(PoolKey::parse)
           .filter(k -> k.pool().equals(name)).map(PoolKey::org).findFirst()
           .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
     }

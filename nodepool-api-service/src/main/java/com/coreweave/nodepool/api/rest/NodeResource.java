@@ -4,7 +4,9 @@ import com.coreweave.nodepool.api.domain.CoreNodes;
 import com.coreweave.nodepool.api.domain.NodeTable;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.TableConvertor;
+import com.coreweave.nodepool.api.domain.ViewPart;
 import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.resource.Statuses;
 import io.fabric8.kubernetes.api.model.Node;
@@ -81,11 +83,12 @@ public class NodeResource implements CoreLister<Node> {
   @Path("/api/v1/nodes/{name}")
   public Response delete(@PathParam("name") String name, @BeanParam ListOptions options) {
     String org = tenancy.writer();
-    for (Map.Entry<String, PoolView> pool : reads.views(org).entrySet()) {
-      if (pool.getValue().nodes().containsKey(name)) {
-        var node = deletions.request(PoolKey.parse(pool.getKey()), pool.getValue(), name);
-        return Response.accepted(CoreNodes.of(node, org,
-            reads.instanceType(pool.getValue().accepted().nodePool().spec().instanceType()).orElse(null))).build();
+    for (String key : reads.nodes(org).keySet()) {
+      if (key.endsWith("/" + ViewPart.NODES + name)) {
+        PoolKey pool = PoolKey.ofPart(key);
+        PoolView view = reads.wholeView(pool).orElseThrow(() -> notFound(name));
+        var node = deletions.request(pool, view, name);
+        return Response.accepted(CoreNodes.of(node, org, instanceType(node))).build();
       }
     }
     throw notFound(name);
@@ -104,13 +107,16 @@ public class NodeResource implements CoreLister<Node> {
   /** The nodes of every pool of the org {@code scope} (of every org when null), sorted by name. */
   List<Node> nodes(String scope) {
     List<Node> nodes = new ArrayList<>();
-    for (Map.Entry<String, PoolView> pool : reads.views(scope).entrySet()) {
-      String org = PoolKey.parse(pool.getKey()).org();
-      var type = reads.instanceType(pool.getValue().accepted().nodePool().spec().instanceType()).orElse(null);
-      pool.getValue().nodes().values().forEach(n -> nodes.add(CoreNodes.of(n, org, type)));
-    }
+    reads.nodes(scope).forEach((key, node) -> nodes.add(CoreNodes.of(node, PoolKey.ofPart(key).org(), instanceType(node))));
     nodes.sort(Comparator.comparing(n -> n.getMetadata().getName()));
     return nodes;
+  }
+
+  /** The catalogue's entry for the node's instance type, which it carries as a label. */
+  private InstanceType instanceType(com.coreweave.nodepool.schema.resource.Node node) {
+    var labels = node.metadata().labels();
+    return reads.instanceType(labels == null ? null : labels.get(
+        com.coreweave.nodepool.schema.resource.Node.LABEL_INSTANCE_TYPE)).orElse(null);
   }
 
   @Override

@@ -4,10 +4,12 @@ import static com.coreweave.nodepool.kit.kafka.InteractiveQueries.segment;
 
 import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.PoolView;
+import com.coreweave.nodepool.api.domain.ViewPart;
 import com.coreweave.nodepool.api.streams.StoreNames;
 import com.coreweave.nodepool.kit.kafka.InteractiveQueries;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.PoolKey;
+import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.fasterxml.jackson.core.type.TypeReference;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -33,6 +36,51 @@ public class PoolReads {
   @Inject
   InteractiveQueries queries;
 
+  /**
+   * The pool's view with its nodes and spot preemptions, which are stored beside it ({@link PoolView#parts}); where
+   * only the pool itself is needed, {@link #view} or {@link #published} reads less.
+   */
+  public Optional<PoolView> wholeView(PoolKey key) {
+    return view(key).map(head -> PoolView.joined(head, parts(key)));
+  }
+
+  /** The nodes of the pools of {@code org} (every org's when null), keyed {@code <org>/<pool>/n/<node>}. */
+  public SortedMap<String, Node> nodes(String org) {
+    SortedMap<String, Node> all = localNodes(org);
+    all.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEW_PARTS, "/internal/pool-nodes" + scope(org),
+        new TypeReference<Map<String, Node>>() { }));
+    return all;
+  }
+
+  /** This instance's share of {@link #nodes}. */
+  public SortedMap<String, Node> localNodes(String org) {
+    SortedMap<String, Node> nodes = new TreeMap<>();
+    queries.<ViewPart>localEntries(StoreNames.POOL_VIEW_PARTS, org == null ? null : PoolKey.orgPrefix(org))
+        .forEach((key, part) -> {
+          if (part instanceof ViewPart.NodePart node) {
+            nodes.put(key, node.node());
+          }
+        });
+    return nodes;
+  }
+
+  /** The parts stored beside pool {@code key}'s view, by id. */
+  private SortedMap<String, ViewPart> parts(PoolKey key) {
+    String prefix = key + "/";
+    SortedMap<String, ViewPart> parts = new TreeMap<>();
+    queries.<ViewPart>membersOf(StoreNames.POOL_VIEW_PARTS, StoreNames.POOL_VIEWS, key.toString(),
+            "/internal/pool-parts/" + segment(key.org()) + "/" + segment(key.pool()),
+            new TypeReference<Map<String, ViewPart>>() { })
+        .forEach((stored, part) -> parts.put(stored.substring(prefix.length()), part));
+    return parts;
+  }
+
+  /** This instance's share of the parts of pool {@code key}, keyed as stored. */
+  public SortedMap<String, ViewPart> localParts(PoolKey key) {
+    return queries.localMembersOf(StoreNames.POOL_VIEW_PARTS, StoreNames.POOL_VIEWS, key.toString());
+  }
+
+  /** The pool's view as stored under its key: without its nodes and preemptions ({@link #wholeView}). */
   public Optional<PoolView> view(PoolKey key) {
     return queries.get(StoreNames.POOL_VIEWS, key.toString(),
         "/internal/pool-views/" + segment(key.org()) + "/" + segment(key.pool()), PoolView.class);
@@ -50,14 +98,6 @@ public class PoolReads {
     return queries.get(StoreNames.POOL_VIEWS, key.toString(),
         "/internal/pool-events/" + segment(key.org()) + "/" + segment(key.pool()), PoolEvents.class,
         PoolView::eventsIn);
-  }
-
-  /** Every pool of {@code org} (of every org when null), from all instances. */
-  public SortedMap<String, PoolView> views(String org) {
-    SortedMap<String, PoolView> all = localViews(org);
-    all.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEWS, "/internal/pool-views" + scope(org),
-        new TypeReference<Map<String, PoolView>>() { }));
-    return all;
   }
 
   /**
@@ -138,10 +178,6 @@ public class PoolReads {
   public SortedMap<String, NodePool> localPublishedPage(String org, String after, int limit) {
     return queries.localPage(StoreNames.POOL_VIEWS, org == null ? null : PoolKey.orgPrefix(org), after, limit,
         PoolView::publishedIn);
-  }
-
-  public SortedMap<String, PoolView> localViews(String org) {
-    return queries.localEntries(StoreNames.POOL_VIEWS, org == null ? null : PoolKey.orgPrefix(org));
   }
 
   /** This instance's share of {@link #events(String)}, each read from its view's bytes alone. */

@@ -3,13 +3,14 @@ package com.coreweave.nodepool.api.streams;
 import com.coreweave.nodepool.api.config.ApiSettings;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.RequestReader;
+import com.coreweave.nodepool.api.domain.ViewPart;
 import com.coreweave.nodepool.api.rest.DecisionWaiter;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.kit.streams.PromptCommits;
-import com.coreweave.nodepool.kit.streams.RecentValues;
+import com.coreweave.nodepool.kit.streams.SplitValues;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.OrgPoolCount;
 import com.coreweave.nodepool.schema.events.RequestDecided;
@@ -53,8 +54,10 @@ public class ApiTopology {
     StreamsBuilder builder = PromptCommits.streamsBuilder();
     // Cached: a pool's view changes with every input, often several times within one commit; the cache writes each
     // pool's last value to the changelog once per commit instead of once per input.
-    builder.addStateStore(RecentValues.layered(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
+    builder.addStateStore(SplitValues.layered(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
         StoreNames.POOL_VIEWS), Serdes.String(), JsonSerde.of(PoolView.class)).withCachingEnabled()));
+    builder.addStateStore(SplitValues.layered(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
+        StoreNames.POOL_VIEW_PARTS), Serdes.String(), JsonSerde.of(ViewPart.class)).withCachingEnabled()));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
         StoreNames.REQUEST_IDS), Serdes.String(), JsonSerde.of(RequestDecided.class)));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
@@ -86,7 +89,7 @@ public class ApiTopology {
         .merge(fact(in, Topics.NODEPOOL_EVENT_RECORDED));
     KStream<String, Outbound> outputs = inputs.process(() -> new PoolProcessor(settings, partitions, clock, answered),
         Named.as("pool-processor"),
-        StoreNames.POOL_VIEWS,
+        StoreNames.POOL_VIEWS, StoreNames.POOL_VIEW_PARTS,
         StoreNames.REQUEST_IDS, StoreNames.UNVALIDATED, StoreNames.ORG_POOLS);
     Outbound.route(outputs, "write-outputs");
     return builder.build();

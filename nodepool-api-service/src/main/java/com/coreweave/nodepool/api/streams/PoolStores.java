@@ -2,9 +2,10 @@ package com.coreweave.nodepool.api.streams;
 
 import com.coreweave.nodepool.api.domain.PlatformValidator;
 import com.coreweave.nodepool.api.domain.PoolView;
+import com.coreweave.nodepool.api.domain.ViewPart;
 import com.coreweave.nodepool.kit.streams.FlushedOutputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
-import com.coreweave.nodepool.kit.streams.RecentValues;
+import com.coreweave.nodepool.kit.streams.SplitValues;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.PoolRef;
@@ -13,6 +14,8 @@ import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.topics.Topics;
 import java.time.Clock;
+import java.util.Map;
+import java.util.SortedMap;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -34,7 +37,25 @@ final class PoolStores {
    */
   private static final long RECENT_VIEW_WEIGHT = 11_000;
 
-  final RecentValues<PoolView> views;
+  /** A view is stored as its head and its parts (its nodes and preemptions), each under a key of its own. */
+  private static final SplitValues.Shape<PoolView, PoolView, ViewPart> SHAPE = new SplitValues.Shape<>() {
+    @Override
+    public PoolView head(PoolView view) {
+      return view.head();
+    }
+
+    @Override
+    public Map<String, ViewPart> members(PoolView view) {
+      return view.parts();
+    }
+
+    @Override
+    public PoolView join(PoolView head, SortedMap<String, ViewPart> parts) {
+      return PoolView.joined(head, parts);
+    }
+  };
+
+  final SplitValues<PoolView, PoolView, ViewPart> views;
   final KeyValueStore<String, RequestDecided> requestIds;
   final KeyValueStore<String, String> unvalidated;
   final PoolCounts counts;
@@ -49,17 +70,18 @@ final class PoolStores {
   PoolStores(ProcessorContext<String, Outbound> context, int partitions, Clock clock) {
     this.context = context;
     this.clock = clock;
-    views = new RecentValues<>(context.getStateStore(StoreNames.POOL_VIEWS), RECENT_VIEW_WEIGHT,
+    views = new SplitValues<>(context.getStateStore(StoreNames.POOL_VIEWS),
+        context.getStateStore(StoreNames.POOL_VIEW_PARTS), SHAPE, RECENT_VIEW_WEIGHT,
         view -> 1 + view.nodes().size() + view.events().events().size());
     requestIds = context.getStateStore(StoreNames.REQUEST_IDS);
     unvalidated = context.getStateStore(StoreNames.UNVALIDATED);
     catalogue = context.getStateStore(StoreNames.INSTANCE_TYPES);
     counts = new PoolCounts(context.getStateStore(StoreNames.ORG_POOLS),
         context.getStateStore(StoreNames.ORG_POOL_COUNTS), context.taskId().partition(), partitions, this::emit);
-    counts.countOnce(views.store().all());
+    counts.countOnce(views.heads().all());
     // A pool's status changes with most facts, often several times within one commit (a node's assignment and its
     // registration arrive together): only the last status of each commit is published.
-    statuses = FlushedOutputs.of(context, views.store());
+    statuses = FlushedOutputs.of(context, views.heads());
   }
 
   ProcessorContext<String, Outbound> context() {

@@ -6,8 +6,10 @@ public final class StoreNames {
   private StoreNames() {
   }
 
-  /** {@code <org>/<pool>} → {@code PoolView}: the materialized pool, with its Kubernetes Events. */
+  /** {@code <org>/<pool>} → {@code PoolView}: the materialized pool, with its Kubernetes Events (its head). */
   public static final String POOL_VIEWS = "pool-views";
+  /** {@code <org>/<pool>/<part id>} → {@code ViewPart}: each node and spot preemption of a pool's view. */
+  public static final String POOL_VIEW_PARTS = "pool-view-parts";
   /** {@code <org>/<pool>|<request id>} → {@code RequestDecided}: requests already answered. */
   public static final String REQUEST_IDS = "request-ids";
   /** {@code <org>/<pool>} → "": pools whose spec is not (yet) valid, validated again periodically. */

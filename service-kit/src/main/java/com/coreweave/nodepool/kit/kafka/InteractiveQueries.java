@@ -275,6 +275,47 @@ public class InteractiveQueries {
     return read(store, shard, key);
   }
 
+  /**
+   * The entries of {@code store} under {@code key}'s prefix ({@code <key>/}) wherever {@code key} of {@code routing}
+   * lives: the members of a value kept split (service-kit {@code SplitValues}), which are stored in the task of their
+   * head's key though their own keys hash elsewhere. Read here, or from the owner at {@code path} (404 there = none).
+   */
+  public <V> SortedMap<String, V> membersOf(String store, String routing, String key, String path,
+                                            TypeReference<Map<String, V>> type) {
+    if (!tenancy.scope(store).sees(key)) {
+      return new TreeMap<>();
+    }
+    KeyQueryMetadata meta = owner(routing, key);
+    if (!isSelf(meta.activeHost())) {
+      SortedMap<String, V> members = new TreeMap<>();
+      this.<Map<String, V>>fetch(meta.activeHost(), path, Json.mapper().constructType(type))
+          .ifPresent(answer -> answer.forEach((id, value) -> {
+            if (tenancy.scope(store).sees(id)) {
+              members.put(id, value);
+            }
+          }));
+      return members;
+    }
+    return localMembersOf(store, routing, key);
+  }
+
+  /** This instance's share of {@link #membersOf}: the members of {@code key} when this instance holds it. */
+  public <V> SortedMap<String, V> localMembersOf(String store, String routing, String key) {
+    ReadOnlyKeyValueStore<String, V> shard = shard(store, owner(routing, key).partition(),
+        QueryableStoreTypes.<String, V>keyValueStore());
+    if (shard == null) {
+      throw unavailable(store);
+    }
+    SortedMap<String, V> members = new TreeMap<>();
+    try (KeyValueIterator<String, V> it = ScopedStore.of(shard, tenancy.scope(store))
+        .prefixScan(key + "/", Serdes.String().serializer())) {
+      it.forEachRemaining(kv -> members.put(kv.key, kv.value));
+    } catch (InvalidStateStoreException e) {
+      throw unavailable(store);
+    }
+    return members;
+  }
+
   /** The value of {@code key} in this instance's share of {@code store}, read by {@code decode} from its bytes. */
   public <T> Optional<T> localGet(String store, String key, Function<byte[], T> decode) {
     if (!tenancy.scope(store).sees(key)) {
