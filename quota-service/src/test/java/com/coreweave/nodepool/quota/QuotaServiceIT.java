@@ -173,7 +173,9 @@ class QuotaServiceIT {
         .extract().asString()).containsPattern("nodepool_dead_letters_total\\{code=\"MalformedJson\","
             + "service=\"quota-service\",topic=\"quota-limit-set\"} [1-9]")
         .containsPattern("nodepool_dead_letters_total\\{code=\"\\w+\",service=\"quota-service\","
-            + "topic=\"quota-demanded\"} [1-9]"));
+            + "topic=\"quota-demanded\"} [1-9]")
+        .contains("nodepool_stream_tasks_stalled 0.0", "nodepool_stream_thread_replace_loop 0.0",
+            "nodepool_stream_thread_replacements_total 0.0"));
     given().get("/q/health/ready").then().log().ifValidationFails().statusCode(200);
   }
 
