@@ -98,7 +98,7 @@ public final class DeadLetterRecords {
     return value == null ? null : new String(value, StandardCharsets.UTF_8);
   }
 
-  static byte[] utf8(String value) {
+  private static byte[] utf8(String value) {
     return (value == null ? "" : value).getBytes(StandardCharsets.UTF_8);
   }
 }
