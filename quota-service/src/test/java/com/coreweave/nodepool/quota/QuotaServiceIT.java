@@ -168,6 +168,15 @@ class QuotaServiceIT {
     });
     assertThat(dead).filteredOn(r -> r.key().equals("other/garbage")).singleElement()
         .satisfies(r -> assertThat(r.headers()).containsEntry(DeadLetters.SOURCE_TOPIC, "quota-demanded"));
+    // What an operator sees: each dead letter counted by topic and code, and the service still ready.
+    Awaitility.await().atMost(WAIT).untilAsserted(() -> assertThat(given().get("/q/metrics").then().statusCode(200)
+        .extract().asString()).containsPattern("nodepool_dead_letters_total\\{code=\"MalformedJson\","
+            + "service=\"quota-service\",topic=\"quota-limit-set\"} [1-9]")
+        .containsPattern("nodepool_dead_letters_total\\{code=\"\\w+\",service=\"quota-service\","
+            + "topic=\"quota-demanded\"} [1-9]")
+        .contains("nodepool_stream_tasks_stalled 0.0", "nodepool_stream_thread_replace_loop 0.0",
+            "nodepool_stream_thread_replacements_total 0.0"));
+    given().get("/q/health/ready").then().log().ifValidationFails().statusCode(200);
   }
 
   @Test

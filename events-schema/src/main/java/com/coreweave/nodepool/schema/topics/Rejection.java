@@ -6,7 +6,7 @@ package com.coreweave.nodepool.schema.topics;
  */
 public class Rejection extends RuntimeException {
 
-  /** Every reason a record is refused, as {@code dlq.error} says it; one list for every topic and service. */
+  /** Every reason a record is dead-lettered, as {@code dlq.error} says it; one list for every topic and service. */
   public enum Code {
     /** The record has no key. */
     KEY_MISSING("KeyMissing"),
@@ -39,7 +39,13 @@ public class Rejection extends RuntimeException {
     /** ... an immutable field changed. */
     INVALID("Invalid"),
     /** ... the org has as many pools as its pool count quota allows. */
-    FORBIDDEN("Forbidden");
+    FORBIDDEN("Forbidden"),
+    /** A record the service made but could not write: larger than its producer may send. */
+    RECORD_TOO_LARGE("RecordTooLarge"),
+    /** A record the service made but could not write: its key or value did not serialize. */
+    SERIALIZATION_FAILED("SerializationFailed"),
+    /** A record the service's own code failed on (an exception of its processor, not of Kafka). */
+    PROCESSING_FAILED("ProcessingFailed");
 
     private final String header;
 

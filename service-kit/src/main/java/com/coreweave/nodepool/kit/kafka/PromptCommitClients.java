@@ -1,28 +1,31 @@
 package com.coreweave.nodepool.kit.kafka;
 
 import com.coreweave.nodepool.kit.streams.PromptCommits;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaClientSupplier;
 
 /**
  * The Kafka clients Quarkus gives the service's Kafka Streams: Streams' own defaults, except that each stream
- * thread's main consumer and producer report its polls and writes for {@link PromptCommits} (unless
- * {@code nodepool.kafka.prompt-commits} is false, which restores the plain per-interval commits).
+ * thread's producer dead-letters what cannot be written ({@link DeadLetteringProducer}), and its main consumer and
+ * producer report its polls and writes for {@link PromptCommits} (unless {@code nodepool.kafka.prompt-commits} is
+ * false, which restores the plain per-interval commits).
  */
 @ApplicationScoped
 public class PromptCommitClients implements KafkaClientSupplier {
 
   @Inject
   KafkaSettings settings;
+
+  @Inject
+  MeterRegistry registry;
 
   @Override
   public Admin getAdmin(Map<String, Object> config) {
@@ -31,8 +34,8 @@ public class PromptCommitClients implements KafkaClientSupplier {
 
   @Override
   public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
-    return settings.promptCommits() ? new PromptCommits.SendWatchingProducer(config)
-        : new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+    return settings.promptCommits() ? new PromptCommits.SendWatchingProducer(config, registry)
+        : new DeadLetteringProducer(config, registry);
   }
 
   @Override

@@ -1,6 +1,10 @@
 package com.coreweave.nodepool.kit.kafka;
 
-import jakarta.enterprise.context.ApplicationScoped;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import java.time.Clock;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.jboss.logging.Logger;
@@ -13,21 +17,51 @@ import org.jboss.logging.Logger;
  * Streams 4.1 can throw a NullPointerException there when a stream thread and an interactive query open the first
  * iterators of a store at once (KAFKA-19906; seen in {@code ChaosIT} right after a restart). Anything else is a fault
  * in our code that would fail the same way again, so the client shuts down and readiness says so, as Kafka Streams
- * does by default for everything.
+ * does by default for everything. (A processor's exception for one record no longer gets here: it is dead-lettered,
+ * {@link ProcessingDeadLetters}; what is left is our code outside processors, e.g. a store's commit hook.)
+ *
+ * <p>A replaced thread that fails again the same way, e.g. on a record it cannot write and may not skip, is replaced
+ * again and again. So replacements are counted ({@code nodepool_stream_thread_replacements_total}), and more than
+ * {@code nodepool.health.replace-loop.replacements} within {@code nodepool.health.replace-loop.window} are a replace
+ * loop, which takes the instance out of readiness ({@link StreamsReadiness}).
  */
-@ApplicationScoped
+@Singleton
 public class StreamThreadRecovery implements StreamsUncaughtExceptionHandler {
 
   private static final Logger LOG = Logger.getLogger(StreamThreadRecovery.class);
 
+  private final ReplaceLoop loop;
+  private final Counter replacements;
+  private final Clock clock;
+
+  @Inject
+  StreamThreadRecovery(HealthSettings settings, MeterRegistry registry, Clock clock) {
+    this(new ReplaceLoop(settings.replaceLoopReplacements(), settings.replaceLoopWindow()), registry, clock);
+  }
+
+  StreamThreadRecovery(ReplaceLoop loop, MeterRegistry registry, Clock clock) {
+    this.loop = loop;
+    this.replacements = Counter.builder("nodepool.stream.thread.replacements")
+        .description("Stream threads replaced after a failure of the Kafka client or broker").register(registry);
+    this.clock = clock;
+  }
+
   @Override
   public StreamThreadExceptionResponse handle(Throwable exception) {
     if (causedByKafka(exception)) {
-      LOG.warn("a stream thread failed in the Kafka client or broker; replacing it", exception);
+      replacements.increment();
+      loop.replaced(clock.instant());
+      LOG.warnf(exception, "a stream thread failed in the Kafka client or broker; replacing it (%d replacements "
+          + "within %s)", loop.recent(clock.instant()), loop.window());
       return StreamThreadExceptionResponse.REPLACE_THREAD;
     }
     LOG.error("a stream thread failed in the service's own code; shutting the Streams client down", exception);
     return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+  }
+
+  /** The replacements of stream threads lately, and whether they are a loop. */
+  ReplaceLoop replaceLoop() {
+    return loop;
   }
 
   /** Whether the innermost cause is Kafka's: Streams wraps whatever failed, its own exceptions included. */

@@ -1,14 +1,13 @@
 package com.coreweave.nodepool.kit.streams;
 
+import com.coreweave.nodepool.kit.kafka.DeadLetterRecords;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.Topic;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Branched;
@@ -96,15 +95,8 @@ public final class Inputs {
   /** The dead-letter headers for a refused record. */
   public static Headers headers(Rejection rejection, String topic, int partition, long offset, String service,
                                 Clock clock) {
-    Headers headers = new RecordHeaders();
-    headers.add(DeadLetters.REASON, utf8(rejection.reason()));
-    headers.add(DeadLetters.ERROR, utf8(rejection.code().header()));
-    headers.add(DeadLetters.SOURCE_TOPIC, utf8(topic));
-    headers.add(DeadLetters.SOURCE_PARTITION, utf8(Integer.toString(partition)));
-    headers.add(DeadLetters.SOURCE_OFFSET, utf8(Long.toString(offset)));
-    headers.add(DeadLetters.SERVICE, utf8(service));
-    headers.add(DeadLetters.FAILED_AT, utf8(clock.instant().toString()));
-    return headers;
+    return DeadLetterRecords.headers(rejection.code(), rejection.reason(), topic, partition, offset, null, service,
+        clock.instant());
   }
 
   private <V, T> KStream<String, Parsed<T>> parse(KStream<String, byte[]> raw, Topic<?, V> topic,
@@ -122,10 +114,6 @@ public final class Inputs {
         .mapValues(Parsed::raw, Named.as("raw-" + step))
         .to(deadLetterTopic, Produced.with(Serdes.String(), Serdes.ByteArray()).withName("dead-letter-" + step));
     return branches.get("route-" + step + "-read").mapValues(Parsed::value, Named.as("value-" + step));
-  }
-
-  private static byte[] utf8(String value) {
-    return (value == null ? "" : value).getBytes(StandardCharsets.UTF_8);
   }
 
   /** A value read from a record; or the raw record, refused (headers say why) or not on its key's partition. */

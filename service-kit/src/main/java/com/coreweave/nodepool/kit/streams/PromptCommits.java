@@ -1,5 +1,7 @@
 package com.coreweave.nodepool.kit.streams;
 
+import com.coreweave.nodepool.kit.kafka.DeadLetteringProducer;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -8,11 +10,9 @@ import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.Callback;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyConfig;
@@ -162,10 +162,10 @@ public final class PromptCommits implements ProcessorWrapper {
   }
 
   /** The producer of a stream thread: reports to that thread's pacing what is being written. */
-  public static final class SendWatchingProducer extends KafkaProducer<byte[], byte[]> {
+  public static final class SendWatchingProducer extends DeadLetteringProducer {
 
-    public SendWatchingProducer(Map<String, Object> config) {
-      super(config, new ByteArraySerializer(), new ByteArraySerializer());
+    public SendWatchingProducer(Map<String, Object> config, MeterRegistry registry) {
+      super(config, registry);
     }
 
     @Override

@@ -2,6 +2,7 @@ package com.coreweave.nodepool.kit.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
@@ -23,7 +25,10 @@ class TopicFollowerTest {
   private static final TopicPartition DECIDED_0 = new TopicPartition("decided", 0);
   private static final TopicPartition DECIDED_1 = new TopicPartition("decided", 1);
 
+  private static final Duration PAUSE = Duration.ofMillis(300);
+
   private final MockConsumer<String, byte[]> consumer = new MockConsumer<>("earliest");
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final List<String> received = new CopyOnWriteArrayList<>();
   private final Map<TopicPartition, Long> lastPositions = new HashMap<>();
   private TopicFollower follower;
@@ -81,20 +86,47 @@ class TopicFollowerTest {
   }
 
   @Test
-  void aFailingReceiverStopsTheLoopAndItSaysSo() throws Exception {
-    consumer.updateBeginningOffsets(Map.of(DECIDED_0, 0L));
-    consumer.updateEndOffsets(Map.of(DECIDED_0, 0L));
-    consumer.updatePartitions("decided", List.of(partition(0)));
+  void aReceiverFailingOnOneRecordHasOnlyThatRecordSkipped() throws Exception {
+    List<String> taken = new CopyOnWriteArrayList<>();
     follower = new TopicFollower("test-follower", List.of("decided"), consumer, TopicFollower.Start.atEnd(),
-        (records, positions) -> {
-          if (!records.isEmpty()) {
+        (records, positions) -> records.forEach(r -> {
+          String value = new String(r.value(), StandardCharsets.UTF_8);
+          if (value.equals("bad")) {
             throw new IllegalStateException("bug in the receiver");
           }
-        }).startThread();
+          taken.add(value);
+        }), PAUSE, registry).startThread();
+    positionAt(0);
     await(follower::positioned);
-    consumer.schedulePollTask(() -> consumer.addRecord(record(DECIDED_0, 0, "x")));
+    consumer.schedulePollTask(() -> {
+      consumer.addRecord(record(DECIDED_0, 0, "a"));
+      consumer.addRecord(record(DECIDED_0, 1, "bad"));
+      consumer.addRecord(record(DECIDED_0, 2, "c"));
+    });
+    await(() -> taken.contains("c"));
+    consumer.schedulePollTask(() -> consumer.addRecord(record(DECIDED_0, 3, "d")));
+    await(() -> taken.contains("d"));
+    // The batch is handed over again one by one, so "a", taken before "bad" failed, comes twice.
+    assertThat(taken).containsExactly("a", "a", "c", "d");
+    assertThat(follower.positioned()).isTrue();
+    assertThat(failures()).isEqualTo(2);
+  }
+
+  @Test
+  void aConsumerFailureStartsTheLoopAgainFromWhereItHadRead() throws Exception {
+    follower = follow(TopicFollower.Start.atEnd());
+    positionAt(0);
+    await(follower::positioned);
+    consumer.schedulePollTask(() -> consumer.addRecord(record(DECIDED_0, 0, "before")));
+    await(() -> received.size() == 1);
+
+    consumer.setPollException(new KafkaException("the broker went away"));
     await(() -> !follower.positioned());
-    await(consumer::closed);
+    assertThat(failures()).isEqualTo(1);
+    await(follower::positioned);
+    consumer.schedulePollTask(() -> consumer.addRecord(record(DECIDED_0, 1, "after")));
+    await(() -> received.size() == 2);
+    assertThat(received).containsExactly("decided-0@0:before", "decided-0@1:after");
   }
 
   @Test
@@ -116,7 +148,17 @@ class TopicFollowerTest {
       synchronized (lastPositions) {
         lastPositions.putAll(positions);
       }
-    }).startThread();
+    }, PAUSE, registry).startThread();
+  }
+
+  private void positionAt(long offset) {
+    consumer.updateBeginningOffsets(Map.of(DECIDED_0, offset));
+    consumer.updateEndOffsets(Map.of(DECIDED_0, offset));
+    consumer.updatePartitions("decided", List.of(partition(0)));
+  }
+
+  private double failures() {
+    return registry.get("nodepool.topic.follower.failures").tag("follower", "test-follower").counter().count();
   }
 
   private static PartitionInfo partition(int partition) {
