@@ -15,6 +15,9 @@ import java.util.List;
  */
 public final class Causes {
 
+  /** The most of a bad value a message shows: a megabyte value is not echoed back. */
+  public static final int SHOWN_CHARS = 256;
+
   private final List<StatusCause> listed = new ArrayList<>();
   private int count;
 
@@ -93,6 +96,11 @@ public final class Causes {
       bytes += utf8(part);
     }
     return count > listed.size() ? text.append(more(count - listed.size())).toString() : text.toString();
+  }
+
+  /** At most {@value #SHOWN_CHARS} characters of what a caller sent, as a message echoes it back. */
+  public static String shown(String text) {
+    return text.length() <= SHOWN_CHARS ? text : text.substring(0, SHOWN_CHARS) + "…";
   }
 
   private static String describe(StatusCause cause) {

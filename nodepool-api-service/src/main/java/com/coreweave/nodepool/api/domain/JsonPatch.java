@@ -238,7 +238,7 @@ public final class JsonPatch {
   }
 
   private static String shown(String text) {
-    return text.length() <= 256 ? text : text.substring(0, 256) + "…";
+    return Causes.shown(text);
   }
 
   /** A JSON Pointer (RFC 6901): "" is the whole document, "/a~1b/0" the member "a/b", then its first item. */

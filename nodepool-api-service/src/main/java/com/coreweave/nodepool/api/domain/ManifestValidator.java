@@ -54,8 +54,6 @@ public final class ManifestValidator {
       "spec.nodeTaints[].value", KubeSyntax::labelValueError);
   /** The rules of each string of the schema, by its node in the schema: looked up, not worked out, per value. */
   private static final Map<JSONSchemaProps, StringRule> STRINGS = strings();
-  /** The most of a bad value a message shows: a megabyte value is not echoed back. */
-  private static final int SHOWN_CHARS = 256;
 
   /** What the schema says of a string besides its length: the values it may take, its pattern, its syntax. */
   private record StringRule(Set<String> values, String supported, Pattern pattern, Function<String, String> syntax) {
@@ -416,11 +414,11 @@ public final class ManifestValidator {
   }
 
   private static String shown(JsonNode value) {
-    return shown(value.toString());
+    return Causes.shown(value.toString());
   }
 
   private static String shown(String text) {
-    return text.length() <= SHOWN_CHARS ? text : text.substring(0, SHOWN_CHARS) + "…";
+    return Causes.shown(text);
   }
 
   private static long utf8(String text) {

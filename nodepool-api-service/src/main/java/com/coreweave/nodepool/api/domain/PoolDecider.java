@@ -26,8 +26,8 @@ import java.util.function.Function;
  * {@code region}; {@code generation} bumped only when the spec changes, {@code resourceVersion} on every write; no
  * write at all for a request that changes nothing; no pool larger than {@link Limits#MAX_POOL_BYTES} as stored. This
  * is where every write of every path (REST verbs, patches, apply, scale, topic requests) ends, with its defaults
- * and managed fields in place, so the size of what is stored is measured here. A refusal is a decision like any other: a Kubernetes
- * {@code Status} in the answer, nothing stored.
+ * and managed fields in place, so the size of what is stored is measured here. A refusal is a decision like any
+ * other: a Kubernetes {@code Status} in the answer, nothing stored.
  */
 public final class PoolDecider {
 

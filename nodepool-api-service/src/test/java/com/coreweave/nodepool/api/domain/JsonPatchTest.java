@@ -32,10 +32,12 @@ class JsonPatchTest {
       "6  | {\"foo\":{\"bar\":\"baz\",\"waldo\":\"fred\"},\"qux\":{\"corge\":\"grault\"}}"
           + " | [{\"op\":\"move\",\"from\":\"/foo/waldo\",\"path\":\"/qux/thud\"}]"
           + " | {\"foo\":{\"bar\":\"baz\"},\"qux\":{\"corge\":\"grault\",\"thud\":\"fred\"}}",
-      "7  | {\"foo\":[\"all\",\"grass\",\"cows\",\"eat\"]} | [{\"op\":\"move\",\"from\":\"/foo/1\",\"path\":\"/foo/3\"}]"
+      "7  | {\"foo\":[\"all\",\"grass\",\"cows\",\"eat\"]}"
+          + " | [{\"op\":\"move\",\"from\":\"/foo/1\",\"path\":\"/foo/3\"}]"
           + " | {\"foo\":[\"all\",\"cows\",\"eat\",\"grass\"]}",
       "8  | {\"baz\":\"qux\",\"foo\":[\"a\",2,\"c\"]}"
-          + " | [{\"op\":\"test\",\"path\":\"/baz\",\"value\":\"qux\"},{\"op\":\"test\",\"path\":\"/foo/1\",\"value\":2}]"
+          + " | [{\"op\":\"test\",\"path\":\"/baz\",\"value\":\"qux\"},"
+          + "{\"op\":\"test\",\"path\":\"/foo/1\",\"value\":2}]"
           + " | {\"baz\":\"qux\",\"foo\":[\"a\",2,\"c\"]}",
       "10 | {\"foo\":\"bar\"} | [{\"op\":\"add\",\"path\":\"/child\",\"value\":{\"grandchild\":{}}}]"
           + " | {\"foo\":\"bar\",\"child\":{\"grandchild\":{}}}",
