@@ -11,6 +11,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
+import org.yaml.snakeyaml.LoaderOptions;
 
 /**
  * The one JSON mapping of every contract: RFC 3339 timestamps, no nulls, map keys sorted (so output is stable and
@@ -20,7 +21,11 @@ import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
 public final class Json {
 
   private static final ObjectMapper MAPPER = configure(JsonMapper.builder().build());
+  // Jackson reads a YAML alias as its anchor's name and never expands it, so an alias bomb stays as small as its
+  // text; a document is read up to the largest body the API accepts, in code points. Both mappers keep Jackson's
+  // StreamReadConstraints: nesting of at most 1,000 levels, names of at most 50,000 characters.
   private static final ObjectMapper YAML = configure(new YAMLMapper(YAMLFactory.builder()
+      .loaderOptions(yamlLimits())
       .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
       .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
       .build()));
@@ -36,6 +41,12 @@ public final class Json {
   /** The same mapping for YAML manifests. */
   public static ObjectMapper yaml() {
     return YAML;
+  }
+
+  private static LoaderOptions yamlLimits() {
+    LoaderOptions options = new LoaderOptions();
+    options.setCodePointLimit(Limits.MAX_REQUEST_BODY_BYTES);
+    return options;
   }
 
   public static <M extends ObjectMapper> M configure(M mapper) {

@@ -1,11 +1,13 @@
 package com.coreweave.nodepool.schema.resource;
 
+import com.coreweave.nodepool.schema.Limits;
 import io.fabric8.kubernetes.api.model.ListMeta;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.StatusCause;
 import io.fabric8.kubernetes.api.model.StatusDetails;
 import io.fabric8.kubernetes.api.model.StatusDetailsBuilder;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -22,6 +24,9 @@ public final class Statuses {
   public static final String TYPE_INVALID = "FieldValueTypeInvalid";
   public static final String TOO_LONG = "FieldValueTooLong";
   public static final String DUPLICATE = "FieldValueDuplicate";
+  public static final String TOO_MANY = "FieldValueTooMany";
+  /** The reason of the one cause that stands for those not listed ({@link #omitted}). */
+  public static final String OMITTED = "CausesOmitted";
 
   private static final String GROUP = "compute.coreweave.com";
 
@@ -45,7 +50,36 @@ public final class Statuses {
 
   public static StatusDetails details(String name, String group, String kind, List<StatusCause> causes) {
     return new StatusDetailsBuilder().withName(name).withGroup(group).withKind(kind)
-        .withCauses(causes == null || causes.isEmpty() ? null : causes).build();
+        .withCauses(causes == null || causes.isEmpty() ? null : bounded(causes)).build();
+  }
+
+  /** The cause in place of {@code count} causes not listed. */
+  public static StatusCause omitted(int count) {
+    return cause(OMITTED, "and " + count + " more", "");
+  }
+
+  /** How many causes {@code cause} stands for: those an {@link #omitted} cause counts, else itself. */
+  public static int standsFor(StatusCause cause) {
+    if (!OMITTED.equals(cause.getReason())) {
+      return 1;
+    }
+    String message = cause.getMessage();
+    return Integer.parseInt(message.substring("and ".length(), message.length() - " more".length()));
+  }
+
+  /**
+   * At most {@link Limits#MAX_CAUSES} causes, then one saying how many more there are: an answer about a request
+   * with a million bad items stays small. A list that is already so bounded (it ends in {@link #omitted}) is kept.
+   */
+  public static List<StatusCause> bounded(List<StatusCause> causes) {
+    int size = causes.size();
+    if (size <= Limits.MAX_CAUSES
+        || (size == Limits.MAX_CAUSES + 1 && OMITTED.equals(causes.get(size - 1).getReason()))) {
+      return causes;
+    }
+    List<StatusCause> listed = new ArrayList<>(causes.subList(0, Limits.MAX_CAUSES));
+    listed.add(omitted(size - Limits.MAX_CAUSES));
+    return listed;
   }
 
   public static Status badRequest(String message) {
@@ -67,10 +101,11 @@ public final class Statuses {
         + "\": " + why, details(name, GROUP, plural(kind), null));
   }
 
-  /** 422 with one cause per bad field, as Kubernetes answers an invalid object. */
+  /** 422 with one cause per bad field (at most {@link Limits#MAX_CAUSES}), as Kubernetes answers an invalid object. */
   public static Status invalid(String kind, String name, List<StatusCause> causes) {
-    String summary = String.join(", ", causes.stream()
-        .map(c -> c.getField() == null ? c.getMessage() : c.getField() + ": " + c.getMessage()).toList());
+    String summary = String.join(", ", bounded(causes).stream()
+        .map(c -> c.getField() == null || c.getField().isEmpty() ? c.getMessage()
+            : c.getField() + ": " + c.getMessage()).toList());
     return failure(422, "Invalid", kind + "." + GROUP + " \"" + (name == null ? "" : name) + "\" is invalid: "
         + summary, details(name, GROUP, kind, causes));
   }

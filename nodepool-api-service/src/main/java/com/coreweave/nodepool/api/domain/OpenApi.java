@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.api.domain;
 
 import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.Limits;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -111,7 +112,8 @@ public final class OpenApi {
     scaleProps.putObject("kind").put("type", "string");
     scaleProps.putObject("metadata").put("$ref", ref + META + "ObjectMeta");
     scaleProps.putObject("spec").put("type", "object").putObject("properties").putObject("replicas")
-        .put("type", "integer").put("format", "int32").put("description", "desired number of nodes");
+        .put("type", "integer").put("format", "int32").put("description", "desired number of nodes")
+        .put("minimum", 0).put("maximum", Limits.MAX_TARGET_NODES);
     scaleProps.putObject("status").put("type", "object").putObject("properties").putObject("replicas")
         .put("type", "integer").put("format", "int32").put("description", "actual number of nodes");
     ArrayNode scaleGvk = scale.putArray("x-kubernetes-group-version-kind");

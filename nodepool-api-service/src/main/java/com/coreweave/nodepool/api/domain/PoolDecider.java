@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.api.domain;
 
+import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
@@ -23,8 +24,10 @@ import java.util.function.Function;
  * Decides one request against the stored pool, as the Kubernetes API server would: create, replace, apply or
  * delete; preconditions on {@code resourceVersion} and {@code uid}; immutable {@code instanceType} and
  * {@code region}; {@code generation} bumped only when the spec changes, {@code resourceVersion} on every write; no
- * write at all for a request that changes nothing. A refusal is a decision like any other: a Kubernetes
- * {@code Status} in the answer, nothing stored.
+ * write at all for a request that changes nothing; no pool larger than {@link Limits#MAX_POOL_BYTES} as stored. This
+ * is where every write of every path (REST verbs, patches, apply, scale, topic requests) ends, with its defaults
+ * and managed fields in place, so the size of what is stored is measured here. A refusal is a decision like any
+ * other: a Kubernetes {@code Status} in the answer, nothing stored.
  */
 public final class PoolDecider {
 
@@ -86,9 +89,13 @@ public final class PoolDecider {
     ObjectMeta meta = new ObjectMeta(request.key().pool(), ctx.newUid(), 1L, ctx.resourceVersion(), created, null,
         given.labels(), given.annotations(), request.fromRest() ? given.managedFields() : null);
     NodePoolSpec spec = request.manifest().spec().withDefaults(ctx.defaultZone());
+    NodePool pool = NodePool.of(meta, spec, null);
+    Status oversized = oversized(pool);
+    if (oversized != null) {
+      return Decision.refused(request, oversized, ctx.now());
+    }
     PlatformValidator.Verdict verdict = validator.apply(spec);
-    NodePoolAccepted next = new NodePoolAccepted(request.key().org(), NodePool.of(meta, spec, null),
-        verdict.validation(), ctx.now());
+    NodePoolAccepted next = new NodePoolAccepted(request.key().org(), pool, verdict.validation(), ctx.now());
     PoolRef ref = PoolRef.of(next);
     List<RecordedEvent> events = new ArrayList<>();
     events.add(RecordedEvent.ofPool(ref, CwEvent.CWNodePoolCreated, "NodePool " + meta.name() + " created: "
@@ -138,11 +145,16 @@ public final class PoolDecider {
     long generation = stored.generation() + (specChanged ? 1 : 0);
     ObjectMeta meta = new ObjectMeta(name, stored.uid(), generation, ctx.resourceVersion(),
         stored.creationTimestamp(), null, given.labels(), given.annotations(), managedFields);
+    NodePool pool = NodePool.of(meta, spec, null);
+    Status oversized = oversized(pool);
+    if (oversized != null) {
+      return Decision.refused(request, oversized, ctx.now());
+    }
     PlatformValidator.Verdict verdict = specChanged ? validator.apply(spec)
         : new PlatformValidator.Verdict(current.validation(), List.of());
     // A generation that is not valid leaves the last valid one in force: a refusal never removes anything.
-    NodePoolAccepted next = new NodePoolAccepted(request.key().org(), NodePool.of(meta, spec, null),
-        verdict.validation(), ctx.now(), verdict.validation().valid() ? null : current.keptInForce());
+    NodePoolAccepted next = new NodePoolAccepted(request.key().org(), pool, verdict.validation(), ctx.now(),
+        verdict.validation().valid() ? null : current.keptInForce());
     List<RecordedEvent> events = new ArrayList<>(specChanged ? findings(PoolRef.of(next), verdict, ctx.now())
         : List.of());
     if (specChanged && next.lastValid() != null) {
@@ -204,6 +216,23 @@ public final class PoolDecider {
           + ", UID in object meta: " + stored.uid());
     }
     return null;
+  }
+
+  /**
+   * Why {@code pool} is too large to store, or null. It is measured as JSON, as it is written: escapes can make a
+   * value six times its UTF-8 size, so the bounds of labels and annotations alone do not bound it, and managed
+   * fields grow with the fields set. The cause names the larger of metadata and spec.
+   */
+  private static Status oversized(NodePool pool) {
+    if (JsonSize.of(pool, Limits.MAX_POOL_BYTES) <= Limits.MAX_POOL_BYTES) {
+      return null;
+    }
+    long metadata = JsonSize.of(pool.metadata(), Long.MAX_VALUE);
+    long spec = JsonSize.of(pool.spec(), Long.MAX_VALUE);
+    return Statuses.invalid(NodePool.KIND, pool.name(), List.of(Statuses.cause(Statuses.TOO_LONG,
+        "Too long: the NodePool as stored (metadata with managedFields, and spec) must have at most "
+            + Limits.MAX_POOL_BYTES + " bytes of JSON, this one would have " + JsonSize.of(pool, Long.MAX_VALUE)
+            + " (metadata " + metadata + ", spec " + spec + ")", metadata >= spec ? "metadata" : "spec")));
   }
 
   private static List<RecordedEvent> findings(PoolRef ref, PlatformValidator.Verdict verdict, Instant now) {

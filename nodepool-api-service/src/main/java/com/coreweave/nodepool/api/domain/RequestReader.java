@@ -2,6 +2,7 @@ package com.coreweave.nodepool.api.domain;
 
 import com.coreweave.nodepool.kit.streams.Interpretation;
 import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
 import com.coreweave.nodepool.schema.events.PoolKey;
@@ -12,15 +13,13 @@ import com.coreweave.nodepool.schema.topics.Rejection.Code;
 import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fabric8.kubernetes.api.model.StatusCause;
-import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * Turns a {@code nodepool-requested} CloudEvent, which the topic's registry entry has read and checked, into a
  * request for the pool processor: the manifest of an APPLY must pass every structural rule the REST API applies
  * ({@link ManifestValidator}), a DELETE names the pool. Anything else is rejected with a code and a reason that end
- * up in the dead-letter headers.
+ * up in the dead-letter headers: for an invalid manifest its first causes and how many more, in at most
+ * {@link Limits#MAX_DLQ_REASON_BYTES}.
  */
 public final class RequestReader implements Interpretation<CloudEvent<JsonNode>, PoolRequest> {
 
@@ -47,10 +46,9 @@ public final class RequestReader implements Interpretation<CloudEvent<JsonNode>,
   private static NodePool manifest(JsonNode manifest) {
     OrgLabel.strip(manifest);
     ManifestValidator.Checked checked = ManifestValidator.check(manifest, ManifestValidator.FieldValidation.Strict);
-    List<StatusCause> causes = checked.causes();
-    if (!causes.isEmpty()) {
-      throw new Rejection(Code.INVALID_SPEC, "data.nodePool is invalid: " + causes.stream()
-          .map(c -> c.getField() + ": " + c.getMessage()).collect(Collectors.joining("; ")));
+    if (!checked.found().isEmpty()) {
+      throw new Rejection(Code.INVALID_SPEC, checked.found().summary("data.nodePool is invalid: ",
+          Limits.MAX_DLQ_REASON_BYTES));
     }
     return bind(checked.manifest());
   }

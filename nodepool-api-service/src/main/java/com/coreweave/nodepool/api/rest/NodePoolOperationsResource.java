@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.api.rest;
 
+import com.coreweave.nodepool.api.domain.Causes;
 import com.coreweave.nodepool.api.domain.NodeConfigurationBody;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.PreemptionHistory;
@@ -16,7 +17,6 @@ import com.coreweave.nodepool.schema.resource.Statuses;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.StatusCause;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -29,7 +29,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -82,7 +81,8 @@ public class NodePoolOperationsResource {
   @Consumes(MediaType.APPLICATION_JSON)
   public Response reportActivity(@PathParam("name") String name, @PathParam("node") String node, String body) {
     JsonNode report = ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE);
-    List<StatusCause> causes = new ArrayList<>();
+    // Counts the causes past the first hundred rather than keeping them: a body may name a million unknown fields.
+    Causes causes = new Causes();
     JsonNode active = report.get("active");
     if (active == null || !active.isBoolean()) {
       causes.add(Statuses.cause(Statuses.REQUIRED, "must be true (busy) or false (idle)", "active"));
@@ -91,11 +91,11 @@ public class NodePoolOperationsResource {
     Integer disruptionsAllowed = count(report, "disruptionsAllowed", causes);
     report.fieldNames().forEachRemaining(f -> {
       if (!ACTIVITY_FIELDS.contains(f)) {
-        causes.add(Statuses.cause(Statuses.INVALID, "unknown field \"" + f + "\"", f));
+        causes.add(Statuses.INVALID, "unknown field \"" + Causes.shown(f) + "\"", Causes.shown(f));
       }
     });
     if (!causes.isEmpty()) {
-      throw ApiException.invalid("NodeActivity", node, causes);
+      throw ApiException.invalid("NodeActivity", node, causes.list());
     }
     if (!view(name).nodes().containsKey(node)) {
       throw ApiException.notFound("Node", node);
@@ -167,7 +167,7 @@ public class NodePoolOperationsResource {
   }
 
   /** An optional non-negative integer field of a report; a bad one is a cause. */
-  private static Integer count(JsonNode report, String field, List<StatusCause> causes) {
+  private static Integer count(JsonNode report, String field, Causes causes) {
     JsonNode value = report.get(field);
     if (value == null || value.isNull()) {
       return null;

@@ -1,9 +1,11 @@
 package com.coreweave.nodepool.api.rest;
 
+import com.coreweave.nodepool.api.domain.Causes;
 import com.coreweave.nodepool.api.domain.JsonPatch;
 import com.coreweave.nodepool.api.domain.MergePatch;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.Statuses;
@@ -76,9 +78,11 @@ public class NodePoolScaleResource {
         throw ApiException.badRequest("the patch cannot be applied: " + e.getMessage());
       }
       JsonNode replicas = wanted.path("spec").path("replicas");
-      if (!replicas.isIntegralNumber() || !replicas.canConvertToInt() || replicas.intValue() < 0) {
-        throw ApiException.invalid("Scale", name, List.of(Statuses.cause(Statuses.INVALID,
-            "Invalid value: " + replicas + ": must be an integer greater than or equal to 0", "spec.replicas")));
+      if (!replicas.isIntegralNumber() || !replicas.canConvertToInt() || replicas.intValue() < 0
+          || replicas.intValue() > Limits.MAX_TARGET_NODES) {
+        throw ApiException.invalid("Scale", name, List.of(Statuses.cause(Statuses.INVALID, "Invalid value: "
+            + Causes.shown(replicas.toString()) + ": must be an integer from 0 to " + Limits.MAX_TARGET_NODES,
+            "spec.replicas")));
       }
       String version = wanted.path("metadata").path("resourceVersion").asText(null);
       if (version != null && !version.equals(current.metadata().resourceVersion())) {

@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.api.streams;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
+import com.coreweave.nodepool.api.domain.Causes;
 import com.coreweave.nodepool.api.domain.PoolDecider;
 import com.coreweave.nodepool.api.domain.PoolRequest;
 import com.coreweave.nodepool.api.domain.PoolView;
@@ -8,6 +9,7 @@ import com.coreweave.nodepool.api.domain.ResourceVersions;
 import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.kit.streams.PromptCommits;
+import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
 import com.coreweave.nodepool.schema.events.PoolKey;
@@ -110,8 +112,8 @@ final class RequestDecision {
     RecordMetadata meta = stores.context().recordMetadata().orElseThrow();
     var why = refused.error();
     Code code = Objects.requireNonNullElse(Code.ofHeader(why.getReason()), Code.INVALID);
-    var headers = Inputs.headers(new Rejection(code, why.getMessage()), meta.topic(), meta.partition(),
-        meta.offset(), ApiTopology.SERVICE, clock);
+    var headers = Inputs.headers(new Rejection(code, Causes.reason(why, Limits.MAX_DLQ_REASON_BYTES)), meta.topic(),
+        meta.partition(), meta.offset(), ApiTopology.SERVICE, clock);
     stores.context().forward(new Record<>(key, Outbound.to(Topics.NODEPOOL_REQUESTED_DLQ, request.raw()),
         now.toEpochMilli(), headers));
     if (view != null) {

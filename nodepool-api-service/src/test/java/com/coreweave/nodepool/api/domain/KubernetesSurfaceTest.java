@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.resource.Condition;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
@@ -59,6 +60,39 @@ class KubernetesSurfaceTest {
         .startsWith("/openapi/v3/apis/compute.coreweave.com/v1alpha1?hash=");
     assertThat(OpenApi.v2().at("/definitions/com.coreweave.compute.v1alpha1.NodePool/properties/spec/required"))
         .hasSize(2);
+  }
+
+  /** What kubectl explain and --validate read: every string and list a client writes has its bound. */
+  @Test
+  void theOpenApiDocumentsShowTheBoundsOfEveryFieldAClientWrites() {
+    for (JsonNode definitions : List.of(OpenApi.v3().at("/components/schemas"), OpenApi.v2().at("/definitions"))) {
+      JsonNode spec = definitions.at("/com.coreweave.compute.v1alpha1.NodePool/properties/spec");
+      for (String count : List.of("targetNodes", "minNodes", "maxNodes")) {
+        assertThat(spec.at("/properties/" + count + "/maximum").intValue()).isEqualTo(Limits.MAX_TARGET_NODES);
+      }
+      assertThat(spec.at("/properties/nodeAnnotations/additionalProperties/maxLength").intValue())
+          .isEqualTo(Limits.MAX_NODE_METADATA_BYTES);
+      assertThat(definitions.at("/io.k8s.api.autoscaling.v1.Scale/properties/spec/properties/replicas/maximum")
+          .intValue()).isEqualTo(Limits.MAX_TARGET_NODES);
+      List<String> unbounded = new java.util.ArrayList<>();
+      unbounded(spec, "spec", unbounded);
+      assertThat(unbounded).isEmpty();
+    }
+  }
+
+  /** The strings without a maxLength and the lists without a maxItems under {@code schema}. */
+  private static void unbounded(JsonNode schema, String path, List<String> found) {
+    String type = schema.path("type").asText();
+    if (type.equals("string") && !schema.has("maxLength") || type.equals("array") && !schema.has("maxItems")) {
+      found.add(path);
+    }
+    schema.path("properties").fields().forEachRemaining(p -> unbounded(p.getValue(), path + "." + p.getKey(), found));
+    if (schema.has("items")) {
+      unbounded(schema.get("items"), path + "[]", found);
+    }
+    if (schema.path("additionalProperties").isObject()) {
+      unbounded(schema.get("additionalProperties"), path + "[]", found);
+    }
   }
 
   @Test

@@ -8,13 +8,19 @@ import static com.coreweave.nodepool.schema.resource.Statuses.FORBIDDEN;
 import static com.coreweave.nodepool.schema.resource.Statuses.INVALID;
 import static com.coreweave.nodepool.schema.resource.Statuses.NOT_SUPPORTED;
 import static com.coreweave.nodepool.schema.resource.Statuses.REQUIRED;
+import static com.coreweave.nodepool.schema.resource.Statuses.OMITTED;
 import static com.coreweave.nodepool.schema.resource.Statuses.TOO_LONG;
+import static com.coreweave.nodepool.schema.resource.Statuses.TOO_MANY;
 import static com.coreweave.nodepool.schema.resource.Statuses.TYPE_INVALID;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import com.coreweave.nodepool.schema.Limits;
+import com.coreweave.nodepool.schema.resource.Statuses;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusCause;
 import java.util.List;
 import org.assertj.core.api.ListAssert;
@@ -446,20 +452,75 @@ class ManifestValidatorTest {
     @Test
     void shouldRejectAnnotationsLargerThan256KiBInTotal() {
       ObjectNode manifest = manifest();
-      ObjectNode annotations = at(manifest, "/spec").putObject("nodeAnnotations");
+      ObjectNode annotations = at(manifest, "/metadata").putObject("annotations");
       annotations.put("a", "x".repeat(200 * 1024)).put("b", "x".repeat(60 * 1024));
 
       List<StatusCause> causes = ManifestValidator.validate(manifest);
 
       assertThat(causes).extracting(StatusCause::getReason, StatusCause::getField)
-          .containsExactly(tuple(TOO_LONG, "spec.nodeAnnotations"));
-      assertThat(causes.get(0).getMessage()).contains("262144 bytes");
+          .containsExactly(tuple(TOO_LONG, "metadata.annotations"));
+      assertThat(causes.get(0).getMessage()).contains("at most 262144 bytes together");
+    }
+
+    @Test
+    void shouldCountLabelsAndAnnotationsInUtf8Bytes() {
+      ObjectNode manifest = manifest();
+      at(manifest, "/metadata").putObject("annotations").put("note", "é".repeat(130 * 1024));
+
+      List<StatusCause> causes = ManifestValidator.validate(manifest);
+
+      assertThat(causes).extracting(StatusCause::getReason, StatusCause::getField)
+          .containsExactly(tuple(TOO_LONG, "metadata.annotations"));
+      assertThat(causes.get(0).getMessage()).endsWith("these have " + (4 + 260 * 1024));
+    }
+
+    @Test
+    void shouldAddUpThePoolsAndTheNodesLabelsAndAnnotations() {
+      ObjectNode manifest = manifest();
+      at(manifest, "/metadata").putObject("annotations").put("a", "x".repeat(250 * 1024));
+      at(manifest, "/spec").putObject("nodeAnnotations").put("b", "x".repeat(8 * 1024));
+
+      assertCauses(manifest).containsExactly(tuple(TOO_LONG, "spec.nodeAnnotations"));
     }
 
     @Test
     void shouldAcceptAnnotationsOfExactly256KiB() {
       ObjectNode manifest = manifest();
       at(manifest, "/metadata").putObject("annotations").put("a", "x".repeat(256 * 1024 - 1));
+
+      assertThat(ManifestValidator.validate(manifest)).isEmpty();
+    }
+
+    /** Issue 25: an 8-node pool carried 240 KB of nodeAnnotations on every node. */
+    @Test
+    void shouldRejectNodeLabelsAndAnnotationsOver16KiBSinceEveryNodeCarriesThem() {
+      ObjectNode manifest = manifest();
+      ObjectNode annotations = at(manifest, "/spec").putObject("nodeAnnotations");
+      for (int i = 0; i < 30; i++) {
+        annotations.put("example.com/note-" + i, "x".repeat(8 * 1024));
+      }
+
+      List<StatusCause> causes = ManifestValidator.validate(manifest);
+
+      assertThat(causes).extracting(StatusCause::getReason, StatusCause::getField)
+          .containsExactly(tuple(TOO_LONG, "spec.nodeAnnotations"));
+      assertThat(causes.get(0).getMessage()).contains("at most 16384 bytes together as JSON");
+    }
+
+    @Test
+    void shouldMeasureTheNodesLabelsAndAnnotationsAsJsonWithItsEscapes() {
+      ObjectNode manifest = manifest();
+      at(manifest, "/spec").putObject("nodeLabels").put("team", "ml");
+      // 3,000 characters, 3,000 bytes of UTF-8, 18,000 bytes of JSON (\u0001 each).
+      at(manifest, "/spec").putObject("nodeAnnotations").put("raw", "\u0001".repeat(3000));
+
+      assertCauses(manifest).containsExactly(tuple(TOO_LONG, "spec.nodeAnnotations"));
+    }
+
+    @Test
+    void shouldAcceptNodeLabelsAndAnnotationsWithinTheirBound() {
+      ObjectNode manifest = manifest();
+      at(manifest, "/spec").putObject("nodeAnnotations").put("a", "x".repeat(16 * 1024 - 16));
 
       assertThat(ManifestValidator.validate(manifest)).isEmpty();
     }
@@ -526,6 +587,109 @@ class ManifestValidatorTest {
     @ValueSource(strings = {"US-EAST-04A", "US-CENTRAL-02A", "EU-SOUTH-03B"})
     void shouldAcceptAZoneId(String region) {
       assertThat(ManifestValidator.validate(manifestWith("/spec", "region", "\"" + region + "\""))).isEmpty();
+    }
+  }
+
+  @Nested
+  class Bounds {
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"targetNodes", "minNodes", "maxNodes"})
+    void shouldRejectMoreNodesThanAPoolMayHaveAtTheField(String field) {
+      List<StatusCause> causes = ManifestValidator.validate(manifestWith("/spec", field,
+          String.valueOf(Limits.MAX_TARGET_NODES + 1)));
+
+      assertThat(causes).extracting(StatusCause::getReason, StatusCause::getField)
+          .containsExactly(tuple(INVALID, "spec." + field));
+      assertThat(causes.get(0).getMessage()).isEqualTo("Invalid value: 5001: must be less than or equal to 5000");
+      assertThat(ManifestValidator.validate(manifestWith("/spec", field, String.valueOf(Limits.MAX_TARGET_NODES))))
+          .isEmpty();
+    }
+
+    @Test
+    void shouldRejectMoreTaintsThanTheSchemaAllows() {
+      ArrayNode taints = at(manifest(), "/spec").arrayNode();
+      for (int i = 0; i < 33; i++) {
+        taints.addObject().put("key", "example.com/t" + i).put("effect", "NoSchedule");
+      }
+
+      List<StatusCause> causes = ManifestValidator.validate(manifestWith("/spec", "nodeTaints", taints.toString()));
+
+      assertThat(causes).extracting(StatusCause::getReason, StatusCause::getField)
+          .containsExactly(tuple(TOO_MANY, "spec.nodeTaints"));
+      assertThat(causes.get(0).getMessage()).isEqualTo("Too many: 33: must have at most 32 items");
+    }
+
+    @ParameterizedTest(name = "{1} longer than {2}")
+    @CsvSource({
+        "/spec,                   instanceType, 63,    spec.instanceType",
+        "/spec,                   region,       63,    spec.region",
+        "/spec/image,             name,         253,   spec.image.name",
+        "/spec/image,             kernel,       63,    spec.image.kernel",
+        "/spec/gpu,               version,      63,    spec.gpu.version",
+        "/spec/nodeAnnotations,   a,            16384, spec.nodeAnnotations[a]",
+    })
+    void shouldRejectAStringLongerThanTheSchemaAllows(String pointer, String field, int max, String path) {
+      List<StatusCause> causes = ManifestValidator.validate(manifestWith(pointer, field,
+          "\"" + "a".repeat(max + 1) + "\""));
+
+      assertThat(causes).extracting(StatusCause::getReason, StatusCause::getField).contains(tuple(TOO_LONG, path));
+      assertThat(causes.get(0).getMessage()).isEqualTo("Too long: must have at most " + max + " characters");
+    }
+
+    @Test
+    void shouldRejectATaintKeyLongerThanAQualifiedNameAsTooLong() {
+      String key = "a".repeat(253) + "/" + "b".repeat(63);
+      assertThat(ManifestValidator.validate(manifestWith("/spec", "nodeTaints",
+          "[{\"key\": \"" + key + "\", \"effect\": \"NoSchedule\"}]"))).isEmpty();
+
+      assertCauses(manifestWith("/spec", "nodeTaints", "[{\"key\": \"" + key + "b\", \"effect\": \"NoSchedule\"}]"))
+          .containsExactly(tuple(TOO_LONG, "spec.nodeTaints[0].key"));
+    }
+
+    @Test
+    void shouldNotEchoAHugeValueBack() {
+      ObjectNode manifest = manifest();
+      at(manifest, "/spec").put("computeClass", "spot".repeat(250_000));
+      at(manifest, "/spec").putObject("gpu").putArray("version").add("x".repeat(1_000_000));
+
+      List<StatusCause> causes = ManifestValidator.validate(manifest);
+
+      assertThat(causes).extracting(StatusCause::getReason, StatusCause::getField).containsExactlyInAnyOrder(
+          tuple(TOO_LONG, "spec.computeClass"), tuple(TYPE_INVALID, "spec.gpu.version"));
+      assertThat(causes).allSatisfy(c -> assertThat(c.getMessage()).hasSizeLessThan(300));
+    }
+
+    /**
+     * Issue 25: validation was quadratic in the bad items and listed every cause. 10,000 bad taints (two causes
+     * each, and one for the list) are answered with the first 100 causes and a count of the rest.
+     */
+    @Test
+    void shouldAnswerTenThousandInvalidTaintsWithAHundredCausesAndACount() {
+      ArrayNode taints = at(manifest(), "/spec").arrayNode();
+      for (int i = 0; i < 10_000; i++) {
+        taints.addObject().put("key", "-bad-" + i).put("effect", "Sometimes");
+      }
+      ObjectNode manifest = manifest();
+      at(manifest, "/spec").set("nodeTaints", taints);
+
+      ManifestValidator.validate(manifest());
+      long started = System.nanoTime();
+      Status answer = Statuses.invalid("NodePool", "example-nodepool", ManifestValidator.validate(manifest));
+      long millis = (System.nanoTime() - started) / 1_000_000;
+      System.out.println("10,000 invalid taints validated in " + millis + " ms");
+
+      List<StatusCause> causes = answer.getDetails().getCauses();
+      assertThat(answer.getCode()).isEqualTo(422);
+      assertThat(causes).hasSize(Limits.MAX_CAUSES + 1);
+      assertThat(causes.get(0)).extracting(StatusCause::getReason, StatusCause::getField)
+          .containsExactly(TOO_MANY, "spec.nodeTaints");
+      assertThat(causes.get(1).getField()).isEqualTo("spec.nodeTaints[0].key");
+      assertThat(causes.get(Limits.MAX_CAUSES)).extracting(StatusCause::getReason, StatusCause::getMessage)
+          .containsExactly(OMITTED, "and 19901 more");
+      assertThat(answer.getMessage()).startsWith("NodePool.compute.coreweave.com \"example-nodepool\" is invalid: "
+          + "spec.nodeTaints: Too many: 10000: must have at most 32 items, spec.nodeTaints[0].key: Invalid value: "
+          + "\"-bad-0\"").endsWith(", and 19901 more");
     }
   }
 }

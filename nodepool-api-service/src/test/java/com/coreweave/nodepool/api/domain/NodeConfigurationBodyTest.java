@@ -5,12 +5,17 @@ import static com.coreweave.nodepool.schema.resource.Statuses.DUPLICATE;
 import static com.coreweave.nodepool.schema.resource.Statuses.INVALID;
 import static com.coreweave.nodepool.schema.resource.Statuses.REQUIRED;
 import static com.coreweave.nodepool.schema.resource.Statuses.TOO_LONG;
+import static com.coreweave.nodepool.schema.resource.Statuses.TOO_MANY;
 import static com.coreweave.nodepool.schema.resource.Statuses.TYPE_INVALID;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested.Action;
 import com.coreweave.nodepool.schema.events.PoolKey;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.fabric8.kubernetes.api.model.StatusCause;
 import org.assertj.core.api.ListAssert;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Nested;
@@ -136,6 +141,43 @@ class NodeConfigurationBodyTest {
     @Test
     void otherFieldsAreUnknown() {
       causes(Action.Reconfigure, "{\"nodeProfile\": \"np-1\"}").containsExactly(tuple(INVALID, "nodeProfile"));
+    }
+
+    @Test
+    void namesAtMostAsManyNodesAsAPoolHas() {
+      ArrayNode nodes = Json.mapper().createArrayNode();
+      for (int i = 0; i < Limits.MAX_TARGET_NODES; i++) {
+        nodes.add("n-" + i);
+      }
+      assertThat(NodeConfigurationBody.read(Action.Reconfigure, Json.mapper().createObjectNode().set("nodes", nodes))
+          .nodes()).hasSize(Limits.MAX_TARGET_NODES);
+
+      nodes.add("n-" + Limits.MAX_TARGET_NODES);
+      NodeConfigurationBody body = NodeConfigurationBody.read(Action.Reconfigure,
+          Json.mapper().createObjectNode().set("nodes", nodes));
+      assertThat(body.causes()).extracting(StatusCause::getReason, StatusCause::getField, StatusCause::getMessage)
+          .containsExactly(tuple(TOO_MANY, "nodes", "Too many: 5001: must have at most 5000 items"));
+    }
+
+    @Test
+    void aNodeNameHasAtMost253Characters() {
+      causes(Action.Reconfigure, "{\"nodes\": [\"" + "n".repeat(253) + "\"]}").isEmpty();
+      causes(Action.Reconfigure, "{\"nodes\": [\"" + "n".repeat(254) + "\"]}")
+          .containsExactly(tuple(TOO_LONG, "nodes[0]"));
+    }
+
+    @Test
+    void aHundredThousandBadNamesAreAHundredCausesAndACount() {
+      ArrayNode nodes = Json.mapper().createArrayNode();
+      for (int i = 0; i < 100_000; i++) {
+        nodes.add(i);
+      }
+
+      NodeConfigurationBody body = NodeConfigurationBody.read(Action.Reconfigure,
+          Json.mapper().createObjectNode().set("nodes", nodes));
+
+      assertThat(body.causes()).hasSize(Limits.MAX_CAUSES + 1);
+      assertThat(body.causes().get(Limits.MAX_CAUSES).getMessage()).isEqualTo("and 99901 more");
     }
   }
 

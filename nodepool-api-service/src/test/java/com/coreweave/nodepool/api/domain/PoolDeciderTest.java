@@ -23,6 +23,7 @@ import com.coreweave.nodepool.api.domain.PlatformValidator.Finding;
 import com.coreweave.nodepool.api.domain.PlatformValidator.Verdict;
 import com.coreweave.nodepool.api.domain.PoolDecider.Decision;
 import com.coreweave.nodepool.api.domain.PoolDecider.WriteContext;
+import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
 import com.coreweave.nodepool.schema.events.PoolKey;
@@ -33,12 +34,14 @@ import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.Image;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
+import com.coreweave.nodepool.schema.resource.ManagedFieldsEntry;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationUpdateStrategy;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.resource.ObjectReference;
 import com.coreweave.nodepool.schema.resource.Statuses;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.StatusCause;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -529,6 +532,64 @@ class PoolDeciderTest {
 
       assertThat(decision.next().nodePool().metadata().generation()).isEqualTo(2L);
       assertThat(decision.events()).extracting(RecordedEvent::reason).containsExactly("CWNodePoolMetadata");
+    }
+  }
+
+  /** Issue 25: every write ends here, so the pool as stored is measured here, as JSON. */
+  @Nested
+  class StoredSize {
+
+    /** Annotations within their 256 KiB of UTF-8 that JSON escapes make six times larger. */
+    private Map<String, String> escaped() {
+      return Map.of("note", "\u0001".repeat(50 * 1024));
+    }
+
+    @Test
+    void aPoolLargerThanItsBoundAsJsonIsNotCreated() {
+      Decision decision = decide(CREATE, manifest(spec().build(), null, escaped()), null, "100", NOW);
+
+      assertRejected(decision, 422, "Invalid");
+      StatusCause cause = decision.answer().error().getDetails().getCauses().get(0);
+      assertThat(cause.getReason()).isEqualTo(Statuses.TOO_LONG);
+      assertThat(cause.getField()).isEqualTo("metadata");
+      assertThat(cause.getMessage()).startsWith("Too long: the NodePool as stored (metadata with managedFields, and "
+          + "spec) must have at most 262144 bytes of JSON, this one would have ");
+      assertThat(judged).as("a refused pool is not judged").isEmpty();
+    }
+
+    @Test
+    void anUpdateThatWouldMakeThePoolTooLargeIsRefusedAndChangesNothing() {
+      Decision decision = decide(APPLY, manifest(spec().build(), null, escaped()), created(), "101");
+
+      assertRejected(decision, 422, "Invalid");
+    }
+
+    @Test
+    void theManagedFieldsTheWriteRecordsCount() {
+      ObjectNode fields = Json.mapper().createObjectNode();
+      for (int i = 0; i < 20_000; i++) {
+        fields.putObject("f:example.com/label-" + i);
+      }
+      NodePool manifest = manifest(spec().build());
+      manifest = manifest.withMetadata(manifest.metadata().withManagedFields(List.of(
+          new ManagedFieldsEntry("kubectl", "Update",
+              "compute.coreweave.com/v1alpha1", NOW_SECONDS, "FieldsV1", fields))));
+      PoolRequest rest = new PoolRequest("req-1", PoolRequest.REST_SOURCE, PoolKey.parse(KEY), CREATE, manifest,
+          NOW, null);
+
+      Decision decision = PoolDecider.decide(rest, null, new WriteContext(NOW, "100", UID, ZONE, null),
+          PoolDeciderTest.this::judge);
+
+      assertRejected(decision, 422, "Invalid");
+      assertThat(decision.answer().error().getDetails().getCauses().get(0).getField()).isEqualTo("metadata");
+    }
+
+    @Test
+    void aPoolJustWithinItsBoundIsCreated() {
+      Decision decision = decide(CREATE, manifest(spec().build(), null, Map.of("note", "x".repeat(250 * 1024))),
+          null, "100", NOW);
+
+      assertThat(decision.answer().outcome()).isEqualTo(Outcome.CREATED);
     }
   }
 

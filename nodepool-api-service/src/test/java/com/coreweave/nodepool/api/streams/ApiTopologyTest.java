@@ -15,7 +15,11 @@ import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.topics.Topics;
+import com.coreweave.nodepool.schema.Limits;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -196,6 +200,57 @@ class ApiTopologyTest {
     });
     assertThat(events.readValuesToList()).anyMatch(e -> e.contains("CWNodePoolNodesRequestFailed")
         && e.contains("req-2"));
+  }
+
+  /** A request on the topic with the manifest {@code change} makes of the smallest one. */
+  static String apply(String id, java.util.function.Consumer<ObjectNode> change) {
+    ObjectNode pool = Json.read("""
+        {"apiVersion":"compute.coreweave.com/v1alpha1","kind":"NodePool","metadata":{"name":"train"},
+         "spec":{"instanceType":"gd-8xa100-i128","targetNodes":1}}""", ObjectNode.class);
+    change.accept(pool);
+    return Json.string(CloudEvent.of(id, "platform-team/ci", NodePoolRequested.TYPE, KEY, NOW,
+        Json.mapper().createObjectNode().put("operation", "APPLY").set("nodePool", pool)));
+  }
+
+  private static String reason(TestRecord<String, String> deadLetter) {
+    return new String(deadLetter.headers().lastHeader("dlq.reason").value(), StandardCharsets.UTF_8);
+  }
+
+  /** Issue 25: every cause of 10,000 bad taints went into the dead letter's reason header. */
+  @Test
+  void aTopicRequestWithTenThousandBadTaintsIsDeadLetteredWithItsFirstCausesAndACount() {
+    requests.pipeInput(KEY, apply("req-taints", pool -> {
+      ArrayNode taints = ((ObjectNode) pool.get("spec")).putArray("nodeTaints");
+      for (int i = 0; i < 10_000; i++) {
+        taints.addObject().put("key", "-bad-" + i).put("effect", "Sometimes");
+      }
+    }));
+
+    TestRecord<String, String> refused = dlq.readRecord();
+    String reason = reason(refused);
+    int listed = reason.split("; ").length;
+    assertThat(reason.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(Limits.MAX_DLQ_REASON_BYTES);
+    assertThat(reason).startsWith("data.nodePool is invalid: spec.nodeTaints: Too many: 10000: must have at most "
+        + "32 items; spec.nodeTaints[0].key: Invalid value: \"-bad-0\": ")
+        .endsWith(" … (" + (20_001 - listed) + " more causes)");
+    assertThat(new String(refused.headers().lastHeader("dlq.error").value(), StandardCharsets.UTF_8))
+        .isEqualTo("InvalidSpec");
+    assertThat(accepted.readValuesToList()).isEmpty();
+  }
+
+  @Test
+  void aTopicRequestForAPoolTooLargeToStoreIsDeadLetteredWithWhyAndShownOnThePool() {
+    requests.pipeInput(KEY, apply("req-1", 2, null));
+    // Within the bounds of annotations in UTF-8, but six times as large as JSON.
+    requests.pipeInput(KEY, apply("req-large", pool -> ((ObjectNode) pool.get("metadata")).putObject("annotations")
+        .put("note", "\u0001".repeat(50 * 1024))));
+
+    String reason = reason(dlq.readRecord());
+    assertThat(reason).startsWith("NodePool \"train\" is invalid: metadata: Too long: the NodePool as stored "
+        + "(metadata with managedFields, and spec) must have at most 262144 bytes of JSON");
+    assertThat(events.readValuesToList()).anyMatch(e -> e.contains("CWNodePoolNodesRequestFailed")
+        && e.contains("req-large"));
+    assertThat(lastStatus().metadata().annotations()).isNull();
   }
 
   @Test
