@@ -16,6 +16,7 @@ import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodePoolRequested;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
+import com.coreweave.nodepool.schema.events.OrgPoolCount;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
@@ -116,6 +117,7 @@ class ContractGoldenTest {
         List.of(new Grant("us-east-04a-gd-8xa100-i128-0001", 41)), 1, 3, 5,
         "1 node queued, position 3 of 5 for gd-8xa100-i128 in US-EAST-04A", T0, Conditions.Quota.UNDER,
         "NodePool is within instance type quota."));
+    Golden.assertMatches("org-pools-counted.json", new OrgPoolCount("demo", 2, 3));
     Golden.assertMatches("instance-type-catalogued.json", new InstanceType("gd-8xa100-i128",
         "8x NVIDIA A100 80GB SXM, Intel Xeon Ice Lake, 128 vCPU", "A100", 8, 128, 2048, false,
         List.of("US-EAST-04A", "US-WEST-01A")));

@@ -73,6 +73,12 @@ final class Api {
         .method("PATCH", HttpRequest.BodyPublishers.ofString(mergePatch)));
   }
 
+  /** Any request with any body, as a careless or hostile client might send it. */
+  Answer send(String method, String path, String contentType, String body) {
+    return send(HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", contentType)
+        .method(method, HttpRequest.BodyPublishers.ofString(body)));
+  }
+
   Answer delete(String path) {
     return send(HttpRequest.newBuilder(base.resolve(path)).DELETE());
   }

@@ -11,6 +11,7 @@ import com.coreweave.nodepool.schema.events.NodeDeletionRequested;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
+import com.coreweave.nodepool.schema.events.OrgPoolCount;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
@@ -68,6 +69,16 @@ final class RecordChecks {
     if (!key.equals(type.name())) {
       throw new Rejection(Code.KEY_MISMATCH, "key '" + key + "' does not match the instance type '" + type.name()
           + "'");
+    }
+  }
+
+  static void orgPoolCount(String key, OrgPoolCount count) {
+    if (blank(count.org()) || count.partition() < 0 || count.pools() < 0) {
+      throw invalid("a pool count needs an org, a partition and a count, none negative");
+    }
+    if (!key.equals(count.key())) {
+      throw new Rejection(Code.KEY_MISMATCH, "key '" + key + "' is not the count's <org>/<partition> '"
+          + count.key() + "'");
     }
   }
 

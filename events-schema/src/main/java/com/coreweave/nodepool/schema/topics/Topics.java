@@ -79,7 +79,7 @@ public final class Topics {
       KeyFormat.ZONE_TYPE, ValueFormat.json(CapacityDemanded.class), RecordChecks::capacityDemanded, DELETED, WEEK,
       QUOTA, KEY_PARTITION, "Each pool's quota decision (or its departure), keyed by the capacity ledger it draws on.");
   public static final Topic<String, OrgPoolCount> ORG_POOLS_COUNTED = new Topic<>("org-pools-counted",
-      KeyFormat.name("<org>/<partition>"), ValueFormat.json(OrgPoolCount.class), RecordCheck.none(), COMPACTED,
+      KeyFormat.name("<org>/<partition>"), ValueFormat.json(OrgPoolCount.class), RecordChecks::orgPoolCount, COMPACTED,
       FOREVER, API, KEY_PARTITION, "How many pools each org has in each partition: the pool count quota's tally.");
   public static final Topic<String, InstanceType> INSTANCE_TYPE_CATALOGUED = new Topic<>("instance-type-catalogued",
       KeyFormat.INSTANCE_TYPE, ValueFormat.json(InstanceType.class), RecordChecks::catalogued, COMPACTED, FOREVER,

@@ -34,6 +34,7 @@ class TopicReadTest {
         Arguments.of(Topics.QUOTA_DEMANDED, "quota-demanded-gone.json", "demo/US-EAST-04A/gd-8xa100-i128"),
         Arguments.of(Topics.CAPACITY_DEMANDED, "capacity-demanded.json", "US-EAST-04A/gd-8xa100-i128"),
         Arguments.of(Topics.CAPACITY_DEMANDED, "capacity-demanded-gone.json", "US-EAST-04A/gd-8xa100-i128"),
+        Arguments.of(Topics.ORG_POOLS_COUNTED, "org-pools-counted.json", "demo/2"),
         Arguments.of(Topics.INSTANCE_TYPE_CATALOGUED, "instance-type-catalogued.json", "gd-8xa100-i128"),
         Arguments.of(Topics.FLEET_CHANGE_REQUESTED, "fleet-change-requested.json", "US-EAST-04A/gd-8xa100-i128"),
         Arguments.of(Topics.CAPACITY_CHECKED, "capacity-checked.json", POOL),

@@ -1,0 +1,287 @@
+package com.coreweave.nodepool.systemtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.Limits;
+import com.coreweave.nodepool.schema.topics.DeadLetters;
+import com.coreweave.nodepool.systemtest.harness.KafkaProbe;
+import com.coreweave.nodepool.systemtest.harness.Service;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 25, tried as a hostile tenant would, against the whole stack: org {@code other} reaching for org
+ * {@code demo}'s pools through every read path (a forged list position, another org's continue token, the reads
+ * between instances), two orgs racing with one {@code Idempotency-Key}, a JSON patch that copies itself into
+ * gigabytes, a body of 4 MiB, 10,000 bad taints on REST and on the topic, and a watch whose client never reads while
+ * a thousand changes happen. Each must be refused or bounded, and the API must stay ready for everyone.
+ */
+class HostileTenantIT {
+
+  private static final String TYPE = "gd-8xa100-i128";
+  private static final Api DEMO = SystemStack.api("demo-token");
+  private static final Api OTHER = SystemStack.api("other-token");
+  private static final Api ADMIN = SystemStack.api("admin-token");
+  private static final ExecutorService RACERS = Executors.newFixedThreadPool(4);
+
+  @BeforeAll
+  static void pools() {
+    for (int i = 0; i < 3; i++) {
+      created(DEMO, "hostile-demo-" + i);
+    }
+    created(OTHER, "hostile-other-0");
+  }
+
+  @AfterAll
+  static void stop() {
+    RACERS.shutdownNow();
+  }
+
+  private static void created(Api api, String name) {
+    await().atMost(Duration.ofSeconds(60)).until(() -> {
+      int code = api.post(Api.POOLS, Api.pool(name, TYPE, 0)).code();
+      return code == 201 || code == 409;
+    });
+  }
+
+  @Test
+  void aForgedOrAnotherOrgsListPositionShowsNoForeignPool() {
+    String version = OTHER.get(Api.POOLS + "?limit=1").text("/metadata/resourceVersion");
+    // The issue's attack: base64url("<rv of a real list>\n0"), which sorts before every org.
+    String forged = Base64.getUrlEncoder().withoutPadding()
+        .encodeToString((version + "\n0").getBytes(StandardCharsets.UTF_8));
+    var refused = OTHER.get(Api.POOLS + "?limit=500&continue=" + forged);
+    assertThat(refused.code()).isEqualTo(400);
+    assertThat(refused.text("/kind")).isEqualTo("Status");
+    assertThat(refused.body().toString()).doesNotContain("hostile-demo");
+
+    String demos = DEMO.get(Api.POOLS + "?limit=1").text("/metadata/continue");
+    assertThat(demos).as("demo has more than one pool, so its first page continues").isNotBlank();
+    var stolen = OTHER.get(Api.POOLS + "?limit=500&continue=" + URLEncoder.encode(demos, StandardCharsets.UTF_8));
+    assertThat(stolen.code()).isEqualTo(400);
+    assertThat(stolen.text("/message")).contains("another caller's list");
+
+    // The whole list, paged as kubectl pages it: other's own pools only.
+    assertThat(names(OTHER.get(Api.POOLS + "?limit=1"))).allMatch(n -> !n.startsWith("hostile-demo"));
+    List<String> everyPage = new ArrayList<>();
+    String next = "";
+    do {
+      var page = OTHER.get(Api.POOLS + "?limit=1" + (next.isEmpty() ? ""
+          : "&continue=" + URLEncoder.encode(next, StandardCharsets.UTF_8)));
+      assertThat(page.code()).isEqualTo(200);
+      everyPage.addAll(names(page));
+      next = page.body().at("/metadata/continue").asText("");
+    } while (!next.isEmpty());
+    assertThat(everyPage).contains("hostile-other-0").noneMatch(n -> n.startsWith("hostile-demo"));
+    assertThat(names(ADMIN.get(Api.POOLS))).as("an operator reads every org")
+        .contains("hostile-demo-0", "hostile-other-0");
+  }
+
+  @Test
+  void theReadsBetweenInstancesAreTheCallersOwnToo() {
+    // What one instance asks another, asked directly with other's token for demo's pools and from before every org.
+    var page = OTHER.get("/internal/pool-published?org=other&after=0&limit=100");
+    assertThat(page.code()).isEqualTo(200);
+    page.body().fieldNames().forEachRemaining(key -> assertThat(key).startsWith("other/"));
+    assertThat(page.body().toString()).doesNotContain("hostile-demo");
+    assertThat(OTHER.get("/internal/pool-published?org=demo&limit=100").code()).isEqualTo(404);
+    assertThat(OTHER.get("/internal/pool-published?limit=100").code()).isEqualTo(404);
+    assertThat(OTHER.get("/internal/pool-published/demo/hostile-demo-0").code()).isEqualTo(404);
+    assertThat(OTHER.get("/internal/pool-views/demo/hostile-demo-0").code()).isEqualTo(404);
+    assertThat(OTHER.get("/internal/pool-events/demo/hostile-demo-0").code()).isEqualTo(404);
+    assertThat(OTHER.get("/internal/pool-parts/demo/hostile-demo-0").code()).isEqualTo(404);
+    assertThat(OTHER.get("/internal/pool-nodes?org=demo").code()).isEqualTo(404);
+    var events = OTHER.get("/api/v1/events");
+    assertThat(events.code()).isEqualTo(200);
+    assertThat(events.body().toString()).doesNotContain("hostile-demo");
+    assertThat(OTHER.get(Api.POOLS + "/hostile-demo-0").code()).isEqualTo(404);
+    assertThat(OTHER.get(Api.POOLS + "/hostile-demo-0/events").code()).isEqualTo(404);
+    assertThat(OTHER.get(Api.POOLS + "/hostile-demo-0/nodes").code()).isEqualTo(404);
+    assertThat(OTHER.get("/dashboard/api/nodepools").code()).as("every org's pools are an operator's").isEqualTo(403);
+  }
+
+  @Test
+  void theSameIdempotencyKeyFromTwoOrgsAtOnceGivesEachItsOwnPool() throws Exception {
+    for (int round = 0; round < 8; round++) {
+      String key = UUID.randomUUID().toString();
+      String demoPool = "idem-demo-" + round;
+      String otherPool = "idem-other-" + round;
+      var demoAnswer = CompletableFuture.supplyAsync(() -> DEMO.post(Api.POOLS, Api.pool(demoPool, TYPE, 0), key),
+          RACERS);
+      var otherAnswer = CompletableFuture.supplyAsync(
+          () -> OTHER.post(Api.POOLS, Api.pool(otherPool, TYPE, 0), key), RACERS);
+      assertThat(demoAnswer.get().code()).isEqualTo(201);
+      assertThat(otherAnswer.get().code()).isEqualTo(201);
+      assertThat(demoAnswer.get().text("/metadata/name")).as("round %d", round).isEqualTo(demoPool);
+      assertThat(otherAnswer.get().text("/metadata/name")).as("round %d", round).isEqualTo(otherPool);
+      // And the key still does what it is for: a retry gets the first answer.
+      var retry = DEMO.post(Api.POOLS, Api.pool(demoPool, TYPE, 0), key);
+      assertThat(retry.text("/metadata/uid")).isEqualTo(demoAnswer.get().text("/metadata/uid"));
+    }
+  }
+
+  @Test
+  void aJsonPatchBombIsRefusedAt422FastAndTheApiStaysReady() {
+    String path = Api.POOLS + "/hostile-demo-0";
+    ArrayNode bomb = Json.mapper().createArrayNode();
+    bomb.addObject().put("op", "add").put("path", "/metadata/annotations").set("value",
+        Json.mapper().createObjectNode().put("a", "x".repeat(60_000)));
+    for (int i = 0; i < 30; i++) {
+      bomb.addObject().put("op", "copy").put("from", "/metadata/annotations").put("path",
+          "/metadata/annotations/x" + i);
+    }
+    DEMO.send("PATCH", path, "application/json-patch+json", bomb.toString());
+    long started = System.nanoTime();
+    var refused = DEMO.send("PATCH", path, "application/json-patch+json", bomb.toString());
+    long millis = (System.nanoTime() - started) / 1_000_000;
+
+    assertThat(refused.code()).isEqualTo(422);
+    assertThat(refused.text("/kind")).isEqualTo("Status");
+    assertThat(millis).as("answered in %d ms", millis).isLessThan(100);
+    assertThat(SystemStack.get().ready(Service.API)).isTrue();
+    assertThat(DEMO.get(path).code()).isEqualTo(200);
+  }
+
+  @Test
+  void aBodyOfFourMebibytesIs413WithAStatus() {
+    String huge = "{\"apiVersion\":\"compute.coreweave.com/v1alpha1\",\"kind\":\"NodePool\",\"metadata\":{\"name\":"
+        + "\"huge\",\"annotations\":{\"a\":\"" + "x".repeat(4 * 1024 * 1024) + "\"}}}";
+    var refused = DEMO.post(Api.POOLS, huge);
+    assertThat(refused.code()).isEqualTo(413);
+    assertThat(refused.text("/kind")).isEqualTo("Status");
+    assertThat(refused.number("/code")).isEqualTo(413);
+    assertThat(SystemStack.get().ready(Service.API)).isTrue();
+  }
+
+  @Test
+  void tenThousandBadTaintsAreRefusedQuicklyWithBoundedCausesOnRestAndDeadLetteredOnTheTopic() {
+    ObjectNode manifest = (ObjectNode) Json.read(Api.pool("hostile-taints", TYPE, 0), JsonNode.class);
+    ArrayNode taints = ((ObjectNode) manifest.get("spec")).putArray("nodeTaints");
+    for (int i = 0; i < 10_000; i++) {
+      taints.addObject().put("key", "bad key " + i).put("value", "v").put("effect", "Sometimes");
+    }
+    long started = System.nanoTime();
+    var refused = DEMO.post(Api.POOLS, manifest.toString());
+    long millis = (System.nanoTime() - started) / 1_000_000;
+    assertThat(refused.code()).isEqualTo(422);
+    assertThat(refused.body().at("/details/causes").size()).isLessThanOrEqualTo(Limits.MAX_CAUSES + 1);
+    assertThat(refused.body().at("/details/causes").toString()).contains("more");
+    assertThat(millis).as("answered in %d ms", millis).isLessThan(1_000);
+
+    // The same on the topic, then a good request on the same key's partition: the first is dead-lettered with a
+    // reason that fits a header, the second is decided.
+    try (KafkaProbe kafka = new KafkaProbe(SystemStack.get().bootstrapServers())) {
+      kafka.produce("nodepool-requested", "demo/hostile-taints", cloudEvent("taints-" + UUID.randomUUID(),
+          "demo/hostile-taints", manifest), Map.of());
+      kafka.produce("nodepool-requested", "demo/hostile-taints", cloudEvent("good-" + UUID.randomUUID(),
+          "demo/hostile-taints", (ObjectNode) Json.read(Api.pool("hostile-taints", TYPE, 0), JsonNode.class)),
+          Map.of());
+      var dead = kafka.awaitRecord("nodepool-requested-dlq", r -> "demo/hostile-taints".equals(r.key()),
+          Duration.ofSeconds(60));
+      String reason = KafkaProbe.header(dead, DeadLetters.REASON);
+      assertThat(reason.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(Limits.MAX_DLQ_REASON_BYTES);
+      assertThat(reason).contains("more");
+    }
+    await().atMost(Duration.ofSeconds(60)).until(() -> DEMO.get(Api.POOLS + "/hostile-taints").code() == 200);
+  }
+
+  @Test
+  void aWatchWhoseClientNeverReadsIsClosedWithGoneWhileTheApiStaysReady() throws Exception {
+    created(DEMO, "hostile-watch");
+    URI api = SystemStack.get().url(Service.API);
+    try (Socket stalled = new Socket()) {
+      stalled.setReceiveBufferSize(4096);
+      stalled.connect(new InetSocketAddress(api.getHost(), api.getPort()), 5_000);
+      stalled.getOutputStream().write(("GET " + Api.POOLS + "?watch=true HTTP/1.1\r\nHost: " + api.getHost()
+          + "\r\nAuthorization: Bearer demo-token\r\nAccept: application/json\r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII));
+      stalled.getOutputStream().flush();
+
+      // A thousand and more changes the watch must carry, each its own status: four writers of labels at once.
+      List<CompletableFuture<Void>> writers = new ArrayList<>();
+      for (int w = 0; w < 4; w++) {
+        int writer = w;
+        writers.add(CompletableFuture.runAsync(() -> {
+          for (int i = 0; i < 300; i++) {
+            DEMO.patch(Api.POOLS + "/hostile-watch", "{\"metadata\":{\"labels\":{\"w" + writer + "\":\"" + i
+                + "\"}}}");
+          }
+        }, RACERS));
+      }
+      CompletableFuture.allOf(writers.toArray(CompletableFuture[]::new)).get();
+      assertThat(SystemStack.get().ready(Service.API)).isTrue();
+
+      // Only now the client reads: what the connection held, then the server's last word and the end of the
+      // response (the last, empty chunk).
+      stalled.setSoTimeout(60_000);
+      String read = readUntil(stalled.getInputStream(), text -> text.contains("\"code\":410")
+          && text.endsWith("0\r\n\r\n"));
+      assertThat(read).contains("\"type\":\"ERROR\"");
+    }
+    String metrics = new String(SystemStack.get().url(Service.API).resolve("/q/metrics").toURL().openStream()
+        .readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(gauge(metrics, "nodepool_watches_buffered_bytes")).as("what watches hold for their clients")
+        .isLessThan(64 * 1024 * 1024);
+    assertThat(SystemStack.get().ready(Service.API)).isTrue();
+    assertThat(DEMO.get(Api.POOLS + "/hostile-watch").code()).isEqualTo(200);
+  }
+
+  /** Reads until {@code done} holds for what was read (or the socket's timeout fails the test). */
+  private static String readUntil(InputStream in, java.util.function.Predicate<String> done) throws IOException {
+    ByteArrayOutputStream all = new ByteArrayOutputStream();
+    byte[] chunk = new byte[64 * 1024];
+    for (int n; (n = in.read(chunk)) >= 0; ) {
+      all.write(chunk, 0, n);
+      if (done.test(all.toString(StandardCharsets.UTF_8))) {
+        break;
+      }
+    }
+    return all.toString(StandardCharsets.UTF_8);
+  }
+
+  /** A gauge's value in a Prometheus scrape. */
+  private static double gauge(String scrape, String name) {
+    return scrape.lines().filter(l -> l.startsWith(name + " ") || l.startsWith(name + "{"))
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst()
+        .orElseThrow(() -> new AssertionError("no " + name + " in /q/metrics"));
+  }
+
+  private static List<String> names(Api.Answer list) {
+    List<String> names = new ArrayList<>();
+    list.body().path("items").forEach(p -> names.add(p.at("/metadata/name").asText()));
+    return names;
+  }
+
+  private static String cloudEvent(String id, String subject, ObjectNode nodePool) {
+    ObjectNode event = Json.mapper().createObjectNode();
+    event.put("specversion", "1.0").put("id", id).put("source", "hostile-tenant-it").put("type",
+        "NodePoolRequested").put("subject", subject).put("time", Instant.now().toString())
+        .put("datacontenttype", "application/json");
+    event.putObject("data").put("operation", "APPLY").set("nodePool", nodePool);
+    return event.toString();
+  }
+}
