@@ -8,6 +8,7 @@ import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.systemtest.harness.KafkaProbe;
 import com.coreweave.nodepool.systemtest.harness.Service;
+import com.coreweave.nodepool.systemtest.harness.Stack;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -29,6 +30,9 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -268,6 +272,100 @@ class HostileTenantIT {
     return scrape.lines().filter(l -> l.startsWith(name + " ") || l.startsWith(name + "{"))
         .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst()
         .orElseThrow(() -> new AssertionError("no " + name + " in /q/metrics"));
+  }
+
+  /**
+   * Big pools are normal: a pool of 5,000 nodes (the most one pool may ask for) reaches its target, and while its
+   * nodes are on their way another org's 20 one-node pools reach theirs too; then they all go.
+   */
+  @Test
+  void aPoolOfFiveThousandNodesReachesItsTargetWhileAnotherOrgsSmallPoolsReachTheirs() {
+    String zone = "US-EAST-08A";
+    String type = "cd-hp-a96-genoa";
+    SystemStack.quota("demo", zone, type, Limits.MAX_TARGET_NODES);
+    SystemStack.quota("other", zone, type, 20);
+    SystemStack.fleet(zone, type, Limits.MAX_TARGET_NODES + 20);
+    assertThat(DEMO.post(Api.POOLS, pool("hostile-big", type, zone, Limits.MAX_TARGET_NODES)).code())
+        .isEqualTo(201);
+    List<String> small = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      small.add("hostile-small-" + i);
+      assertThat(OTHER.post(Api.POOLS, pool(small.get(i), type, zone, 1)).code()).isEqualTo(201);
+    }
+    small.forEach(name -> awaitTargetMet(OTHER, name, Duration.ofSeconds(180)));
+    awaitTargetMet(DEMO, "hostile-big", Duration.ofMinutes(10));
+    assertThat(DEMO.get(Api.POOLS + "/hostile-big").number("/status/currentNodes"))
+        .isEqualTo(Limits.MAX_TARGET_NODES);
+
+    DEMO.delete(Api.POOLS + "/hostile-big");
+    small.forEach(name -> OTHER.delete(Api.POOLS + "/" + name));
+    await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(2))
+        .until(() -> DEMO.get(Api.POOLS + "/hostile-big").code() == 404);
+  }
+
+  /**
+   * On a stack of its own whose provisioner may write records of at most 16 KiB: a change of a 120-node pool records
+   * more events than fit one such record, which is dead-lettered (RecordTooLarge) while the pool still reaches its
+   * target and the next pool is provisioned too. Then an operator deletes the provisioner's dead-letter topic by
+   * mistake: the next record it cannot write has nowhere to go, its task stops making progress, and readiness says
+   * DOWN until the topic is back.
+   */
+  @Test
+  void aRecordTooLargeToWriteIsDeadLetteredAndAWedgedTaskTakesReadinessDown() throws Exception {
+    String zone = "US-WEST-04A";
+    String type = "gd-8xh100ib-i128";
+    try (Stack small = Stack.builder().withServices(Service.API, Service.QUOTA, Service.CAPACITY, Service.PROVISIONER)
+        .withProperty(Service.PROVISIONER, "kafka-streams.producer.max.request.size", "16384")
+        .withProperty(Service.PROVISIONER, "kafka-streams.producer.max.block.ms", "180000")
+        .withProperty(Service.PROVISIONER, "provisioner.boot-time", "1s")
+        .withProperty(Service.PROVISIONER, "provisioner.boot-failure-rate", "0")
+        .withProperty(Service.PROVISIONER, "provisioner.timer-interval", "200ms")
+        .withProperty(Service.PROVISIONER, "nodepool.health.stall-timeout", "10s")
+        .build().start();
+         KafkaProbe kafka = new KafkaProbe(small.bootstrapServers());
+         Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, small.bootstrapServers()))) {
+      SystemStack.quota(small, "demo", zone, type, 400);
+      SystemStack.fleet(small, zone, type, 400);
+      Api demo = new Api(small.url(Service.API), "demo-token");
+      String dlq = "provisioner-service-dlq";
+
+      assertThat(demo.post(Api.POOLS, pool("big-events-1", type, zone, 120)).code()).isEqualTo(201);
+      var dead = kafka.awaitRecord(dlq, r -> "RecordTooLarge".equals(KafkaProbe.header(r, DeadLetters.ERROR)),
+          Duration.ofSeconds(120));
+      assertThat(KafkaProbe.header(dead, "dlq.target.topic")).isEqualTo("nodepool-event-recorded");
+      assertThat(dead.key()).isEqualTo("demo/big-events-1");
+      awaitTargetMet(demo, "big-events-1");
+      assertThat(demo.post(Api.POOLS, pool("after-big-events", type, zone, 1)).code()).isEqualTo(201);
+      awaitTargetMet(demo, "after-big-events");
+      assertThat(small.ready(Service.PROVISIONER)).isTrue();
+
+      admin.deleteTopics(List.of(dlq)).all().get();
+      assertThat(demo.post(Api.POOLS, pool("big-events-2", type, zone, 120)).code()).isEqualTo(201);
+      await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+          .until(() -> !small.ready(Service.PROVISIONER));
+      assertThat(small.ready(Service.API)).as("the other services are not the provisioner's wedge").isTrue();
+
+      admin.createTopics(List.of(new NewTopic(dlq, 3, (short) 1))).all().get();
+      await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+          .until(() -> small.ready(Service.PROVISIONER));
+      awaitTargetMet(demo, "big-events-2");
+    }
+  }
+
+  private static String pool(String name, String type, String zone, int target) {
+    ObjectNode manifest = (ObjectNode) Json.read(Api.pool(name, type, target), JsonNode.class);
+    ((ObjectNode) manifest.get("spec")).put("region", zone);
+    return manifest.toString();
+  }
+
+  private static void awaitTargetMet(Api api, String name) {
+    awaitTargetMet(api, name, Duration.ofSeconds(180));
+  }
+
+  private static void awaitTargetMet(Api api, String name, Duration within) {
+    await().atMost(within).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
+        assertThat(api.get(Api.POOLS + "/" + name).condition("AtTarget").path("reason").asText())
+            .as("%s's AtTarget", name).isEqualTo("TargetMet"));
   }
 
   private static List<String> names(Api.Answer list) {
