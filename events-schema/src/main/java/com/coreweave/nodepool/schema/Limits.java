@@ -36,6 +36,11 @@ public final class Limits {
   public static final int MAX_DLQ_REASON_BYTES = 1024;
   /** Events of one change that travel in one {@code nodepool-event-recorded} record; more go in further records. */
   public static final int MAX_EVENTS_PER_RECORD = 100;
+  /**
+   * Nodes one {@code spot-reclaim-requested} record names; a reclaim of more goes out in further records of the
+   * same reclaim (a node's name is tens of bytes, so 500 make some 30 KB).
+   */
+  public static final int MAX_NODES_PER_RECLAIM = 500;
   /** The message of a recorded event, in characters; longer ones are cut with an ellipsis. */
   public static final int MAX_EVENT_MESSAGE_CHARS = 1024;
   /** Operations of one JSON patch. */

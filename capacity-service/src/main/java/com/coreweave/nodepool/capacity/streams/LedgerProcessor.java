@@ -70,7 +70,8 @@ class LedgerProcessor implements Processor<String, LedgerInput, String, Outbound
           : Outbound.to(Topics.CAPACITY_CHECKED, carried == null ? update.checked()
               : update.checked().withEvents(carried)));
     }
-    decision.reclaims().forEach(r -> emit(r.pool().key().toString(), Outbound.to(Topics.SPOT_RECLAIM_REQUESTED, r)));
+    decision.reclaims().forEach(reclaim -> reclaim.chunked().forEach(chunk ->
+        emit(reclaim.pool().key().toString(), Outbound.to(Topics.SPOT_RECLAIM_REQUESTED, chunk))));
     events.forEach((pool, recorded) -> RecordedEvents.chunked(recorded).forEach(chunk ->
         emit(pool, Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, chunk))));
   }

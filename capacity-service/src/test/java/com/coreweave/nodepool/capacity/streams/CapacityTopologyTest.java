@@ -6,6 +6,7 @@ import com.coreweave.nodepool.capacity.config.CapacitySettings;
 import com.coreweave.nodepool.capacity.domain.Catalogue;
 import com.coreweave.nodepool.capacity.domain.LedgerRecord;
 import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.CapacityDemanded;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
@@ -14,6 +15,7 @@ import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
+import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Topics;
@@ -123,6 +125,28 @@ class CapacityTopologyTest {
     assertThat(partial.events()).extracting(e -> e.reason())
         .containsExactly("CWNodeRequestQueued", "CWInsufficientCapacity");
     assertThat(recorded.isEmpty()).as("no event record of its own").isTrue();
+  }
+
+  @Test
+  void aReclaimOfMoreSpotNodesThanOneRecordNamesGoesOutInBoundedRecordsOfTheSameReclaim() {
+    TestOutputTopic<String, String> reclaims = driver.createOutputTopic(Topics.SPOT_RECLAIM_REQUESTED.name(),
+        Serdes.String().deserializer(), Serdes.String().deserializer());
+    int nodes = 2 * Limits.MAX_NODES_PER_RECLAIM + 200;
+    setSize(nodes);
+    PoolRef spot = new PoolRef("demo", "cheap", "uid-3", 1, "US-EAST-04A", "gd-8xa100-i128", "spot");
+    demand(spot, nodes);
+
+    fleet.pipeInput(LEDGER, Json.string(new FleetChangeRequested("reclaim-1", "US-EAST-04A", "gd-8xa100-i128",
+        FleetChangeRequested.Operation.RECLAIM_SPOT, nodes, null, NOW)));
+
+    List<TestRecord<String, String>> out = reclaims.readRecordsToList();
+    assertThat(out).extracting(TestRecord::key).containsOnly("demo/cheap");
+    List<SpotReclaimRequested> records = out.stream()
+        .map(r -> Json.read(r.value(), SpotReclaimRequested.class)).toList();
+    assertThat(records).extracting(r -> r.nodes().size())
+        .containsExactly(Limits.MAX_NODES_PER_RECLAIM, Limits.MAX_NODES_PER_RECLAIM, 200);
+    assertThat(records).extracting(SpotReclaimRequested::reclaimId).containsOnly(records.get(0).reclaimId());
+    assertThat(records.stream().flatMap(r -> r.nodes().stream()).distinct().count()).isEqualTo(nodes);
   }
 
   @Test

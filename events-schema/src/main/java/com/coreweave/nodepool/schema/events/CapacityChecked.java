@@ -32,6 +32,12 @@ public record CapacityChecked(PoolRef pool, String reason, int requestedNodes, L
         null);
   }
 
+  /** The same decision listing {@code held} as the pool's grants. */
+  public CapacityChecked withGrants(List<Grant> held) {
+    return new CapacityChecked(pool, reason, requestedNodes, held, queuedNodes, queuePosition, queueLength, message,
+        checkedAt, quotaReason, quotaMessage, events);
+  }
+
   /** The same decision carrying {@code recorded} (null or empty: none). */
   public CapacityChecked withEvents(List<RecordedEvent> recorded) {
     return new CapacityChecked(pool, reason, requestedNodes, grants, queuedNodes, queuePosition, queueLength,

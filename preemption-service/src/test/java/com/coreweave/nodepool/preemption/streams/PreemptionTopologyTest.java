@@ -162,6 +162,18 @@ class PreemptionTopologyTest {
   }
 
   @Test
+  void eachRecordOfAReclaimSplitInSeveralStartsTheTimelinesOfTheNodesItNamesAndARedeliveryNone() {
+    // As the capacity-service splits a reclaim of many nodes: the same reclaim, each record naming some of them.
+    reclaims.pipeInput("demo/spot-a", reclaim("r-1", POOL, "n-1", "n-2"));
+    reclaims.pipeInput("demo/spot-a", reclaim("r-1", POOL, "n-3"));
+    reclaims.pipeInput("demo/spot-a", reclaim("r-1", POOL, "n-1", "n-2"));
+
+    assertThat(steps()).containsExactly("n-1:PreemptionPending", "n-2:PreemptionPending", "n-3:PreemptionPending");
+    assertThat(List.of("n-1", "n-2", "n-3")).allSatisfy(node ->
+        assertThat(timelines().get("demo/spot-a|" + node).reclaimId()).isEqualTo("r-1"));
+  }
+
+  @Test
   void aNodeRemovedForAnotherReasonEndsItsTimelineSilently() {
     reclaims.pipeInput("demo/spot-a", reclaim("r-1", POOL, "n-1", "n-2"));
     passTime(Duration.ofSeconds(1));

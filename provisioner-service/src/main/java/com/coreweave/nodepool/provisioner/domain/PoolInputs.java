@@ -4,6 +4,7 @@ import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -53,11 +54,12 @@ final class PoolInputs {
     return pool.outcome();
   }
 
-  private static Outcome onSpec(PoolState state, NodePoolAccepted accepted, Instant now) {
-    if (accepted == null) {
+  private static Outcome onSpec(PoolState state, NodePoolAccepted received, Instant now) {
+    if (received == null) {
       // The pool is gone for good; the ledger frees whatever it still held for it when the tombstone reaches it.
       return Outcome.unchanged(null);
     }
+    NodePoolAccepted accepted = kept(received);
     if (state == null) {
       return Outcome.unchanged(PoolState.of(accepted, null));
     }
@@ -72,6 +74,20 @@ final class PoolInputs {
     }
     return Outcome.unchanged(accepted.generation() > state.accepted().generation()
         ? state.withNewGeneration(accepted) : state.withAccepted(accepted));
+  }
+
+  /**
+   * The pool as the provisioner keeps it: without {@code metadata.managedFields}, which say who set which field,
+   * concern the api-service alone and grow with every field manager. Its labels and annotations stay: the
+   * autoscaler's APPLY names them, as an APPLY sets the metadata it carries.
+   */
+  private static NodePoolAccepted kept(NodePoolAccepted accepted) {
+    ObjectMeta meta = accepted.nodePool().metadata();
+    if (meta.managedFields() == null) {
+      return accepted;
+    }
+    return new NodePoolAccepted(accepted.org(), accepted.nodePool().withMetadata(meta.withManagedFields(null)),
+        accepted.validation(), accepted.acceptedAt(), accepted.lastValid());
   }
 
   /** A pool re-created under the same name: nodes left of the old one are released, the new one starts empty. */

@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.provisioner.domain;
 
 import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.fasterxml.jackson.annotation.JsonIgnore;
@@ -12,13 +13,14 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * Everything the provisioner keeps about one pool (the {@code provisioner-pools} store): the accepted spec, the grants the
- * capacity ledger lists, the nodes by name, the grant ids it released (never turned into a node again), the current
- * boot-failure streak, whether the pool is disabled, the scaling episode in progress (for its start and end events),
- * the last {@code NodePoolReconciled} sent, the pool's node configurations (null until its first reconcile), the
+ * Everything the provisioner keeps about one pool: the accepted spec, the grants the capacity ledger lists, the nodes
+ * by name, the grant ids it released (never turned into a node again), the current boot-failure streak, whether the
+ * pool is disabled, the scaling episode in progress (for its start and end events), the last
+ * {@code NodePoolReconciled} sent, the pool's node configurations (null until its first reconcile), the
  * resourceVersion the autoscaler last asked to change (it asks once per version of the pool) and when it looks again,
  * the ids of the latest node alerts and deletion requests handled (a redelivered one changes nothing), and the last
- * delivery failure of a granted machine (null once a node was delivered after it).
+ * delivery failure of a granted machine (null once a node was delivered after it). The domain works on it whole; it is
+ * stored split, its nodes, grants and released grant ids each under a key of their own ({@code PoolShape}).
  */
 public record PoolState(
     NodePoolAccepted accepted,
@@ -70,6 +72,16 @@ public record PoolState(
   public PoolState withCapacity(CapacityChecked next, List<Long> released) {
     return new PoolState(accepted, next, nodes, released, bootFailureStreak, disabledMessage, scaling, episode,
         lastReconciled, configs, autoscaledVersion, autoscaleAt, handledRequests, deliveryError);
+  }
+
+  /**
+   * This state with {@code nodes}, the ledger's {@code grants} (when it decided for the pool) and the
+   * {@code released} grant ids in place of its own: the three parts of a pool that grow with its size.
+   */
+  public PoolState withMembers(Map<String, PoolNode> nodes, List<Grant> grants, List<Long> released) {
+    return new PoolState(accepted, capacity == null ? null : capacity.withGrants(grants), nodes, released,
+        bootFailureStreak, disabledMessage, scaling, episode, lastReconciled, configs, autoscaledVersion, autoscaleAt,
+        handledRequests, deliveryError);
   }
 
   /** The spec changed: the failure streak and a disabled flag start over. */

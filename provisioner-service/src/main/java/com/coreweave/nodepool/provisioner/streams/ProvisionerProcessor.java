@@ -3,7 +3,7 @@ package com.coreweave.nodepool.provisioner.streams;
 import com.coreweave.nodepool.kit.streams.DurableTimers;
 import com.coreweave.nodepool.kit.streams.FlushedOutputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
-import com.coreweave.nodepool.kit.streams.RecentValues;
+import com.coreweave.nodepool.kit.streams.SplitValues;
 import com.coreweave.nodepool.provisioner.domain.AlertCatalogue;
 import com.coreweave.nodepool.provisioner.domain.NodeReleases;
 import com.coreweave.nodepool.provisioner.domain.Outcome;
@@ -44,8 +44,11 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
   private final Duration timerInterval;
   private final Clock clock;
   private ProcessorContext<String, Outbound> context;
-  private RecentValues<PoolState> pools;
-  /** A pool's summary goes out once per commit, its last: the node facts before it say what changed. */
+  private SplitValues<PoolState, PoolState, PoolMember> pools;
+  /**
+   * A pool's summary goes out once per commit, its last: the node facts before it say what changed. It leaves when
+   * the pool's head is written, which every new summary changes (the head keeps the last one sent).
+   */
   private FlushedOutputs<Outbound> summaries;
   private DurableTimers timers;
   private KeyValueStore<String, NodeReleasePublished> releases;
@@ -61,9 +64,9 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
   @Override
   public void init(ProcessorContext<String, Outbound> context) {
     this.context = context;
-    pools = new RecentValues<>(context.getStateStore(StoreNames.POOLS), RECENT_POOL_WEIGHT,
-        pool -> 1 + pool.nodes().size());
-    summaries = FlushedOutputs.of(context, pools.store());
+    pools = new SplitValues<>(context.getStateStore(StoreNames.POOLS), context.getStateStore(StoreNames.POOL_MEMBERS),
+        new PoolShape(), RECENT_POOL_WEIGHT, pool -> 1 + pool.nodes().size());
+    summaries = FlushedOutputs.of(context, pools.heads());
     releases = context.getStateStore(StoreNames.RELEASES);
     timers = DurableTimers.start(context, StoreNames.TIMERS, timerInterval, clock, this::onTimer);
   }
@@ -90,7 +93,7 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
     known = releases().with(release);
     Instant now = clock.instant();
     List<String> keys = new ArrayList<>();
-    try (KeyValueIterator<String, PoolState> it = pools.store().all()) {
+    try (KeyValueIterator<String, PoolState> it = pools.heads().all()) {
       it.forEachRemaining(pool -> keys.add(pool.key));
     }
     for (String key : keys) {

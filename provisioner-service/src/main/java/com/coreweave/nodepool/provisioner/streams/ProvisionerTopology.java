@@ -7,7 +7,7 @@ import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Interpretation;
 import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.kit.streams.PromptCommits;
-import com.coreweave.nodepool.kit.streams.RecentValues;
+import com.coreweave.nodepool.kit.streams.SplitValues;
 import com.coreweave.nodepool.provisioner.config.ProvisionerSettings;
 import com.coreweave.nodepool.provisioner.domain.PoolInput;
 import com.coreweave.nodepool.provisioner.domain.PoolReconciler;
@@ -49,10 +49,13 @@ public class ProvisionerTopology {
    */
   public static Topology build(ProvisioningPolicy policy, Duration timerInterval, int partitions, Clock clock) {
     StreamsBuilder builder = PromptCommits.streamsBuilder();
-    // Cached: a pool's state changes with each input and timer, often several times within one commit; the cache
-    // writes its last value to the changelog once per commit.
-    builder.addStateStore(RecentValues.layered(Stores.keyValueStoreBuilder(
+    // A pool's state, stored split (PoolShape) so that no entry grows with the pool. Cached: a pool changes with
+    // each input and timer, often several times within one commit; the cache writes the last value once per commit.
+    builder.addStateStore(SplitValues.layered(Stores.keyValueStoreBuilder(
         Stores.persistentKeyValueStore(StoreNames.POOLS), Serdes.String(), JsonSerde.of(PoolState.class))
+        .withCachingEnabled()));
+    builder.addStateStore(SplitValues.layered(Stores.keyValueStoreBuilder(
+        Stores.persistentKeyValueStore(StoreNames.POOL_MEMBERS), Serdes.String(), JsonSerde.of(PoolMember.class))
         .withCachingEnabled()));
     builder.addStateStore(DurableTimers.store(StoreNames.TIMERS));
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.RELEASES),
@@ -91,7 +94,7 @@ public class ProvisionerTopology {
         .merge(deletions, Named.as("merge-deletions"))
         .merge(releases, Named.as("merge-releases"))
         .process(() -> new ProvisionerProcessor(policy, timerInterval, clock), Named.as("provisioner"),
-            StoreNames.POOLS, StoreNames.TIMERS, StoreNames.RELEASES);
+            StoreNames.POOLS, StoreNames.POOL_MEMBERS, StoreNames.TIMERS, StoreNames.RELEASES);
     Outbound.route(outputs, "write-outputs");
     return builder.build();
   }

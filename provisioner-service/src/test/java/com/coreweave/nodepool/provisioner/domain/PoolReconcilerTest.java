@@ -8,8 +8,10 @@ import static com.coreweave.nodepool.provisioner.domain.Fixtures.policy;
 import static com.coreweave.nodepool.provisioner.domain.Fixtures.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.NodeFact.NodeRemoved;
+import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
@@ -17,9 +19,12 @@ import com.coreweave.nodepool.schema.events.Verdicts;
 import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
+import com.coreweave.nodepool.schema.resource.ManagedFieldsEntry;
+import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** What holds across the controllers: idempotence, incarnations, deterministic event ids. */
@@ -113,5 +118,22 @@ class PoolReconcilerTest {
     replay.spec(accepted(Fixtures.withStrategy(spec(2), Lifecycle.IDLE_ONLY), 1));
     replay.grants(capacity(1, grant(1), grant(2))).tick(BOOT).spec(accepted(spec(0), 2));
     assertThat(replay.events).extracting(RecordedEvent::id).containsExactlyElementsOf(ids);
+  }
+
+  @Test
+  void thePoolIsKeptWithoutItsManagedFieldsButWithItsLabelsAndAnnotations() {
+    NodePoolAccepted given = accepted(spec(1), 1);
+    ObjectMeta meta = new ObjectMeta(given.nodePool().name(), given.uid(), 1L, "rv-1", Fixtures.T0, null,
+        Map.of("team", "research"), Map.of("owner", "ml-platform"), List.of(new ManagedFieldsEntry("kubectl",
+        ManagedFieldsEntry.UPDATE, "compute.coreweave.com/v1alpha1", Fixtures.T0, ManagedFieldsEntry.FIELDS_V1,
+        Json.mapper().createObjectNode().set("f:spec", Json.mapper().createObjectNode()))));
+
+    pool.spec(new NodePoolAccepted(given.org(), given.nodePool().withMetadata(meta), given.validation(),
+        given.acceptedAt()));
+
+    ObjectMeta kept = pool.state.accepted().nodePool().metadata();
+    assertThat(kept.managedFields()).isNull();
+    assertThat(kept.labels()).isEqualTo(meta.labels());
+    assertThat(kept.annotations()).isEqualTo(meta.annotations());
   }
 }

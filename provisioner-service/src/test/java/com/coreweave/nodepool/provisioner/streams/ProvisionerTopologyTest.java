@@ -20,6 +20,7 @@ import com.coreweave.nodepool.schema.events.NodeReleasePublished;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.Validation;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
+import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
@@ -32,6 +33,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
@@ -169,8 +171,8 @@ class ProvisionerTopologyTest {
     assertThat(facts()).hasExactlyElementsOfTypes(NodeFact.NodeRegistered.class,
         NodeFact.NodePoolReconciled.class);
     assertThat(timers.approximateNumEntries()).isZero();
-    KeyValueStore<String, PoolState> pools = driver.getKeyValueStore(StoreNames.POOLS);
-    assertThat(pools.get(KEY).nodes()).containsOnlyKeys("m-1");
+    KeyValueStore<String, PoolMember> members = driver.getKeyValueStore(StoreNames.POOL_MEMBERS);
+    assertThat(members.get(KEY + "/n/m-1").node().phase()).isEqualTo(Node.Phase.Registered);
     TestOutputTopic<String, String> events = output(Topics.NODEPOOL_EVENT_RECORDED.name());
     assertThat(events.readValuesToList()).anyMatch(e -> e.contains("\"CWNodeRegistered\""))
         .anyMatch(e -> e.contains("\"CWNodePoolScaledUp\""));
@@ -184,7 +186,32 @@ class ProvisionerTopologyTest {
     accepted.pipeInput(KEY, (byte[]) null);
 
     assertThat(driver.<String, PoolState>getKeyValueStore(StoreNames.POOLS).get(KEY)).isNull();
+    assertThat(driver.<String, PoolMember>getKeyValueStore(StoreNames.POOL_MEMBERS).approximateNumEntries())
+        .as("its nodes and grants are forgotten with it").isZero();
     assertThat(driver.<String, String>getKeyValueStore(StoreNames.TIMERS).approximateNumEntries()).isZero();
+  }
+
+  @Test
+  void aPoolStoredWholeByTheVersionBeforeIsReadAndStoredSplitWithItsNextChange() {
+    // Before pools were stored split, one provisioner-pools value held every node, grant and released grant id.
+    PoolState whole = PoolShapeTest.registeredPool();
+    driver.<String, PoolState>getKeyValueStore(StoreNames.POOLS).put(KEY, whole);
+
+    activity.pipeInput(KEY, "{\"org\":\"demo\",\"pool\":\"train\",\"node\":\"m-2\",\"active\":true}"
+        .getBytes(StandardCharsets.UTF_8));
+
+    assertThat(facts()).filteredOn(NodeFact.NodeUpdated.class::isInstance).singleElement()
+        .satisfies(f -> assertThat(((NodeFact.NodeUpdated) f).node().name()).isEqualTo("m-2"));
+    PoolState head = driver.<String, PoolState>getKeyValueStore(StoreNames.POOLS).get(KEY);
+    assertThat(head.nodes()).isEmpty();
+    assertThat(head.capacity().grants()).isEmpty();
+    assertThat(head.releasedGrants()).isEmpty();
+    List<String> members = new ArrayList<>();
+    try (var all = driver.<String, PoolMember>getKeyValueStore(StoreNames.POOL_MEMBERS).all()) {
+      all.forEachRemaining(member -> members.add(member.key));
+    }
+    assertThat(members).containsExactlyInAnyOrder(KEY + "/n/m-1", KEY + "/n/m-2", KEY + "/g/11", KEY + "/g/12",
+        KEY + "/g/13", KEY + "/r/13");
   }
 
   @Test
