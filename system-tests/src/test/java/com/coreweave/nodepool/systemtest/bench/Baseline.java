@@ -89,6 +89,8 @@ final class Baseline {
         .filter(key -> !shared.getProperty(key).contains("${"))
         // The chain's hops keep no stores, and the services' RocksDB settings class is not on its classpath.
         .filter(key -> !key.equals("kafka-streams.rocksdb.config.setter"))
+        // Nor are service-kit's dead-letter handlers; they act only on a record that fails, which a copy never does.
+        .filter(key -> !key.endsWith(".exception.handler"))
         .forEach(key -> settings.put(key.substring("kafka-streams.".length()), shared.getProperty(key)));
     experiments.forEach((key, value) -> {
       if (key.startsWith("all.kafka-streams.")) {

@@ -2,6 +2,7 @@ package com.coreweave.nodepool.systemtest.bench;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -57,20 +58,43 @@ final class BrokerWrites {
   }
 
   Snapshot snapshot() {
+    Map<String, long[]> byTopic = new HashMap<>();
+    Map<TopicPartition, Long> sizes = logSizes();
+    sizes.forEach((partition, size) -> byTopic.computeIfAbsent(partition.topic(), t -> new long[2])[1] += size);
+    endOffsets(sizes.keySet()).forEach((partition, end) -> byTopic.get(partition.topic())[0] += end);
+    return new Snapshot(byTopic);
+  }
+
+  /** The log end offset (high watermark) of every partition the broker has, internal topics too. */
+  Map<TopicPartition, Long> endOffsets() {
+    return endOffsets(logSizes().keySet());
+  }
+
+  /** Every partition's log size on disk, from the broker's log directories. */
+  private Map<TopicPartition, Long> logSizes() {
     try {
       List<Integer> brokers = admin.describeCluster().nodes().get().stream().map(Node::id).toList();
-      Map<String, long[]> byTopic = new HashMap<>();
-      Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+      Map<TopicPartition, Long> sizes = new HashMap<>();
       admin.describeLogDirs(brokers).allDescriptions().get().values().forEach(dirs -> dirs.values().forEach(
-          dir -> dir.replicaInfos().forEach((partition, info) -> {
-            byTopic.computeIfAbsent(partition.topic(), t -> new long[2])[1] += info.size();
-            latest.put(partition, OffsetSpec.latest());
-          })));
-      admin.listOffsets(latest).all().get().forEach((partition, offsets) ->
-          byTopic.get(partition.topic())[0] += offsets.offset());
-      return new Snapshot(byTopic);
+          dir -> dir.replicaInfos().forEach((partition, info) -> sizes.merge(partition, info.size(), Long::sum))));
+      return sizes;
     } catch (ExecutionException e) {
-      throw new IllegalStateException("cannot read the broker's log sizes and offsets: " + e.getCause(), e);
+      throw new IllegalStateException("cannot read the broker's log sizes: " + e.getCause(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
+    Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+    partitions.forEach(partition -> latest.put(partition, OffsetSpec.latest()));
+    try {
+      Map<TopicPartition, Long> ends = new HashMap<>();
+      admin.listOffsets(latest).all().get().forEach((partition, offsets) -> ends.put(partition, offsets.offset()));
+      return ends;
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("cannot read the broker's offsets: " + e.getCause(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

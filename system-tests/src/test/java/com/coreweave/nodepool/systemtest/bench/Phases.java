@@ -36,13 +36,20 @@ final class Phases {
     if (failed) {
       return false;
     }
+    return always(name, body);
+  }
+
+  /** Runs the phase even after an earlier one failed (what it reads matters most then); false when any failed. */
+  boolean always(String name, Body body) {
+    boolean failedBefore = failed;
     log("phase " + name);
     CpuMeter.Snapshot before = CpuMeter.snapshot();
     try {
       body.run();
     } catch (Exception | AssertionError e) {
       failed = true;
-      notes.add("**phase '" + name + "' failed, later phases did not run:** " + e.getMessage());
+      notes.add("**phase '" + name + "' failed" + (failedBefore ? "" : ", later phases did not run") + ":** "
+          + e.getMessage());
       log("phase " + name + " FAILED: " + e);
     }
     CpuMeter.Usage used = CpuMeter.between(name, before, CpuMeter.snapshot());

@@ -32,9 +32,10 @@ import org.apache.kafka.common.utils.Utils;
  * services' packaged jars on free ports), loads quotas and a fleet through the admin APIs, warms up, and measures
  * REST write and read latency, end-to-end convergence (with where the time goes, stage by stage), pipeline
  * throughput straight from {@code nodepool-requested}, idempotent replays, deletes, and one capacity ledger loaded on
- * its own; then runs the baseline chain ({@link Baseline}) on the same broker. Prints a Markdown report (issue 12's
- * targets beside the baseline first, then every figure, the machine, its load, CPU per process and what was
- * written to the broker per pool) and writes it to {@code target/benchmark-<time>.md}.
+ * its own; then runs the baseline chain ({@link Baseline}) on the same broker; last a big pool beside small ones
+ * ({@link BigPool}) and the largest record every topic got ({@link RecordSizes}). Prints a Markdown report (issue
+ * 12's and 25's targets, beside the baseline, first, then every figure, the machine, its load, CPU per process and
+ * what was written to the broker per pool) and writes it to {@code target/benchmark-<time>.md}.
  *
  * <p>Run it with {@code ./stack bench [-Dbench.<size>=<n> ...]} (see docs/benchmarks.md for every size and what each
  * figure means). Not a test: no JUnit, never part of {@code ./stack test}.
@@ -110,6 +111,8 @@ public final class PipelineBenchmark {
   private final Map<String, List<String[]>> stageTables = new LinkedHashMap<>();
   private final List<String> notes = new ArrayList<>();
   private final Phases phases = new Phases(notes);
+  private final BigPool bigPool = new BigPool(notes);
+  private RecordSizes records;
   private final Map<String, String> serviceProperties = new LinkedHashMap<>();
   private Stack stack;
   private Admin admin;
@@ -139,6 +142,7 @@ public final class PipelineBenchmark {
       startStack();
       admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers()));
       broker = new BrokerWrites(admin);
+      records = new RecordSizes(stack.bootstrapServers(), broker);
       loadFleetAndQuotas();
       tracker = new PoolTracker(stack.bootstrapServers(), PoolTracker.STAGES);
       phases.run("warm-up", this::warmUp);
@@ -155,6 +159,17 @@ public final class PipelineBenchmark {
       phases.run("4k pipeline throughput, kcat's partitions",
           () -> throughput("4k", "k", kcatPools, pipelineLedgers, true));
       phases.run("6 one ledger, " + fleet.getOrDefault(hotLedger, 0) + " machines", this::hotLedger);
+      phases.run("7 a " + bigPool.nodes() + "-node pool beside small ones",
+          () -> bigPool.run(stack, tracker, broker, fleet));
+      if (bigPool.ran()) {
+        // Before the delete: the cleaner may drop a deleted pool's values from a compacted topic.
+        phases.always("largest records, before the big pool's delete", () -> records.readToEnd(timeout));
+        phases.run("7 the big pool deleted", bigPool::delete);
+      }
+      phases.always("largest records", () -> {
+        records.readToEnd(timeout);
+        records.readRefusals(stack.logs());
+      });
     } finally {
       stopBaseline();
       Phases.stop(stack, admin, tracker);
@@ -199,6 +214,13 @@ public final class PipelineBenchmark {
     if (hotPools > 0) {
       fleet.merge(hotLedger, hotMachines, Math::max);
     }
+    bigPool.extraMachines().forEach((ledger, extra) -> {
+      if (fleet.getOrDefault(ledger, 0) + extra > maxMachines) {
+        throw new IllegalArgumentException("benchmark 7 needs " + (fleet.getOrDefault(ledger, 0) + extra)
+            + " machines in ledger " + ledger + ", more than a ledger holds (" + maxMachines + "); lower "
+            + "-Dbench.big-pool-nodes or choose -Dbench.big-pool-ledger");
+      }
+    });
     fleet.forEach((ledger, machines) -> {
       if (machines > maxMachines) {
         throw new IllegalArgumentException("the plan needs " + machines + " machines in ledger " + ledger
@@ -219,6 +241,7 @@ public final class PipelineBenchmark {
         .withProperty(Service.PROVISIONER, "provisioner.timer-interval", timerInterval)
         // Setting a large fleet right after start, on a busy machine, may take longer than the default 10 s.
         .withProperty(Service.CAPACITY, "nodepool.capacity.fleet-change-timeout", "60s");
+    bigPool.addTokens(builder);
     // -Dbench.service.<module|all>.<key>=<value>: extra settings for experiments, e.g. a shorter commit interval.
     serviceProperties.forEach((spec, value) -> {
       int dot = spec.indexOf('.');
@@ -848,12 +871,12 @@ public final class PipelineBenchmark {
     md.append("| settings | ").append(overrides.isEmpty() ? "the defaults" : String.join(", ", overrides))
         .append(" |\n\n");
 
-    md.append("## Issue 12's targets\n\n");
+    md.append("## Issue 12's and issue 25's targets\n\n");
     if (!overrides.isEmpty()) {
       md.append("*This run was given settings: the targets are for a run with the defaults.*\n\n");
     }
     Targets.Measured measured = new Targets.Measured(pipelinePools, pipelineNodes, pipelineRate, postToTargetMet,
-        postAnswered, costs.get(PIPELINE), baseline);
+        postAnswered, costs.get(PIPELINE), baseline, bigPool, records);
     md.append(Targets.table(Targets.lines(measured), "chain of " + createPath.k() + " hops")).append('\n');
     md.append("The create path, ").append(createPath.summary()).append(": ")
         .append(String.join(" → ", createPath.hops().stream().map(h -> h.service() + " `" + h.writes() + "`")
@@ -862,7 +885,9 @@ public final class PipelineBenchmark {
       md.append(" The baseline chain ran them as ").append(baseline.apps()).append(" Streams apps in one JVM with ")
           .append(baseline.settings()).append('.');
     }
-    md.append("\n\n## Results\n\n").append(ReportTables.results(rows));
+    List<Row> allRows = new ArrayList<>(rows);
+    allRows.addAll(bigPool.rows());
+    md.append("\n\n## Results\n\n").append(ReportTables.results(allRows));
     if (!hops.isEmpty()) {
       md.append("\n## Where a pool's time goes (3): time since the POST was sent when each stage became visible "
           + "(read_committed)\n\n");
@@ -876,13 +901,25 @@ public final class PipelineBenchmark {
       md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
       table.forEach(s -> md.append("| ").append(String.join(" | ", s)).append(" |\n"));
     });
-    if (!costs.isEmpty() || baseline != null) {
+    if (bigPool.ran()) {
+      md.append("\n## A ").append(String.format(Locale.ROOT, "%,d", bigPool.nodes()))
+          .append("-node pool beside one-node pools of another org (7)\n\n").append(bigPool.section());
+    }
+    if (records != null && records.anyRead()) {
+      md.append("\n## Largest records written, per topic (the 10 largest)\n\n").append(records.section(10));
+    }
+    String bigPoolNodes = "7: nodes of its pools (" + bigPool.nodes() + " + " + bigPool.smallPools() + " × 1)";
+    if (!costs.isEmpty() || baseline != null || bigPool.cost() != null) {
       Map<String, PhaseCost> perItem = new LinkedHashMap<>();
       Map<String, List<String>> whose = new LinkedHashMap<>();
       costs.forEach((id, cost) -> {
         perItem.put(id + ": pools", cost);
         whose.put(id + ": pools", CpuMeter.STACK);
       });
+      if (bigPool.cost() != null) {
+        perItem.put(bigPoolNodes, bigPool.cost());
+        whose.put(bigPoolNodes, CpuMeter.STACK);
+      }
       if (baseline != null) {
         perItem.put("B: baseline records", baseline.cost());
         whose.put("B: baseline records", Baseline.PROCESSES);
@@ -894,6 +931,10 @@ public final class PipelineBenchmark {
     if (pipeline != null) {
       md.append("\n## What benchmark 4 wrote to the broker, per pool\n\n")
           .append(ReportTables.writtenPerTopic(pipeline, 30));
+    }
+    if (bigPool.cost() != null) {
+      md.append("\n## What benchmark 7 wrote to the broker, per node\n\n")
+          .append(ReportTables.writtenPerTopic(bigPool.cost(), 10));
     }
     if (baseline != null) {
       md.append("\n## What the baseline chain wrote to the broker, per record\n\n")
@@ -916,6 +957,9 @@ public final class PipelineBenchmark {
     addGroup(parts, "pipeline", pipelineLedgers);
     if (hotPools > 0) {
       addGroup(parts, "one-ledger", List.of(hotLedger));
+    }
+    if (bigPool.fleetSummary() != null) {
+      parts.add(bigPool.fleetSummary());
     }
     return String.join("; ", parts);
   }

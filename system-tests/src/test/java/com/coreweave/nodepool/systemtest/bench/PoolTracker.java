@@ -47,6 +47,8 @@ final class PoolTracker implements AutoCloseable {
     volatile long registered;
     volatile long targetMet;
     volatile long tombstone;
+    /** Distinct nodes seen registered, for progress while a big pool grows. */
+    volatile int registeredCount;
     /** Epoch ms: the first request's record time (when it was produced), the first decision's record time (when
      *  the pool processor made it), and when that decision became visible here. */
     volatile long requestRecordMs;
@@ -187,6 +189,7 @@ final class PoolTracker implements AutoCloseable {
         }
         if (kind.equals("NodeRegistered")) {
           trace.registeredNodes.add(fact.path("node").path("metadata").path("name").asText());
+          trace.registeredCount = trace.registeredNodes.size();
           if (trace.registered == 0 && trace.registeredNodes.size() >= trace.target) {
             trace.registered = now;
           }
