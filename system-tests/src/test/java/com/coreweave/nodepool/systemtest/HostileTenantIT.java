@@ -12,7 +12,6 @@ import com.coreweave.nodepool.systemtest.harness.Stack;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -216,6 +215,10 @@ class HostileTenantIT {
   @Test
   void aWatchWhoseClientNeverReadsIsClosedWithGoneWhileTheApiStaysReady() throws Exception {
     created(DEMO, "hostile-watch");
+    // Each change of this pool is a watch event of some 30 KB: a thousand of them are far more than a connection's
+    // buffers (a few MB on loopback) and the watch's own (4 MiB) hold.
+    DEMO.patch(Api.POOLS + "/hostile-watch", "{\"metadata\":{\"annotations\":{\"bulk\":\"" + "x".repeat(30_000)
+        + "\"}}}");
     URI api = SystemStack.get().url(Service.API);
     try (Socket stalled = new Socket()) {
       stalled.setReceiveBufferSize(4096);
@@ -230,7 +233,7 @@ class HostileTenantIT {
       for (int w = 0; w < 4; w++) {
         int writer = w;
         writers.add(CompletableFuture.runAsync(() -> {
-          for (int i = 0; i < 300; i++) {
+          for (int i = 0; i < 250; i++) {
             DEMO.patch(Api.POOLS + "/hostile-watch", "{\"metadata\":{\"labels\":{\"w" + writer + "\":\"" + i
                 + "\"}}}");
           }
@@ -254,17 +257,23 @@ class HostileTenantIT {
     assertThat(DEMO.get(Api.POOLS + "/hostile-watch").code()).isEqualTo(200);
   }
 
-  /** Reads until {@code done} holds for what was read (or the socket's timeout fails the test). */
+  /**
+   * Reads until {@code done} holds for the last few KB read (or the socket's timeout fails the test), and returns
+   * them: the end of a long response is where a watch says why it ends.
+   */
   private static String readUntil(InputStream in, java.util.function.Predicate<String> done) throws IOException {
-    ByteArrayOutputStream all = new ByteArrayOutputStream();
+    StringBuilder tail = new StringBuilder();
     byte[] chunk = new byte[64 * 1024];
     for (int n; (n = in.read(chunk)) >= 0; ) {
-      all.write(chunk, 0, n);
-      if (done.test(all.toString(StandardCharsets.UTF_8))) {
+      tail.append(new String(chunk, 0, n, StandardCharsets.ISO_8859_1));
+      if (tail.length() > 16 * 1024) {
+        tail.delete(0, tail.length() - 16 * 1024);
+      }
+      if (done.test(tail.toString())) {
         break;
       }
     }
-    return all.toString(StandardCharsets.UTF_8);
+    return tail.toString();
   }
 
   /** A gauge's value in a Prometheus scrape. */

@@ -17,11 +17,15 @@ import java.util.Objects;
 /**
  * Folds recorded events into Kubernetes Events the way the event recorder of Kubernetes does: a repeat of the same
  * reason and message about the same object raises {@code count} and {@code lastTimestamp} of one Event instead of
- * adding another. Bounded per pool, oldest dropped first.
+ * adding another. Bounded per pool, oldest dropped first: at most {@value #MAX_EVENTS} Events of at most
+ * {@value #MAX_EVENT_BYTES} bytes together, and the last {@value #MAX_SEEN_IDS} recorded ids, each kept as a short
+ * hash (the ids of node events are a hundred characters, and the view that holds them must stay small).
  */
 public final class EventFolder {
 
   static final int MAX_EVENTS = 200;
+  /** Roughly what the Events weigh as JSON; a message is at most 1,024 characters (RecordedEvent). */
+  static final int MAX_EVENT_BYTES = 128 * 1024;
   static final int MAX_SEEN_IDS = 2000;
   /** One digest per thread: looking one up costs more than hashing an id. */
   private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(() -> {
@@ -40,7 +44,9 @@ public final class EventFolder {
   }
 
   public static Folded fold(PoolEvents current, RecordedEvent recorded) {
-    if (current.seenIds().contains(recorded.id())) {
+    String seenAs = shortHash(recorded.id());
+    // A view kept from before ids were hashed holds them whole.
+    if (current.seenIds().contains(seenAs) || current.seenIds().contains(recorded.id())) {
       return new Folded(current, null);
     }
     List<Event> events = new ArrayList<>(current.events());
@@ -58,11 +64,12 @@ public final class EventFolder {
       changed = first(recorded, at);
     }
     events.add(changed);
-    while (events.size() > MAX_EVENTS) {
-      events.remove(0);
+    int bytes = events.stream().mapToInt(EventFolder::weight).sum();
+    while (events.size() > MAX_EVENTS || bytes > MAX_EVENT_BYTES) {
+      bytes -= weight(events.remove(0));
     }
     List<String> seen = new ArrayList<>(current.seenIds());
-    seen.add(recorded.id());
+    seen.add(seenAs);
     while (seen.size() > MAX_SEEN_IDS) {
       seen.remove(0);
     }
@@ -119,6 +126,16 @@ public final class EventFolder {
     next.setSource(event.getSource());
     next.setReportingComponent(event.getReportingComponent());
     return next;
+  }
+
+  /** About what an Event weighs as JSON: its texts and names, and the rest of its fields. */
+  private static int weight(Event event) {
+    return 300 + length(event.getMessage()) + length(event.getReason())
+        + length(event.getInvolvedObject().getName()) + length(event.getMetadata().getName());
+  }
+
+  private static int length(String text) {
+    return text == null ? 0 : text.length();
   }
 
   private static String shortHash(String id) {

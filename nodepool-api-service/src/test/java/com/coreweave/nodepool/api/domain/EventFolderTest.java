@@ -13,10 +13,11 @@ import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.NodePool;
+import com.coreweave.nodepool.schema.resource.ObjectReference;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
-import com.coreweave.nodepool.schema.resource.ObjectReference;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -67,7 +68,7 @@ class EventFolderTest {
     assertThat(event.getLastTimestamp()).isEqualTo(NOW_SECONDS.toString());
     assertThat(event.getSource().getComponent()).isEqualTo("capacity-service");
     assertThat(event.getReportingComponent()).isEqualTo("capacity-service");
-    assertThat(folded.events().seenIds()).containsExactly(recorded.id());
+    assertThat(folded.events().seenIds()).as("kept as a short hash").singleElement().asString().hasSize(16);
   }
 
   @Test
@@ -174,8 +175,31 @@ class EventFolderTest {
     }
 
     assertThat(events.seenIds()).hasSize(2000);
-    assertThat(events.seenIds()).doesNotContain(queued("c-0", NOW).id()).contains(queued("c-1", NOW).id());
     assertThat(events.events()).singleElement().extracting(Event::getCount).isEqualTo(2001);
+    assertThat(EventFolder.fold(events, queued("c-1", NOW)).changed()).as("a replay still remembered").isNull();
+    assertThat(EventFolder.fold(events, queued("c-0", NOW)).changed()).as("the oldest id, forgotten").isNotNull();
+  }
+
+  @Test
+  void aViewKeptWithWholeIdsStillKnowsTheirReplays() {
+    RecordedEvent recorded = queued("c-1", NOW);
+    PoolEvents before = new PoolEvents(EventFolder.fold(PoolEvents.EMPTY, recorded).events().events(),
+        List.of(recorded.id()));
+
+    assertThat(EventFolder.fold(before, recorded).changed()).isNull();
+  }
+
+  @Test
+  void longMessagesKeepFewerEventsSoAPoolsEventsStaySmall() {
+    PoolEvents events = PoolEvents.EMPTY;
+    for (int i = 0; i < EventFolder.MAX_EVENTS; i++) {
+      events = EventFolder.fold(events, poolEvent("c-" + i, CwEvent.CWNodePoolNodesRequestFailed,
+          i + " " + "x".repeat(1_000), NOW)).events();
+    }
+
+    assertThat(events.events().size()).isLessThan(EventFolder.MAX_EVENTS);
+    assertThat(Json.bytes(events).length).isLessThan(EventFolder.MAX_EVENT_BYTES + 64 * 1024);
+    assertThat(events.events().get(events.events().size() - 1).getMessage()).startsWith("199 ");
   }
 
   @Test

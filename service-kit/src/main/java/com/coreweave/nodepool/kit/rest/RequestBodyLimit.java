@@ -8,6 +8,7 @@ import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -39,7 +40,10 @@ public class RequestBodyLimit {
       } else {
         context.next();
       }
-    } else if (request.method() == HttpMethod.GET || request.method() == HttpMethod.HEAD) {
+    } else if (request.isEnded() || request.method() == HttpMethod.GET || request.method() == HttpMethod.HEAD
+        || request.version() == HttpVersion.HTTP_2) {
+      // No body, or an HTTP/2 stream: REST pauses the request it is handed, which HTTP/2 refuses once a body was
+      // read here, so an HTTP/2 body of no declared length is held to quarkus.http.limits.max-body-size instead.
       context.next();
     } else {
       chunked.handle(context);
@@ -58,8 +62,11 @@ public class RequestBodyLimit {
     HttpServerResponse response = context.response();
     response.setStatusCode(413);
     response.putHeader(HttpHeaderNames.CONTENT_TYPE, "application/json");
-    response.putHeader(HttpHeaderNames.CONNECTION, "close");
-    response.endHandler(ended -> context.request().connection().close());
+    if (context.request().version() != HttpVersion.HTTP_2) {
+      // HTTP/1 cannot skip the rest of the body but by closing; HTTP/2 ends this stream alone (and forbids the header).
+      response.putHeader(HttpHeaderNames.CONNECTION, "close");
+      response.endHandler(ended -> context.request().connection().close());
+    }
     response.end(Json.string(Statuses.failure(413, "RequestEntityTooLarge", "Request entity too large: limit is "
         + Limits.MAX_REQUEST_BODY_BYTES + " bytes", null)));
   }

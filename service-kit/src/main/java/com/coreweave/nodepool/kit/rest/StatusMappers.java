@@ -46,6 +46,7 @@ public class StatusMappers {
       case 405 -> "MethodNotAllowed";
       case 406 -> "NotAcceptable";
       case 409 -> "Conflict";
+      case 413 -> "RequestEntityTooLarge";
       case 415 -> "UnsupportedMediaType";
       default -> code >= 500 ? "InternalError" : "BadRequest";
     };
