@@ -18,6 +18,7 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -71,6 +72,8 @@ class UnwritableAndFailingRecordsTest {
 
   private static final CountDownLatch RELEASE = new CountDownLatch(1);
   private static final SimpleMeterRegistry REGISTRY = new SimpleMeterRegistry();
+  /** What last reached the uncaught-exception handler: a failure's message says it. */
+  private static final AtomicReference<Throwable> LAST_UNCAUGHT = new AtomicReference<>();
   private static EmbeddedKafka kafka;
   private static KafkaStreams streams;
   private static StreamsReadiness readiness;
@@ -126,7 +129,10 @@ class UnwritableAndFailingRecordsTest {
     });
     StreamThreadRecovery recovery = new StreamThreadRecovery(new ReplaceLoop(5, Duration.ofMinutes(5)), REGISTRY,
         Clock.systemUTC());
-    streams.setUncaughtExceptionHandler(recovery);
+    streams.setUncaughtExceptionHandler(exception -> {
+      LAST_UNCAUGHT.set(exception);
+      return recovery.handle(exception);
+    });
     readiness = new StreamsReadiness();
     readiness.streams = streams;
     readiness.recovery = recovery;
@@ -300,7 +306,8 @@ class UnwritableAndFailingRecordsTest {
       Instant deadline = Instant.now().plusSeconds(30);
       while (read.size() < count) {
         if (Instant.now().isAfter(deadline)) {
-          throw new AssertionError(topic + " has " + read.size() + " of " + count + " records after 30 s");
+          throw new AssertionError(topic + " has " + read.size() + " of " + count + " records after 30 s; Streams is "
+              + streams.state() + ", last uncaught: " + LAST_UNCAUGHT.get(), LAST_UNCAUGHT.get());
         }
         consumer.poll(Duration.ofMillis(200)).forEach(read::add);
       }
