@@ -108,18 +108,22 @@ public record PoolView(
         : new PoolView(accepted, reconciled, Map.of(), List.of(), nodeTime, published, events);
   }
 
-  /** The view stored as {@code head} and {@code parts}. */
+  /**
+   * The view stored as {@code head} and {@code parts}. A head stored before views were split holds its nodes and
+   * preemptions itself: they are kept, and stored as parts with the view's next change.
+   */
   public static PoolView joined(PoolView head, Map<String, ViewPart> parts) {
-    Map<String, Node> nodes = new TreeMap<>();
-    List<Preemption> preemptions = new java.util.ArrayList<>();
+    Map<String, Node> nodes = new TreeMap<>(head.nodes);
+    Map<String, Preemption> preemptions = new TreeMap<>();
+    head.preemptions.forEach(p -> preemptions.put(preemptionId(p), p));
     parts.values().forEach(part -> {
       switch (part) {
         case ViewPart.NodePart n -> nodes.put(n.node().name(), n.node());
-        case ViewPart.PreemptionPart p -> preemptions.add(p.preemption());
+        case ViewPart.PreemptionPart p -> preemptions.put(preemptionId(p.preemption()), p.preemption());
       }
     });
-    return new PoolView(head.accepted, head.reconciled, nodes, preemptions, head.nodeTime, head.published,
-        head.events);
+    return new PoolView(head.accepted, head.reconciled, nodes, List.copyOf(preemptions.values()), head.nodeTime,
+        head.published, head.events);
   }
 
   private static String preemptionId(Preemption p) {
