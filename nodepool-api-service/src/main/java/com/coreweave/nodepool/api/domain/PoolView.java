@@ -11,6 +11,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -94,7 +95,7 @@ public record PoolView(
    * ({@code p/<node>/<warned at, epoch ms>}). Stored apart from the {@link #head}, each under a key of its own.
    */
   public Map<String, ViewPart> parts() {
-    Map<String, ViewPart> parts = new TreeMap<>();
+    Map<String, ViewPart> parts = new HashMap<>(2 * (nodes.size() + preemptions.size()));
     nodes.forEach((name, node) -> parts.put(ViewPart.NODES + name, new ViewPart.NodePart(node)));
     for (Preemption p : preemptions) {
       parts.put(preemptionId(p), new ViewPart.PreemptionPart(p));

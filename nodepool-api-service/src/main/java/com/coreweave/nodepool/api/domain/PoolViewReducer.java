@@ -29,13 +29,13 @@ public final class PoolViewReducer {
           : view.reconciled().pool(), r.pool()) -> view.withReconciled(r);
       case NodeFact.NodeRemoved removed when current(view, removed.pool()) -> {
         Map<String, Node> nodes = new TreeMap<>(view.nodes());
-        nodes.remove(removed.node().name());
-        yield withNodes(view, nodes, now);
+        Node before = nodes.remove(removed.node().name());
+        yield withNodes(view, nodes, before, null, now);
       }
       case NodeFact.AboutNode about when current(view, about.pool()) -> {
         Map<String, Node> nodes = new TreeMap<>(view.nodes());
-        nodes.put(about.node().name(), about.node());
-        yield withNodes(view, nodes, now);
+        Node before = nodes.put(about.node().name(), about.node());
+        yield withNodes(view, nodes, before, about.node(), now);
       }
       case PreemptionFact.PreemptionPending p when current(view, p.pool()) ->
           withPreemptions(view, PreemptionLog.pending(view.preemptions(), p, now));
@@ -52,10 +52,18 @@ public final class PoolViewReducer {
   }
 
   /** The new nodes, and the node-time account advanced to now with the new count of registered nodes. */
-  private static PoolView withNodes(PoolView view, Map<String, Node> nodes, Instant now) {
-    int registered = (int) nodes.values().stream()
-        .filter(n -> n.phase() == Node.Phase.Registered || n.phase() == Node.Phase.Draining).count();
+  /**
+   * The new nodes, and the node-time account advanced to now with the new count of registered nodes: the count the
+   * account holds, less the node as it was, plus the node as it is (a fact of a 5,000-node pool does not count them
+   * all again).
+   */
+  private static PoolView withNodes(PoolView view, Map<String, Node> nodes, Node before, Node after, Instant now) {
+    int registered = view.nodeTime().nodes() - registered(before) + registered(after);
     return view.withNodes(nodes).withNodeTime(view.nodeTime().advance(now, registered));
+  }
+
+  private static int registered(Node node) {
+    return node != null && (node.phase() == Node.Phase.Registered || node.phase() == Node.Phase.Draining) ? 1 : 0;
   }
 
   private static boolean current(PoolView view, PoolRef ref) {
