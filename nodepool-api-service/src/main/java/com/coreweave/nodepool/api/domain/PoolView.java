@@ -33,7 +33,8 @@ public record PoolView(
     List<Preemption> preemptions,
     NodeTime nodeTime,
     NodePool published,
-    PoolEvents events) {
+    PoolEvents events,
+    @JsonIgnore NodeTally tally) {
 
   public PoolView {
     // A view stored before events moved into it has none.
@@ -41,6 +42,13 @@ public record PoolView(
     // A stored head has its nodes and preemptions apart ({@link #parts}).
     nodes = nodes == null ? Map.of() : nodes;
     preemptions = preemptions == null ? List.of() : preemptions;
+    // Derived, never stored: counted once when a view is read, then kept up to date node by node.
+    tally = tally == null ? NodeTally.of(nodes.values()) : tally;
+  }
+
+  public PoolView(NodePoolAccepted accepted, NodePoolReconciled reconciled, Map<String, Node> nodes,
+                  List<Preemption> preemptions, NodeTime nodeTime, NodePool published, PoolEvents events) {
+    this(accepted, reconciled, nodes, preemptions, nodeTime, published, events, null);
   }
 
   /**
@@ -106,7 +114,7 @@ public record PoolView(
   /** This view without its {@link #parts}: what is stored under the pool's key, of a size that does not grow. */
   public PoolView head() {
     return nodes.isEmpty() && preemptions.isEmpty() ? this
-        : new PoolView(accepted, reconciled, Map.of(), List.of(), nodeTime, published, events);
+        : new PoolView(accepted, reconciled, Map.of(), List.of(), nodeTime, published, events, NodeTally.NONE);
   }
 
   /**
@@ -124,7 +132,7 @@ public record PoolView(
       }
     });
     return new PoolView(head.accepted, head.reconciled, nodes, List.copyOf(preemptions.values()), head.nodeTime,
-        head.published, head.events);
+        head.published, head.events, null);
   }
 
   private static String preemptionId(Preemption p) {
@@ -147,30 +155,41 @@ public record PoolView(
   }
 
   public PoolView withAccepted(NodePoolAccepted next) {
-    return new PoolView(next, reconciled, nodes, preemptions, nodeTime, published, events);
+    return new PoolView(next, reconciled, nodes, preemptions, nodeTime, published, events, tally);
   }
 
   public PoolView withReconciled(NodePoolReconciled next) {
-    return new PoolView(accepted, next, nodes, preemptions, nodeTime, published, events);
+    return new PoolView(accepted, next, nodes, preemptions, nodeTime, published, events, tally);
   }
 
   public PoolView withNodes(Map<String, Node> next) {
-    return new PoolView(accepted, reconciled, next, preemptions, nodeTime, published, events);
+    return new PoolView(accepted, reconciled, next, preemptions, nodeTime, published, events, null);
+  }
+
+  /**
+   * With {@code node} (null: without the node named {@code name}): the nodes copied once, the counts moved by that
+   * node alone ({@link NodeTally}).
+   */
+  public PoolView withNode(String name, Node node) {
+    Map<String, Node> next = new TreeMap<>(nodes);
+    Node before = node == null ? next.remove(name) : next.put(name, node);
+    return new PoolView(accepted, reconciled, next, preemptions, nodeTime, published, events,
+        tally.replacing(before, node));
   }
 
   public PoolView withPreemptions(List<Preemption> next) {
-    return new PoolView(accepted, reconciled, nodes, next, nodeTime, published, events);
+    return new PoolView(accepted, reconciled, nodes, next, nodeTime, published, events, tally);
   }
 
   public PoolView withNodeTime(NodeTime next) {
-    return new PoolView(accepted, reconciled, nodes, preemptions, next, published, events);
+    return new PoolView(accepted, reconciled, nodes, preemptions, next, published, events, tally);
   }
 
   public PoolView withPublished(NodePool next) {
-    return new PoolView(accepted, reconciled, nodes, preemptions, nodeTime, next, events);
+    return new PoolView(accepted, reconciled, nodes, preemptions, nodeTime, next, events, tally);
   }
 
   public PoolView withEvents(PoolEvents next) {
-    return new PoolView(accepted, reconciled, nodes, preemptions, nodeTime, published, next);
+    return new PoolView(accepted, reconciled, nodes, preemptions, nodeTime, published, next, tally);
   }
 }

@@ -7,8 +7,6 @@ import com.coreweave.nodepool.schema.resource.Node;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The pure fold of one fact into a pool's view: {@code (view, fact) -> view}. Facts about another incarnation of
@@ -27,16 +25,10 @@ public final class PoolViewReducer {
     return switch (fact) {
       case NodeFact.NodePoolReconciled r when current(view, r.pool()) && newer(view.reconciled() == null ? null
           : view.reconciled().pool(), r.pool()) -> view.withReconciled(r);
-      case NodeFact.NodeRemoved removed when current(view, removed.pool()) -> {
-        Map<String, Node> nodes = new TreeMap<>(view.nodes());
-        Node before = nodes.remove(removed.node().name());
-        yield withNodes(view, nodes, before, null, now);
-      }
-      case NodeFact.AboutNode about when current(view, about.pool()) -> {
-        Map<String, Node> nodes = new TreeMap<>(view.nodes());
-        Node before = nodes.put(about.node().name(), about.node());
-        yield withNodes(view, nodes, before, about.node(), now);
-      }
+      case NodeFact.NodeRemoved removed when current(view, removed.pool()) ->
+          withNode(view, removed.node().name(), null, now);
+      case NodeFact.AboutNode about when current(view, about.pool()) ->
+          withNode(view, about.node().name(), about.node(), now);
       case PreemptionFact.PreemptionPending p when current(view, p.pool()) ->
           withPreemptions(view, PreemptionLog.pending(view.preemptions(), p, now));
       case PreemptionFact.PreemptionInProgress d when current(view, d.pool()) ->
@@ -53,13 +45,14 @@ public final class PoolViewReducer {
 
   /** The new nodes, and the node-time account advanced to now with the new count of registered nodes. */
   /**
-   * The new nodes, and the node-time account advanced to now with the new count of registered nodes: the count the
-   * account holds, less the node as it was, plus the node as it is (a fact of a 5,000-node pool does not count them
-   * all again).
+   * The node as it is now (null: gone), and the node-time account advanced to now with the new count of registered
+   * nodes: the count the account holds, less the node as it was, plus the node as it is (a fact of a 5,000-node pool
+   * does not count them all again).
    */
-  private static PoolView withNodes(PoolView view, Map<String, Node> nodes, Node before, Node after, Instant now) {
+  private static PoolView withNode(PoolView view, String name, Node after, Instant now) {
+    Node before = view.nodes().get(name);
     int registered = view.nodeTime().nodes() - registered(before) + registered(after);
-    return view.withNodes(nodes).withNodeTime(view.nodeTime().advance(now, registered));
+    return view.withNode(name, after).withNodeTime(view.nodeTime().advance(now, registered));
   }
 
   private static int registered(Node node) {

@@ -4,7 +4,6 @@ import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
 import com.coreweave.nodepool.schema.events.Verdicts;
 import com.coreweave.nodepool.schema.resource.Condition;
 import com.coreweave.nodepool.schema.resource.Conditions;
-import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
@@ -24,32 +23,6 @@ public final class StatusProjector {
   private StatusProjector() {
   }
 
-  /** The counts the status shows, read off the nodes. */
-  record Counts(int current, int inProgress, int removing) {
-
-    static Counts of(PoolView view) {
-      int current = 0;
-      int inProgress = 0;
-      int removing = 0;
-      for (Node node : view.nodes().values()) {
-        switch (node.phase()) {
-          case Booting -> inProgress++;
-          case Registered, Draining -> current++;
-          default -> { }
-        }
-        if (removal(node)) {
-          removing++;
-        }
-      }
-      return new Counts(current, inProgress, removing);
-    }
-
-    private static boolean removal(Node node) {
-      return node.status().conditions() != null && node.status().conditions().stream()
-          .anyMatch(c -> c.type().equals(Node.CONDITION_REMOVAL) && c.isTrue());
-    }
-  }
-
   /** The whole resource as it should be published now. */
   public static NodePool project(PoolView view, Instant now) {
     NodePool pool = view.accepted().nodePool();
@@ -60,7 +33,7 @@ public final class StatusProjector {
   static NodePoolStatus status(PoolView view, Instant now) {
     // Counted against the generation in force: while a later one is not valid, the last valid one's target holds.
     NodePoolSpec spec = view.accepted().inForce().nodePool().spec();
-    Counts counts = Counts.of(view);
+    NodeTally counts = view.tally();
     NodePoolReconciled reconciled = view.reconciled();
     boolean deleting = view.accepted().deleting();
 
@@ -115,7 +88,7 @@ public final class StatusProjector {
     return Condition.of(Conditions.VALIDATED, validation.valid(), validation.reason(), message);
   }
 
-  private static Condition atTarget(NodePoolSpec spec, Counts counts, NodePoolReconciled reconciled,
+  private static Condition atTarget(NodePoolSpec spec, NodeTally counts, NodePoolReconciled reconciled,
                                     boolean deleting, PoolView view) {
     int target = spec.target();
     if (deleting) {
@@ -169,9 +142,7 @@ public final class StatusProjector {
       return Condition.of(Conditions.NODE_RECONFIGURATION_REQUIRED, false,
           Conditions.NodeReconfigurationRequired.INTERNAL_ERROR, reconciled.stagingError());
     }
-    long outdated = profile == null ? 0 : view.nodes().values().stream()
-        .filter(n -> n.status().nodeProfile() != null && !profile.equals(n.status().nodeProfile()))
-        .count();
+    long outdated = profile == null ? 0 : view.tally().outdated(profile);
     return outdated == 0
         ? Condition.of(Conditions.NODE_RECONFIGURATION_REQUIRED, false,
             Conditions.NodeReconfigurationRequired.ALL_NODES_UP_TO_DATE, "All nodes are on the current configuration.")
