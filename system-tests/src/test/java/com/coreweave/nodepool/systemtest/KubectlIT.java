@@ -222,8 +222,12 @@ class KubectlIT {
     Path eventWatch = dir.resolve("events-watch.txt");
     Path poolWatch = dir.resolve("pools-watch.txt");
     watches.add(mine.background(eventWatch, "events", "--types=Warning", "--watch"));
+    Path nodeWatch = dir.resolve("nodes-watch.txt");
     watches.add(mine.background(poolWatch, "get", "nodepools", "-w"));
-    await().atMost(Duration.ofSeconds(30)).until(() -> Files.readString(poolWatch).contains(POOL));
+    watches.add(mine.background(nodeWatch, "get", "nodes", "-l", "compute.coreweave.com/node-pool=" + POOL, "-w",
+        "--output-watch-events"));
+    await().atMost(Duration.ofSeconds(30)).until(() -> Files.readString(poolWatch).contains(POOL)
+        && Files.readString(nodeWatch).contains(POOL));
 
     // The A100 is not offered in EU-SOUTH-04A: the pool is refused with a Warning event.
     String misplaced = pool("kubectl-misplaced", 1).replace(ZONE, "EU-SOUTH-04A");
@@ -236,6 +240,10 @@ class KubectlIT {
         .containsPattern(POOL + cell(TYPE) + cell("2") + cell("2") + cell("0") + cell("0") + cell("Valid")
             + cell("TargetMet"))
         .containsPattern("kubectl-misplaced" + cell(TYPE) + cell("1") + ".*Invalid"));
+    // The scale-down's node leaves the pool: the node watch (fed by the node facts) sees it go, from the list's version.
+    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(Files.readString(nodeWatch))
+        .containsPattern("DELETED\\s+\\S+\\s+.*" + POOL));
+    assertThat(Files.readString(nodeWatch)).doesNotContain("Error from server");
     assertThat(Files.readString(eventWatch)).doesNotContain("Normal");
     assertThat(mine.run("events", "--types=Warning").ok().out())
         .containsPattern("Warning\\s+CWInstanceTypeNotInZone\\s+NodePool/kubectl-misplaced").doesNotContain("Normal");

@@ -22,8 +22,15 @@ import java.util.function.Predicate;
  */
 final class KubeWatch<T> {
 
-  /** A change the live feed reports: an object's new state, or null when it is gone. */
-  record Change<T>(String name, T object) {
+  /**
+   * A change the live feed reports: an object's new state, or, when {@code gone}, its last state (null when the feed
+   * reports only that it is gone, as a tombstone does).
+   */
+  record Change<T>(String name, T object, boolean gone) {
+
+    Change(String name, T object) {
+      this(name, object, object == null);
+    }
   }
 
   /** How a watch shows its objects: as themselves, or as rows of a Table. */
@@ -34,7 +41,7 @@ final class KubeWatch<T> {
   private final Function<T, String> name;
   private final Predicate<T> selected;
   private final Renderer<T> renderer;
-  /** What a DELETED event shows of an object that is gone: the feed reports only its name. */
+  /** What a DELETED event shows of an object the feed reports only the name of (a tombstone). */
   private final Function<String, T> gone;
   private final WatchStream out;
   private final Set<String> known = new HashSet<>();
@@ -88,7 +95,7 @@ final class KubeWatch<T> {
 
   private void emit(Change<T> change) {
     boolean shown = known.contains(change.name());
-    if (change.object() == null || !selected.test(change.object())) {
+    if (change.gone() || !selected.test(change.object())) {
       if (shown) {
         known.remove(change.name());
         send("DELETED", change.object() == null ? gone.apply(change.name()) : change.object());

@@ -273,7 +273,13 @@ public class LiveFeed {
     watchers.stream().filter(w -> w.stream() == stream && w.sees(key)).forEach(w -> {
       Object change = seen.change();
       if (change != null) {
-        w.sink().accept(change);
+        try {
+          w.sink().accept(change);
+        } catch (RuntimeException e) {
+          // One watch that cannot show a change must not cost the others theirs (nor the feed its place).
+          LOG.warnf(e, "a %s watch could not take the change at %s-%d@%d", stream, record.topic(),
+              record.partition(), record.offset());
+        }
       }
     });
   }

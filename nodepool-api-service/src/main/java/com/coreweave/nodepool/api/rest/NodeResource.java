@@ -56,7 +56,8 @@ public class NodeResource implements CoreLister<Node> {
   @GET
   @Path("/api/v1/nodes")
   public Object list(@BeanParam ListOptions options) {
-    return listings.list(this, options, feed.version(LiveFeed.Stream.POOLS).toString());
+    // The version of the node facts' feed, which a watch of nodes resumes from.
+    return listings.list(this, options, feed.version(LiveFeed.Stream.NODES).toString());
   }
 
   @GET
@@ -133,6 +134,11 @@ public class NodeResource implements CoreLister<Node> {
   public NodeList listOf(List<Node> items, String resourceVersion, String continueToken) {
     return new NodeListBuilder().withItems(items).withMetadata(CoreLister.listMeta(resourceVersion, continueToken))
         .build();
+  }
+
+  @Override
+  public boolean resumable(String version) {
+    return feed.resumable(LiveFeed.Stream.NODES, version);
   }
 
   @Override

@@ -123,8 +123,9 @@ public class WatchResource {
         change -> {
           var node = (LiveFeed.NodeChange) change;
           String name = node.fact().node().name();
-          return new KubeWatch.Change<>(name, node.removed() ? null : CoreNodes.of(node.fact().node(),
-              node.key().org(), reads.instanceType(node.fact().pool().instanceType()).orElse(null)));
+          // A node that left is shown as it was last: a Table row needs the whole node.
+          return new KubeWatch.Change<>(name, CoreNodes.of(node.fact().node(), node.key().org(),
+              reads.instanceType(node.fact().pool().instanceType()).orElse(null)), node.removed());
         }, () -> nodes.objects(options), version -> new NodeBuilder().withNewMetadata().withResourceVersion(version)
             .endMetadata().build());
   }
