@@ -67,8 +67,7 @@ class LedgerProcessor implements Processor<String, LedgerInput, String, Outbound
     for (LedgerDecision.PoolUpdate update : decision.capacity()) {
       List<RecordedEvent> carried = update.checked() == null ? null : events.remove(update.pool());
       emit(update.pool(), update.checked() == null ? Outbound.tombstone(Topics.CAPACITY_CHECKED)
-          : Outbound.to(Topics.CAPACITY_CHECKED, carried == null ? update.checked()
-              : update.checked().withEvents(carried)));
+          : Outbound.to(Topics.CAPACITY_CHECKED, current.withGrants(update.checked()).withEvents(carried)));
     }
     decision.reclaims().forEach(reclaim -> reclaim.chunked().forEach(chunk ->
         emit(reclaim.pool().key().toString(), Outbound.to(Topics.SPOT_RECLAIM_REQUESTED, chunk))));
