@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.schema.events.FleetChangeRequested.Operation;
 import com.coreweave.nodepool.schema.events.PoolRef;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -142,6 +143,18 @@ class FleetChangesTest {
     int bytes = run.last.writes().records().values().stream()
         .mapToInt(r -> LedgerRun.SERDE.serializer().serialize("ledgers", r).length).sum();
     assertThat(bytes).isLessThan(1_500);
+  }
+
+  @Test
+  void writesAChangesOutcomeAfterTheLedgerItLeadsToForTheAdminCallThatWaitsForIt() {
+    LedgerRun run = new LedgerRun().with(size(3));
+
+    run.apply(Inputs.fleet(Operation.REMOVE, null, List.of(machine(3))));
+
+    List<String> order = new ArrayList<>();
+    run.last.writes().forEach((key, record) -> order.add(key));
+    assertThat(order).contains(LedgerKeys.head(Inputs.KEY), LedgerKeys.machine(Inputs.KEY, 3));
+    assertThat(order.get(order.size() - 1)).startsWith(LedgerKeys.changes(Inputs.KEY));
   }
 
   @Test
