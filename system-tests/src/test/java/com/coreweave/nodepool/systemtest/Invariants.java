@@ -29,30 +29,32 @@ import java.util.TreeSet;
  * can assert each invariant on its own and report all the evidence.
  *
  * <p>What "at every moment" means here, and why the history checks are sound. The capacity ledger of one
- * {@code <zone>/<instanceType>} is a single writer: one Streams task applies one input at a time and writes the
- * {@code capacity-checked} of every pool whose allocation changed, stamped with that input's instant
- * ({@code checkedAt}), in its exactly-once transaction. The moments that exist are therefore the ledger's states after
- * each input. A reader cannot see them directly: each partition of {@code capacity-checked} shows the ledger's
- * records in ledger order, but records of different partitions are not ordered with each other. So:
+ * {@code <zone>/<instanceType>} is a single writer: one Streams task applies one input at a time and, with each
+ * exactly-once commit, writes the {@code capacity-checked} of every pool whose allocation changed in it (its last
+ * state, listing what the pool holds at the commit), all stamped with one instant ({@code checkedAt}: that of the
+ * commit's latest decision). The moments that exist are therefore the ledger's states after each commit (the only
+ * ones a read_committed reader could see anyway). A reader cannot see them directly: each partition of
+ * {@code capacity-checked} shows the ledger's records in ledger order, but records of different partitions are not
+ * ordered with each other. So:
  * <ul>
  * <li>{@link #ledgerOrder()} checks that in each partition the ledger's {@code checkedAt} never goes back; then
- * ordering all records by {@code checkedAt} (ties = one input) is a linear order that agrees with every partition,
+ * ordering all records by {@code checkedAt} (ties = one commit) is a linear order that agrees with every partition,
  * i.e. the ledger's own order (assumption: the host's wall clock is not stepped back during the test; all services
  * run on one host).</li>
- * <li>{@link #ledgerReplay()} replays the records in that order; after each input it checks that no machine is in two
- * pools and that no more machines are granted than the fleet has. The ledger writes every pool whose grants changed
- * in the same input, so after input k the latest record of each pool is the ledger's allocation after k: the check
- * sees the ledger's every state. A tombstone carries no instant, so it is applied as early as its partition allows:
- * that can only remove grants from the view earlier than they were, never add one, so it can hide but never invent
- * a violation. (A merge by arrival or by offsets alone would invent them: a machine released by pool A in
- * partition 0 and granted to pool B in partition 1 in the same input is in both pools for a moment of the reader's
- * merged view.)</li>
+ * <li>{@link #ledgerReplay()} replays the records in that order; after each commit it checks that no machine is in
+ * two pools and that no more machines are granted than the fleet has. The ledger writes every pool whose grants
+ * changed in the same commit, so after commit k the latest record of each pool is the ledger's allocation after k:
+ * the check sees the ledger's every state. A tombstone carries no instant, so it is applied as early as its
+ * partition allows: that can only remove grants from the view earlier than they were, never add one, so it can hide
+ * but never invent a violation. (A merge by arrival or by offsets alone would invent them: a machine released by
+ * pool A in partition 0 and granted to pool B in partition 1 in the same commit is in both pools for a moment of the
+ * reader's merged view.)</li>
  * <li>{@link #machineIntervals()} checks the same machine by machine, with the grant ids (they only grow in a
  * ledger, so a machine's grants ordered by id are its allocations in time): each grant of a machine must end (its
- * pool's record drops it, is a tombstone or names another incarnation) in the same input as the next grant of that
- * machine starts, or earlier, compared by the ledger's instants; within one input the ledger writes its pools in key
- * order, so offsets do not order them. A tombstone end has no instant: it is proven late only when a record of a
- * later input than the new grant precedes it in its partition, the one comparison that is sound for it.</li>
+ * pool's record drops it, is a tombstone or names another incarnation) in the same commit as the next grant of that
+ * machine starts, or earlier, compared by the ledger's instants; within one commit offsets do not order the pools'
+ * records. A tombstone end has no instant: it is proven late only when a record of a later commit than the new grant
+ * precedes it in its partition, the one comparison that is sound for it.</li>
  * <li>{@link #grantsEndOnlyByRelease()} checks that the ledger never takes a grant back by itself: a grant dropped
  * from a live pool of the same incarnation was released by a {@code NodeRemoved} naming that machine and grant id,
  * written before the ledger dropped it.</li>
@@ -166,7 +168,7 @@ final class Invariants {
   }
 
   /**
-   * Replays the ledger's records in its own order (see the class comment) and checks after every input: no machine
+   * Replays the ledger's records in its own order (see the class comment) and checks after every commit: no machine
    * is granted to two pools, and at most the fleet's machines are granted. {@link #replayedStates()} then says how
    * many ledger states were checked.
    */
@@ -857,20 +859,18 @@ final class Invariants {
   }
 
   /**
-   * x (a value) was written by the ledger in the same input as y (a value) or before. The ledger's instant names
-   * the input; within one input the ledger writes its pools in key order, not in causal order, so offsets do not
-   * order records of one input even in one partition.
+   * x (a value) was written by the ledger in the same commit as y (a value) or before. The ledger's instant names
+   * the commit; within one commit offsets do not order the records, even in one partition.
    */
   private static boolean notAfter(Rec<CapacityChecked> x, Rec<CapacityChecked> y) {
     return !x.value().checkedAt().isAfter(y.value().checkedAt());
   }
 
   /**
-   * Whether the end of a grant ({@code end}) was written in the same input as the start of the next grant
-   * ({@code start}, a value) or before. A value end: the ledger's instants. A tombstone end carries no instant (the
-   * ledger writes a pool's tombstone after the values of its input): it is proven late only if a value written in a
-   * later input than {@code start} precedes it in its partition; one that precedes {@code start} in the same
-   * partition is early.
+   * Whether the end of a grant ({@code end}) was written in the same commit as the start of the next grant
+   * ({@code start}, a value) or before. A value end: the ledger's instants. A tombstone end carries no instant: it is
+   * proven late only if a value written in a later commit than {@code start} precedes it in its partition; one that
+   * precedes {@code start} in the same partition is early.
    */
   private boolean endedBefore(Rec<CapacityChecked> end, Rec<CapacityChecked> start) {
     if (!end.tombstone()) {

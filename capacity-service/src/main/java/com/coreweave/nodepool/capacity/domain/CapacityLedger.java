@@ -32,7 +32,9 @@ import java.util.TreeSet;
  * gets back only when no other machine is free. When reserved demand waits and spot pools hold machines, it asks back
  * exactly the machines needed, once each, the most recently granted first (the least work lost; the longest-running
  * spot nodes keep running). It reads and changes only what the input concerns, through the {@link Ledger}'s indexes,
- * and compares before and after only for the pools it touched (and the queue, when its order changed).
+ * and compares before and after only for the pools it touched (and the queue, when its order changed). A decision's
+ * {@code capacity-checked} is said without its grants, which the record lists as the ledger holds them when it is
+ * written ({@link Ledger#withGrants}): so a release of one of 5,000 grants costs no list of 5,000.
  */
 public final class CapacityLedger {
 
@@ -111,12 +113,11 @@ public final class CapacityLedger {
       return new LedgerDecision(LedgerWrites.NONE, List.of(), List.of(), List.of(), null);
     }
     PoolRef ref = demand.checked().pool();
-    PoolDemand pool = ledger.pool(demand.pool());
-    List<Grant> held = pool != null && pool.ref().uid().equals(ref.uid()) ? ledger.grants(pool) : List.of();
     String message = "Capacity check failed: " + (error.getMessage() == null ? error.getClass().getSimpleName()
         : error.getMessage());
+    // Its grants, those the pool keeps, are listed as the ledger holds them (none for another incarnation).
     CapacityChecked checked = new CapacityChecked(ref, Conditions.Capacity.INTERNAL_ERROR,
-        demand.checked().admittedNodes(), held, 0, null, null, message, now, demand.checked().reason(),
+        demand.checked().admittedNodes(), null, 0, null, null, message, now, demand.checked().reason(),
         demand.checked().message());
     return new LedgerDecision(LedgerWrites.NONE, List.of(new LedgerDecision.PoolUpdate(demand.pool(), checked)),
         List.of(), List.of(), null);
@@ -130,7 +131,7 @@ public final class CapacityLedger {
     }
     if (held != null && !held.ref().uid().equals(ref.uid())) {
       // The pool was deleted and created again under the same name: the old incarnation's grants are void.
-      release(ledger, pool, held.held(), false);
+      ended(ledger, ledger.endAll(pool), false);
       held = null;
     }
     int demand = Math.max(0, checked.admittedNodes());
@@ -147,7 +148,7 @@ public final class CapacityLedger {
     if (held == null || (forget.poolUid() != null && !forget.poolUid().equals(held.ref().uid()))) {
       return;
     }
-    release(ledger, forget.pool(), held.held(), false);
+    ended(ledger, ledger.endAll(forget.pool()), false);
     ledger.putPool(forget.pool(), null);
     evaluation.forgotten.add(forget.pool());
   }
@@ -159,28 +160,23 @@ public final class CapacityLedger {
     if (grant == null || holder == null || !holder.ref().uid().equals(removed.pool().uid())) {
       return;
     }
+    Holding held = ledger.holding(pool, grant.grantId());
     int machine = ledger.indexOf(grant.machine());
-    holder.held().stream().filter(h -> h.machine() == machine && h.grantId() == grant.grantId()).findFirst()
-        .ifPresent(held -> {
-          release(ledger, pool, List.of(held), removed.outOfService());
-          if (DELETED.equals(removed.cause())) {
-            evaluation.releasedBy.put(pool, machine);
-          }
-        });
+    if (held == null || held.machine() != machine) {
+      return;
+    }
+    ledger.endGrant(pool, held.grantId());
+    ended(ledger, List.of(held), removed.outOfService());
+    if (DELETED.equals(removed.cause())) {
+      evaluation.releasedBy.put(pool, machine);
+    }
   }
 
   /**
-   * Ends allocations of one pool: a machine out of service, or one an operator asked back (the capacity is needed
-   * elsewhere), goes to maintenance; every other one becomes free for the queue.
+   * After grants ended: a machine out of service, or one an operator asked back (the capacity is needed elsewhere),
+   * goes to maintenance; every other one is free for the queue.
    */
-  private static void release(Ledger ledger, String pool, List<Holding> released, boolean outOfService) {
-    if (released.isEmpty()) {
-      return;
-    }
-    Set<Long> ended = new HashSet<>();
-    released.forEach(h -> ended.add(h.grantId()));
-    PoolDemand holder = ledger.pool(pool);
-    ledger.putPool(pool, holder.withHeld(holder.held().stream().filter(h -> !ended.contains(h.grantId())).toList()));
+  private static void ended(Ledger ledger, List<Holding> released, boolean outOfService) {
     for (Holding h : released) {
       if (outOfService || h.reclaim() == Machine.Reclaim.OPERATOR) {
         ledger.setOutOfService(h.machine(), Machine.Status.MAINTENANCE);
@@ -193,7 +189,7 @@ public final class CapacityLedger {
     refreshTickets(ledger, now);
     for (PoolDemand waiting : ledger.queue()) {
       String key = waiting.ref().key().toString();
-      int wanted = waiting.queued();
+      int wanted = ledger.queued(key);
       Integer unless = evaluation.releasedBy.get(key);
       List<Integer> chosen = new ArrayList<>();
       for (int i = ledger.nextFree(1); i >= 0 && chosen.size() < wanted; i = ledger.nextFree(i + 1)) {
@@ -205,9 +201,7 @@ public final class CapacityLedger {
         chosen.add(unless);
       }
       if (!chosen.isEmpty()) {
-        List<Holding> held = new ArrayList<>(waiting.held());
-        chosen.forEach(i -> held.add(new Holding(i, ledger.nextGrantId(), now, null)));
-        ledger.putPool(key, waiting.withHeld(held));
+        chosen.forEach(i -> ledger.grant(key, new Holding(i, ledger.nextGrantId(), now, null)));
         evaluation.grantedNow.merge(key, chosen.size(), Integer::sum);
       }
       if (chosen.size() < wanted) {
@@ -227,7 +221,7 @@ public final class CapacityLedger {
       if (pool == null) {
         continue;
       }
-      boolean waits = pool.queued() > 0;
+      boolean waits = ledger.queued(key) > 0;
       if (waits && pool.ticket() == null) {
         ledger.putPool(key, pool.waiting(ledger.nextTicket(), now));
       } else if (!waits && pool.ticket() != null) {
@@ -269,10 +263,12 @@ public final class CapacityLedger {
     chosen.forEach(r -> byPool.computeIfAbsent(r.pool(), p -> new HashSet<>()).add(r.holding().grantId()));
     byPool.forEach((key, grants) -> {
       PoolDemand pool = ledger.pool(key);
-      ledger.putPool(key, pool.withHeld(pool.held().stream()
-          .map(h -> grants.contains(h.grantId()) ? h.reclaimed(why) : h).toList()));
-      List<String> nodes = pool.held().stream().filter(h -> grants.contains(h.grantId()))
-          .map(h -> ledger.machineName(h.machine())).sorted().toList();
+      List<String> nodes = new ArrayList<>();
+      for (long grantId : grants) {
+        nodes.add(ledger.machineName(ledger.holding(key, grantId).machine()));
+        ledger.reclaim(key, grantId, why);
+      }
+      nodes.sort(null);
       String id = ledger.key() + "#" + ledger.nextSequence() + "/" + why.name().toLowerCase(java.util.Locale.ROOT)
           + "/" + key;
       evaluation.reclaims.add(new SpotReclaimRequested(id, pool.ref(), nodes, reason, now));
@@ -283,7 +279,8 @@ public final class CapacityLedger {
    * The {@code capacity-checked} of every pool whose allocation, queue place or reason changed, and events. A
    * pool's last published record is exactly the ledger's view of it before the input (grants, demand, queue place)
    * with the reason stored with it, so only the pools the input touched and the waiting ones (whose place, or
-   * reason on a later evaluation, may change) can have anything new to say.
+   * reason on a later evaluation, may change) can have anything new to say. What a record says besides its grants is
+   * compared before and after; its grants changed exactly when the input granted or released one of the pool's.
    */
   private static List<LedgerDecision.PoolUpdate> publish(Ledger ledger, Map<String, Integer> placesBefore,
                                                          Evaluation evaluation, Instant now) {
@@ -303,16 +300,17 @@ public final class CapacityLedger {
       }
       PoolDemand was = ledger.before(key);
       CapacityChecked published = was == null ? null
-          : checked(ledger, key, was, was.publishedReason(), placesBefore, now);
+          : checked(key, was, ledger.heldBefore(key), was.publishedReason(), placesBefore, now);
       PoolRef ref = pool.ref();
-      int queued = pool.queued();
+      int held = ledger.heldCount(key);
+      int queued = pool.queued(held);
       int granted = evaluation.grantedNow.getOrDefault(key, 0);
       boolean ownDemand = evaluation.previousDemand.containsKey(key);
-      String reason = reason(pool, pool.held().size(), queued, ownDemand, granted);
-      CapacityChecked checked = checked(ledger, key, pool, reason, places, now);
+      String reason = reason(pool, held, queued, ownDemand, granted);
+      CapacityChecked checked = checked(key, pool, held, reason, places, now);
       PoolDemand next = pool;
-      // Both carry the same checkedAt: equal means nothing new to publish.
-      if (!checked.equals(published)) {
+      // Both carry the same checkedAt: equal, with the same grants, means nothing new to publish.
+      if (!checked.equals(published) || ledger.grantsChanged(key)) {
         updates.add(new LedgerDecision.PoolUpdate(key, checked));
         next = next.withPublishedReason(reason);
       }
@@ -357,17 +355,19 @@ public final class CapacityLedger {
         + pool.instanceType() + " in " + pool.zone();
   }
 
-  /** A pool's {@code capacity-checked}: what it holds, how many nodes it waits for, its place, and what that means. */
-  private static CapacityChecked checked(Ledger ledger, String key, PoolDemand pool, String reason,
+  /**
+   * A pool's {@code capacity-checked} but its grants (null: those the ledger holds when the record is written): how
+   * many nodes it holds and waits for, its place, and what that means.
+   */
+  private static CapacityChecked checked(String key, PoolDemand pool, int held, String reason,
                                          Map<String, Integer> places, Instant now) {
     PoolRef ref = pool.ref();
-    List<Grant> grants = ledger.grants(pool);
-    int queued = pool.queued();
+    int queued = pool.queued(held);
     int position = places.getOrDefault(key, 0);
     int length = places.size();
-    return new CapacityChecked(ref, reason, pool.demand(), grants, queued, queued > 0 ? position : null,
+    return new CapacityChecked(ref, reason, pool.demand(), null, queued, queued > 0 ? position : null,
         queued > 0 ? length : null, queued > 0 ? queuedMessage(queued, position, length, ref)
-            : grants.isEmpty() && pool.demand() == 0 ? null : SUFFICIENT_MESSAGE, now, pool.quotaReason(),
+            : held == 0 && pool.demand() == 0 ? null : SUFFICIENT_MESSAGE, now, pool.quotaReason(),
         pool.quotaMessage());
   }
 }

@@ -1,8 +1,10 @@
 package com.coreweave.nodepool.capacity.domain;
 
+import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
 import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -17,11 +19,11 @@ import java.util.TreeMap;
 
 /**
  * The ledger of one zone × instance type in memory: machines {@code 1..machineCount} (free unless a pool holds them
- * or they are out of service), every pool's demand and holdings, and the remembered fleet changes, with indexes
- * ({@link LedgerIndex}) that every change keeps current, so an input costs what it changes, not what the ledger
- * holds. It caches the stored records ({@link LedgerRecord}): loaded once, then each input is applied between
- * {@link #begin} and {@link #commit}, which returns only the records it changed; a failed input is undone by
- * {@link #rollback}.
+ * or they are out of service), every pool's demand, the machines each pool holds, and the remembered fleet changes,
+ * with indexes ({@link LedgerIndex}) that every change keeps current, so an input costs what it changes, not what the
+ * ledger or a pool holds: a grant or a release is one map entry of its pool, whatever the pool's size. It caches the
+ * stored records ({@link LedgerRecord}): loaded once, then each input is applied between {@link #begin} and
+ * {@link #commit}, which returns only the records it changed; a failed input is undone by {@link #rollback}.
  */
 public final class Ledger {
 
@@ -33,11 +35,20 @@ public final class Ledger {
   private int machineCount;
   private long fleetChangesRecorded;
   private final TreeMap<String, PoolDemand> pools = new TreeMap<>();
+  /** The machines each pool holds, by grant id: in the order they were granted. */
+  private final Map<String, TreeMap<Long, Holding>> held = new HashMap<>();
   private final Map<Integer, Machine.Status> outOfService = new HashMap<>();
   private ArrayDeque<FleetOutcome> fleetChanges = new ArrayDeque<>();
   private final LedgerIndex index = new LedgerIndex();
   private final LedgerChanges changes = new LedgerChanges();
-  /** Loaded from a ledger stored whole: its first change writes every record. */
+  /**
+   * Pools read back holding a machine they cannot hold (not one of the ledger's, or one another pool holds), and
+   * why: such a grant is listed but not counted, and every change of the pool fails until the pool is forgotten.
+   */
+  private final Map<String, String> unsound = new HashMap<>();
+  /** The grants of unsound pools that the indexes do not count. */
+  private final Set<Long> uncounted = new HashSet<>();
+  /** Loaded from records of an earlier version: its first change writes every record in this version's layout. */
   private boolean rewriteAll;
 
   private Ledger(ZoneTypeKey key) {
@@ -65,28 +76,57 @@ public final class Ledger {
     TreeMap<Long, FleetOutcome> remembered = new TreeMap<>();
     for (LedgerRecord record : entries) {
       switch (record) {
-        case PoolDemand pool -> ledger.pools.put(pool.ref().key().toString(), pool);
+        case PoolDemand pool -> ledger.loadPool(pool);
+        case HeldMachine machine -> ledger.holdings(machine.pool()).put(machine.grantId(), machine.holding());
         case OutOfService machine -> ledger.outOfService.put(machine.machine(), machine.status());
         case RememberedChange change -> remembered.put(change.number(), change.outcome());
         case LedgerHead ignored -> { }
       }
     }
     ledger.fleetChanges.addAll(remembered.values());
-    ledger.pools.forEach((pool, demand) -> ledger.index.index(pool, demand, 1));
-    ledger.index.freeRange(1, ledger.machineCount + 1);
-    for (int i = 1; i <= ledger.machineCount; i++) {
-      if (!ledger.isFree(i)) {
-        ledger.index.free(i, false);
-      }
-    }
+    ledger.buildIndex();
     return ledger;
   }
 
+  /** A pool's record; one written by the version before lists the machines the pool holds itself. */
+  private void loadPool(PoolDemand pool) {
+    String name = pool.ref().key().toString();
+    pools.put(name, pool.withoutLegacy());
+    if (pool.legacyHeld() != null && !pool.legacyHeld().isEmpty()) {
+      pool.legacyHeld().forEach(h -> holdings(name).put(h.grantId(), h));
+      rewriteAll = true;
+    }
+  }
+
+  /** The indexes of what was loaded. A grant that breaks the ledger's invariant makes its pool unsound. */
+  private void buildIndex() {
+    // A pool and its machines leave the store in one write, so no machine is held by a pool the ledger lacks.
+    held.keySet().retainAll(pools.keySet());
+    pools.forEach((pool, demand) -> index.queue(pool, demand, 1));
+    // In key and grant order, so that of two pools read back holding one machine, the same one is unsound each time.
+    pools.keySet().forEach(pool -> held(pool).forEach(h -> {
+      if (h.machine() < 1 || h.machine() > machineCount || index.allocated(h.machine())) {
+        unsound.putIfAbsent(pool, pool + " holds " + machineName(h.machine()) + ", which "
+            + (index.allocated(h.machine()) ? "another pool holds" : "is not a machine of " + key));
+        uncounted.add(h.grantId());
+      } else {
+        index.hold(pool, spot(pool), h, 1);
+      }
+    }));
+    index.freeRange(1, machineCount + 1);
+    for (int i = 1; i <= machineCount; i++) {
+      if (!isFree(i)) {
+        index.free(i, false);
+      }
+    }
+  }
+
   /** Fills an empty ledger from one stored whole by an earlier version. */
-  void loadLegacy(int machines, Map<String, PoolDemand> legacyPools, Map<Integer, Machine.Status> legacyOutOfService,
-                  List<FleetOutcome> remembered) {
+  void loadLegacy(int machines, Map<String, PoolDemand> legacyPools, Map<String, List<Holding>> legacyHeld,
+                  Map<Integer, Machine.Status> legacyOutOfService, List<FleetOutcome> remembered) {
     machineCount = machines;
     pools.putAll(legacyPools);
+    legacyHeld.forEach((pool, grants) -> grants.forEach(h -> holdings(pool).put(h.grantId(), h)));
     outOfService.putAll(legacyOutOfService);
     fleetChanges.addAll(remembered);
     fleetChangesRecorded = remembered.size();
@@ -121,6 +161,30 @@ public final class Ledger {
     return pools.get(pool);
   }
 
+  /** How many machines a pool holds. */
+  public int heldCount(String pool) {
+    TreeMap<Long, Holding> grants = held.get(pool);
+    return grants == null ? 0 : grants.size();
+  }
+
+  /** The machines a pool holds, in the order they were granted. */
+  Collection<Holding> held(String pool) {
+    TreeMap<Long, Holding> grants = held.get(pool);
+    return grants == null ? List.of() : Collections.unmodifiableCollection(grants.values());
+  }
+
+  /** What a pool holds under a grant, or null. */
+  Holding holding(String pool, long grantId) {
+    TreeMap<Long, Holding> grants = held.get(pool);
+    return grants == null ? null : grants.get(grantId);
+  }
+
+  /** Nodes a pool waits for: what it is admitted to hold beyond what it holds. */
+  public int queued(String pool) {
+    PoolDemand demand = pools.get(pool);
+    return demand == null ? 0 : demand.queued(heldCount(pool));
+  }
+
   public int machineCount() {
     return machineCount;
   }
@@ -150,8 +214,11 @@ public final class Ledger {
   /** Every machine by name, in index order, with the allocation of those a pool holds. */
   public Map<String, Machine> machines() {
     Map<Integer, Machine.Allocation> allocations = new HashMap<>();
-    pools.forEach((pool, demand) -> demand.held().forEach(h -> allocations.put(h.machine(),
-        new Machine.Allocation(pool, demand.ref().uid(), demand.spot(), h.grantId(), h.grantedAt(), h.reclaim()))));
+    held.forEach((pool, grants) -> {
+      PoolDemand demand = pools.get(pool);
+      grants.values().forEach(h -> allocations.put(h.machine(), new Machine.Allocation(pool, demand.ref().uid(),
+          demand.spot(), h.grantId(), h.grantedAt(), h.reclaim())));
+    });
     Map<String, Machine> machines = new LinkedHashMap<>();
     for (int i = 1; i <= machineCount; i++) {
       machines.put(machineName(i), new Machine(machineName(i), i, status(i), allocations.get(i)));
@@ -161,8 +228,8 @@ public final class Ledger {
 
   /** The pool holding a machine, or null; a scan, for the rare message that names it. */
   public String holderOf(int machine) {
-    return pools.entrySet().stream()
-        .filter(e -> e.getValue().held().stream().anyMatch(h -> h.machine() == machine))
+    return held.entrySet().stream()
+        .filter(e -> e.getValue().values().stream().anyMatch(h -> h.machine() == machine))
         .map(Map.Entry::getKey).findFirst().orElse(null);
   }
 
@@ -217,7 +284,7 @@ public final class Ledger {
   private int waiting(boolean spot) {
     int nodes = 0;
     for (String pool : index.waiting(spot)) {
-      nodes += pools.get(pool).queued();
+      nodes += queued(pool);
     }
     return nodes;
   }
@@ -259,10 +326,15 @@ public final class Ledger {
     return List.copyOf(fleetChanges);
   }
 
-  /** What {@code capacity-checked} lists for a pool: its machines by name, in the order they were granted. */
-  List<Grant> grants(PoolDemand pool) {
-    return pool == null ? List.of()
-        : pool.held().stream().map(h -> new Grant(machineName(h.machine()), h.grantId())).toList();
+  /**
+   * {@code decided} listing what its pool holds now, as {@code capacity-checked} lists it: the machines by name, in
+   * the order they were granted; none when the ledger holds no pool of that incarnation.
+   */
+  public CapacityChecked withGrants(CapacityChecked decided) {
+    String pool = decided.pool().key().toString();
+    PoolDemand demand = pools.get(pool);
+    return decided.withGrants(demand == null || !demand.ref().uid().equals(decided.pool().uid()) ? List.of()
+        : held(pool).stream().map(h -> new Grant(machineName(h.machine()), h.grantId())).toList());
   }
 
   // ---- one input's changes: begin(), then changes, then commit() or rollback()
@@ -284,9 +356,11 @@ public final class Ledger {
     return ++lastTicket;
   }
 
-  /** The pools this input has changed so far. */
+  /** The pools this input has changed so far: their demand, or what they hold. */
   Set<String> touched() {
-    return new HashSet<>(changes.pools.keySet());
+    Set<String> touched = new HashSet<>(changes.pools.keySet());
+    touched.addAll(changes.heldBefore.keySet());
+    return touched;
   }
 
   /** A pool as it was before this input (null: it was not in the ledger). */
@@ -294,30 +368,55 @@ public final class Ledger {
     return changes.pools.containsKey(pool) ? changes.pools.get(pool) : pools.get(pool);
   }
 
-  /**
-   * Sets a pool (null: forgets it). What it holds must be machines of the ledger, and what it newly holds must be
-   * free, so no machine is ever held twice; otherwise the input fails (and is undone).
-   */
+  /** How many machines a pool held before this input. */
+  int heldBefore(String pool) {
+    return changes.heldBefore.getOrDefault(pool, heldCount(pool));
+  }
+
+  /** Whether this input granted the pool a machine or ended one of its grants. */
+  boolean grantsChanged(String pool) {
+    return changes.heldBefore.containsKey(pool);
+  }
+
+  /** Sets a pool's demand (null: forgets it, once it holds nothing). */
   void putPool(String pool, PoolDemand next) {
-    PoolDemand previous = pools.get(pool);
     if (next != null) {
-      Set<Integer> had = new HashSet<>();
-      if (previous != null) {
-        previous.held().forEach(h -> had.add(h.machine()));
-      }
-      for (Holding h : next.held()) {
-        if (h.machine() < 1 || h.machine() > machineCount) {
-          throw new IllegalStateException(pool + " holds " + machineName(h.machine()) + ", which is not a machine of "
-              + key);
-        }
-        if (!had.contains(h.machine()) && !index.free(h.machine())) {
-          throw new IllegalStateException("machine " + machineName(h.machine()) + " cannot be granted to " + pool
-              + ": it is " + status(h.machine()));
-        }
-      }
+      requireSound(pool);
     }
-    changes.pool(pool, previous);
+    changes.pool(pool, pools.get(pool));
     replace(pool, next);
+  }
+
+  /** Grants a pool a machine, which must be a free one of the ledger: no machine is ever held twice. */
+  void grant(String pool, Holding holding) {
+    requireSound(pool);
+    if (!index.free(holding.machine())) {
+      throw new IllegalStateException("machine " + machineName(holding.machine()) + " cannot be granted to " + pool
+          + ": it is " + status(holding.machine()));
+    }
+    changeGrant(pool, holding.grantId(), holding);
+  }
+
+  /** Ends one of a pool's grants. */
+  void endGrant(String pool, long grantId) {
+    requireSound(pool);
+    changeGrant(pool, grantId, null);
+  }
+
+  /** Marks a machine a pool holds as asked back. */
+  void reclaim(String pool, long grantId, Machine.Reclaim why) {
+    requireSound(pool);
+    changeGrant(pool, grantId, holding(pool, grantId).reclaimed(why));
+  }
+
+  /** Ends every grant of a pool, sound or not (it is forgotten, or another incarnation takes its place). */
+  List<Holding> endAll(String pool) {
+    List<Holding> ended = List.copyOf(held(pool));
+    if (unsound.containsKey(pool)) {
+      changes.unsound(pool, unsound.remove(pool));
+    }
+    ended.forEach(h -> changeGrant(pool, h.grantId(), null));
+    return ended;
   }
 
   void setOutOfService(int machine, Machine.Status status) {
@@ -357,6 +456,13 @@ public final class Ledger {
         writes.put(LedgerKeys.pool(key, pool), now);
       }
     });
+    changes.grants.forEach((grantId, before) -> {
+      Holding now = holding(before.pool(), grantId);
+      if (!Objects.equals(before.holding(), now)) {
+        writes.put(LedgerKeys.held(key, before.pool(), grantId),
+            now == null ? null : HeldMachine.of(before.pool(), now));
+      }
+    });
     changes.machines.forEach((machine, was) -> {
       Machine.Status now = outOfService.get(machine);
       if (was != now) {
@@ -375,6 +481,8 @@ public final class Ledger {
     if (!writes.isEmpty() || headChanged) {
       if (rewriteAll) {
         pools.forEach((pool, demand) -> writes.put(LedgerKeys.pool(key, pool), demand));
+        held.forEach((pool, grants) -> grants.values().forEach(h -> writes.put(LedgerKeys.held(key, pool,
+            h.grantId()), HeldMachine.of(pool, h))));
         outOfService.forEach((machine, status) -> writes.put(LedgerKeys.machine(key, machine),
             new OutOfService(machine, status)));
         rememberedFrom(0, writes);
@@ -391,13 +499,13 @@ public final class Ledger {
   /** Undoes everything since {@link #begin}. */
   void rollback() {
     Set<Integer> machines = new HashSet<>(changes.machines.keySet());
-    changes.pools.forEach((pool, was) -> {
-      PoolDemand now = pools.get(pool);
-      if (now != null) {
-        now.held().forEach(h -> machines.add(h.machine()));
-      }
-      replace(pool, was);
+    changes.grants.forEach((grantId, before) -> {
+      Holding now = holding(before.pool(), grantId);
+      machines.add((now != null ? now : before.holding()).machine());
+      setGrant(before.pool(), grantId, before.holding());
     });
+    changes.pools.forEach(this::replace);
+    unsound.putAll(changes.unsound);
     changes.machines.forEach((machine, was) -> {
       if (was == null) {
         outOfService.remove(machine);
@@ -432,17 +540,69 @@ public final class Ledger {
 
   private void replace(String pool, PoolDemand next) {
     PoolDemand previous = pools.get(pool);
-    index.index(pool, previous, -1);
+    index.queue(pool, previous, -1);
     if (next == null) {
       pools.remove(pool);
     } else {
       pools.put(pool, next);
     }
-    index.index(pool, next, 1);
-    for (PoolDemand demand : new PoolDemand[] {previous, next}) {
-      if (demand != null) {
-        demand.held().forEach(h -> index.free(h.machine(), isFree(h.machine())));
+    index.queue(pool, next, 1);
+    boolean wasSpot = previous != null && previous.spot();
+    boolean isSpot = next != null && next.spot();
+    if (wasSpot != isSpot) {
+      // What a pool holds counts as spot exactly while the pool is spot: a change of compute class, rare.
+      for (Holding h : held(pool)) {
+        if (!uncounted.contains(h.grantId())) {
+          index.hold(pool, wasSpot, h, -1);
+          index.hold(pool, isSpot, h, 1);
+        }
       }
+    }
+  }
+
+  /** Sets what a pool holds under a grant (null: ends it) as a change of this input. */
+  private void changeGrant(String pool, long grantId, Holding next) {
+    Holding previous = holding(pool, grantId);
+    changes.grant(pool, grantId, previous);
+    if ((previous == null) != (next == null)) {
+      changes.held(pool, heldCount(pool));
+    }
+    setGrant(pool, grantId, next);
+  }
+
+  /** Sets what a pool holds under a grant (null: ends it), keeping the indexes current. */
+  private void setGrant(String pool, long grantId, Holding next) {
+    TreeMap<Long, Holding> grants = holdings(pool);
+    Holding previous = next == null ? grants.remove(grantId) : grants.put(grantId, next);
+    if (grants.isEmpty()) {
+      held.remove(pool);
+    }
+    if (uncounted.contains(grantId)) {
+      return;
+    }
+    if (previous != null) {
+      index.hold(pool, spot(pool), previous, -1);
+      index.free(previous.machine(), isFree(previous.machine()));
+    }
+    if (next != null) {
+      index.hold(pool, spot(pool), next, 1);
+      index.free(next.machine(), isFree(next.machine()));
+    }
+  }
+
+  private TreeMap<Long, Holding> holdings(String pool) {
+    return held.computeIfAbsent(pool, p -> new TreeMap<>());
+  }
+
+  private boolean spot(String pool) {
+    PoolDemand demand = pools.get(pool);
+    return demand != null && demand.spot();
+  }
+
+  private void requireSound(String pool) {
+    String why = unsound.get(pool);
+    if (why != null) {
+      throw new IllegalStateException(why);
     }
   }
 

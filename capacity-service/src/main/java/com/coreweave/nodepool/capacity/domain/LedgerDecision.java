@@ -13,7 +13,11 @@ import java.util.List;
 public record LedgerDecision(LedgerWrites writes, List<PoolUpdate> capacity, List<SpotReclaimRequested> reclaims,
                              List<RecordedEvent> events, FleetOutcome fleetOutcome) {
 
-  /** A pool's new allocation, keyed {@code <org>/<pool>}; {@code checked} null is a tombstone. */
+  /**
+   * A pool's new allocation, keyed {@code <org>/<pool>}; {@code checked} null is a tombstone. {@code checked} comes
+   * without its grants (null): the record lists those the ledger holds for the pool when it is written
+   * ({@link Ledger#withGrants}), once per commit however many inputs of the commit changed them.
+   */
   public record PoolUpdate(String pool, CapacityChecked checked) {
   }
 

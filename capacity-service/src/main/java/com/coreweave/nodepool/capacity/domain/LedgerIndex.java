@@ -26,31 +26,31 @@ final class LedgerIndex {
   private final int[] reclaiming = new int[Machine.Reclaim.values().length];
   private int spotHeld;
 
-  /** Adds what a pool contributes ({@code sign} 1) or takes it away (-1). */
-  void index(String pool, PoolDemand demand, int sign) {
-    if (demand == null) {
+  /** Adds a waiting pool to its queue ({@code sign} 1) or takes it out (-1). */
+  void queue(String pool, PoolDemand demand, int sign) {
+    if (demand == null || demand.ticket() == null) {
       return;
     }
-    if (demand.ticket() != null) {
-      TreeMap<Long, String> queue = demand.spot() ? spotQueue : reservedQueue;
-      if (sign > 0) {
-        queue.put(demand.ticket(), pool);
-      } else {
-        queue.remove(demand.ticket());
-      }
+    TreeMap<Long, String> queue = demand.spot() ? spotQueue : reservedQueue;
+    if (sign > 0) {
+      queue.put(demand.ticket(), pool);
+    } else {
+      queue.remove(demand.ticket());
     }
-    for (Holding h : demand.held()) {
-      allocated.set(h.machine(), sign > 0);
-      if (h.reclaim() != null) {
-        reclaiming[h.reclaim().ordinal()] += sign;
-      }
-      if (demand.spot()) {
-        spotHeld += sign;
-        if (h.reclaim() == null && sign > 0) {
-          reclaimable.put(h.grantId(), new Reclaimable(pool, h));
-        } else if (h.reclaim() == null) {
-          reclaimable.remove(h.grantId());
-        }
+  }
+
+  /** Adds what one machine a pool holds contributes ({@code sign} 1) or takes it away (-1). */
+  void hold(String pool, boolean spot, Holding h, int sign) {
+    allocated.set(h.machine(), sign > 0);
+    if (h.reclaim() != null) {
+      reclaiming[h.reclaim().ordinal()] += sign;
+    }
+    if (spot) {
+      spotHeld += sign;
+      if (h.reclaim() == null && sign > 0) {
+        reclaimable.put(h.grantId(), new Reclaimable(pool, h));
+      } else if (h.reclaim() == null) {
+        reclaimable.remove(h.grantId());
       }
     }
   }

@@ -25,6 +25,11 @@ public final class LedgerKeys {
     return entries(ledger) + "p/" + pool;
   }
 
+  /** A machine a pool holds, under the pool's key: {@code .../p/<org>/<pool>/g/<grant id>}. */
+  static String held(ZoneTypeKey ledger, String pool, long grantId) {
+    return pool(ledger, pool) + "/g/" + grantId;
+  }
+
   static String machine(ZoneTypeKey ledger, int index) {
     return entries(ledger) + "m/" + index;
   }

@@ -5,15 +5,18 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 
 /**
  * What the {@code ledgers} store holds of a ledger, one record per key ({@link LedgerKeys}): its head, each pool's
- * demand and holdings, each machine out of service, each remembered fleet change. An input writes only the records
- * it changed. A value without {@code kind} is a head: ledgers stored whole by earlier versions read as one.
+ * demand, each machine a pool holds, each machine out of service, each remembered fleet change. An input writes only
+ * the records it changed. A value without {@code kind} is a head: ledgers stored whole by earlier versions read as
+ * one.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind", defaultImpl = LedgerHead.class)
 @JsonSubTypes({
     @JsonSubTypes.Type(value = LedgerHead.class, name = "Head"),
     @JsonSubTypes.Type(value = PoolDemand.class, name = "Pool"),
+    @JsonSubTypes.Type(value = HeldMachine.class, name = "Held"),
     @JsonSubTypes.Type(value = OutOfService.class, name = "Machine"),
     @JsonSubTypes.Type(value = RememberedChange.class, name = "FleetChange")
 })
-public sealed interface LedgerRecord permits LedgerHead, PoolDemand, OutOfService, RememberedChange {
+public sealed interface LedgerRecord permits LedgerHead, PoolDemand, HeldMachine, OutOfService,
+    RememberedChange {
 }

@@ -23,15 +23,15 @@ public record LedgerSummary(String zone, String instanceType, long total, long f
 
   public static LedgerSummary of(Ledger ledger, boolean detailed) {
     Map<String, Integer> byPool = new TreeMap<>();
-    ledger.pools().forEach((key, pool) -> {
-      if (!pool.held().isEmpty()) {
-        byPool.put(key, pool.held().size());
+    ledger.pools().keySet().forEach(key -> {
+      if (ledger.heldCount(key) > 0) {
+        byPool.put(key, ledger.heldCount(key));
       }
     });
     List<Waiting> queue = new ArrayList<>();
     for (PoolDemand pool : ledger.queue()) {
       queue.add(new Waiting(queue.size() + 1, pool.ref().key().toString(), pool.spot() ? "spot" : "default",
-          pool.queued(), pool.waitingSince()));
+          ledger.queued(pool.ref().key().toString()), pool.waitingSince()));
     }
     return new LedgerSummary(ledger.zone(), ledger.instanceType(), ledger.total(), ledger.count(Machine.Status.FREE),
         ledger.count(Machine.Status.ALLOCATED), ledger.count(Machine.Status.MAINTENANCE),

@@ -21,7 +21,20 @@ public record LedgerWrites(SortedMap<String, LedgerRecord> records) {
     return records.isEmpty();
   }
 
+  /**
+   * Each record, the outcomes of fleet changes last: an admin call waits for its outcome in the store (interactive
+   * queries read it while the stream thread writes), so once it is there, so is the ledger the change led to.
+   */
   public void forEach(BiConsumer<String, LedgerRecord> write) {
-    records.forEach(write);
+    records.forEach((key, record) -> {
+      if (!(record instanceof RememberedChange)) {
+        write.accept(key, record);
+      }
+    });
+    records.forEach((key, record) -> {
+      if (record instanceof RememberedChange) {
+        write.accept(key, record);
+      }
+    });
   }
 }

@@ -1,7 +1,6 @@
 package com.coreweave.nodepool.capacity.domain;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,8 +39,7 @@ final class LegacyLedgers {
     }
     Map<String, PoolDemand> pools = new HashMap<>();
     legacy.pools().forEach((key, pool) -> pools.put(key, new PoolDemand(pool.ref(), pool.demand(), pool.ticket(),
-        pool.waitingSince(), pool.insufficientReported(), pool.reason(), held.getOrDefault(key, List.of()).stream()
-        .sorted(Comparator.comparingLong(Holding::grantId)).toList(), null, null)));
-    ledger.loadLegacy(count, pools, outOfService, legacy.changes());
+        pool.waitingSince(), pool.insufficientReported(), pool.reason(), null, null, null)));
+    ledger.loadLegacy(count, pools, held, outOfService, legacy.changes());
   }
 }

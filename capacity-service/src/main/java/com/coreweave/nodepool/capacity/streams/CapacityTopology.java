@@ -7,6 +7,7 @@ import com.coreweave.nodepool.capacity.domain.LedgerInput;
 import com.coreweave.nodepool.capacity.domain.LedgerRecord;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
+import com.coreweave.nodepool.kit.streams.CommitOutputs;
 import com.coreweave.nodepool.kit.streams.Inputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.kit.streams.PromptCommits;
@@ -46,10 +47,12 @@ public class CapacityTopology {
    */
   public static Topology build(CapacitySettings settings, int partitions, Catalogue catalogue, Clock clock) {
     StreamsBuilder builder = PromptCommits.streamsBuilder();
-    // Cached: a ledger's head and a pool's holdings change with each input, often several times within one commit;
-    // the cache writes each record's last value to the changelog once per commit.
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.LEDGERS),
-        Serdes.String(), JsonSerde.of(LedgerRecord.class)).withCachingEnabled());
+    // Cached: a ledger's head and a pool's demand change with each input, often several times within one commit;
+    // the cache writes each record's last value to the changelog once per commit. Layered: the commit's flush of it
+    // is when the pools' capacity-checked are written (LedgerProcessor).
+    builder.addStateStore(CommitOutputs.layered(Stores.keyValueStoreBuilder(
+        Stores.persistentKeyValueStore(StoreNames.LEDGERS), Serdes.String(), JsonSerde.of(LedgerRecord.class)))
+        .withCachingEnabled());
     Inputs in = new Inputs(builder, SERVICE, partitions, clock);
 
     // Already on its ledger's partition. Demand for a type not offered in the zone is always 0 (the reader refuses

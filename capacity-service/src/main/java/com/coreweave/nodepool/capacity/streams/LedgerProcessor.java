@@ -5,6 +5,7 @@ import com.coreweave.nodepool.capacity.domain.Ledger;
 import com.coreweave.nodepool.capacity.domain.LedgerDecision;
 import com.coreweave.nodepool.capacity.domain.LedgerInput;
 import com.coreweave.nodepool.capacity.domain.LedgerRecord;
+import com.coreweave.nodepool.kit.streams.CommitOutputs;
 import com.coreweave.nodepool.kit.streams.Outbound;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.RecordedEvents;
@@ -23,13 +24,16 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * The single writer of the ledgers of one partition (its task owns their keys): applies each input with
  * {@link CapacityLedger} and writes the records it changed, and everything it decided, in the task's transaction.
- * Each ledger is read from the store once and then kept in memory, current with every input.
+ * Each ledger is read from the store once and then kept in memory, current with every input. A pool's
+ * {@code capacity-checked} is written once per commit, its last decision listing what the pool holds then
+ * ({@link PendingChecks}, {@link CommitOutputs}); spot reclaims and events that travel on their own go at once.
  */
 class LedgerProcessor implements Processor<String, LedgerInput, String, Outbound> {
 
   private final CapacityLedger ledger;
   private final Clock clock;
   private final Map<String, Ledger> loaded = new HashMap<>();
+  private PendingChecks pending;
   private ProcessorContext<String, Outbound> context;
   private KeyValueStore<String, LedgerRecord> store;
 
@@ -43,8 +47,11 @@ class LedgerProcessor implements Processor<String, LedgerInput, String, Outbound
     this.context = context;
     store = context.getStateStore(StoreNames.LEDGERS);
     // A task is initialised again after its store was restored (a crash, a failed transaction, a rebalance): what
-    // was kept in memory may be ahead of the store, so every ledger is read afresh.
+    // was kept in memory may be ahead of the store, so every ledger is read afresh, and what was held for a commit
+    // that did not happen is dropped with it (the inputs that decided it are processed again).
     loaded.clear();
+    pending = new PendingChecks();
+    CommitOutputs.atCommit(context, store, this::checkedAtCommit);
   }
 
   @Override
@@ -66,19 +73,30 @@ class LedgerProcessor implements Processor<String, LedgerInput, String, Outbound
     Map<String, List<RecordedEvent>> events = new LinkedHashMap<>(RecordedEvents.byPool(decision.events()));
     for (LedgerDecision.PoolUpdate update : decision.capacity()) {
       List<RecordedEvent> carried = update.checked() == null ? null : events.remove(update.pool());
-      emit(update.pool(), update.checked() == null ? Outbound.tombstone(Topics.CAPACITY_CHECKED)
-          : Outbound.to(Topics.CAPACITY_CHECKED, carried == null ? update.checked()
-              : update.checked().withEvents(carried)));
+      recorded(update.pool(), pending.hold(update.pool(), current, update.checked(),
+          carried == null ? List.of() : carried));
+      CommitOutputs.holding();
     }
     decision.reclaims().forEach(reclaim -> reclaim.chunked().forEach(chunk ->
         emit(reclaim.pool().key().toString(), Outbound.to(Topics.SPOT_RECLAIM_REQUESTED, chunk))));
-    events.forEach((pool, recorded) -> RecordedEvents.chunked(recorded).forEach(chunk ->
-        emit(pool, Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, chunk))));
+    events.forEach(this::recorded);
   }
 
   @Override
   public void close() {
     loaded.clear();
+  }
+
+  /** The pools' decisions of this commit, each listing what its ledger holds for it now. */
+  private List<Record<String, Outbound>> checkedAtCommit() {
+    long at = clock.millis();
+    return pending.take().stream().map(e -> new Record<>(e.getKey(), e.getValue() == null
+        ? Outbound.tombstone(Topics.CAPACITY_CHECKED) : Outbound.to(Topics.CAPACITY_CHECKED, e.getValue()), at))
+        .toList();
+  }
+
+  private void recorded(String pool, List<RecordedEvent> events) {
+    RecordedEvents.chunked(events).forEach(chunk -> emit(pool, Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, chunk)));
   }
 
   private void emit(String key, Outbound outbound) {

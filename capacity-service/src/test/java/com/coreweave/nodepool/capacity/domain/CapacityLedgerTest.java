@@ -112,9 +112,8 @@ class CapacityLedgerTest {
     void reportsInternalErrorWhenTheCheckFailsKeepingWhatThePoolHoldsAndChangingNothing() {
       LedgerRun run = new LedgerRun().with(size(3), demand(a, 1), demand(b, 1));
       // A stored ledger that breaks its invariant: b holds a machine the ledger does not have.
-      String bKey = LedgerKeys.pool(Inputs.KEY, b.key().toString());
-      PoolDemand broken = (PoolDemand) run.stored.get(bKey);
-      run.stored.put(bKey, broken.withHeld(List.of(broken.held().get(0), new Holding(9, 99, Inputs.NOW, null))));
+      run.stored.put(LedgerKeys.held(Inputs.KEY, b.key().toString(), 99), new HeldMachine(b.key().toString(), 9, 99,
+          Inputs.NOW, null));
       run.state = run.reloaded();
       var machines = run.state.machines();
       var stored = new TreeMap<>(run.stored);
@@ -332,6 +331,71 @@ class CapacityLedgerTest {
       run.apply(release(other, run.grants(a).get(0), "PoolDeleted"));
 
       assertThat(run.grants(a)).hasSize(1);
+    }
+  }
+
+  @Nested
+  class LargePool {
+
+    @Test
+    void aReleaseOfOneOfFiveThousandGrantsWritesTheHeadAndThatGrantsRecordAlone() {
+      LedgerRun run = new LedgerRun().with(size(5_000), demand(a, 5_000), demand(a, 4_999));
+      Grant released = run.grants(a).get(4_242);
+      String key = LedgerKeys.held(Inputs.KEY, a.key().toString(), released.grantId());
+      assertThat(run.stored).containsKey(key);
+
+      run.apply(release(a, released, "ScaleDown"));
+
+      assertThat(run.last.writes().records()).containsOnlyKeys(LedgerKeys.head(Inputs.KEY), key);
+      assertThat(run.last.writes().records().get(key)).as("deleted").isNull();
+      assertThat(run.last.capacity()).singleElement().satisfies(update -> assertThat(update.checked().grants())
+          .as("listed as the ledger holds them when the record is written").isNull());
+      assertThat(run.grants(a)).hasSize(4_999).doesNotContain(released);
+      assertThat(run.reloaded().machines()).isEqualTo(run.state.machines());
+    }
+  }
+
+  @Nested
+  class UnsoundStoredLedger {
+
+    @Test
+    void forgetsAPoolReadBackHoldingAMachineAnotherPoolHolds() {
+      LedgerRun run = new LedgerRun().with(size(2), demand(a, 1), demand(b, 1));
+      run.stored.put(LedgerKeys.held(Inputs.KEY, b.key().toString(), 99), new HeldMachine(b.key().toString(), 1, 99,
+          Inputs.NOW, null));
+      run.state = run.reloaded();
+
+      run.apply(demand(b, 2));
+      assertThat(run.checked(b).reason()).isEqualTo(Capacity.INTERNAL_ERROR);
+      assertThat(run.checked(b).message()).endsWith("demo/b holds " + machine(1) + ", which another pool holds");
+
+      run.apply(forget(b));
+
+      assertThat(run.checked(b)).isNull();
+      assertThat(run.state.machines().get(machine(1)).allocation().pool()).isEqualTo("demo/a");
+      assertThat(run.state.count(Machine.Status.FREE)).isEqualTo(2 - 1);
+      assertThat(run.stored.keySet()).noneMatch(k -> k.contains("demo/b"));
+    }
+
+    @Test
+    void undoesEveryGrantOfAnInputThatFailsHalfway() {
+      LedgerRun run = new LedgerRun().with(size(2), demand(a, 2), demand(b, 1), demand(c, 2));
+      // c is read back holding a machine the ledger does not have: serving it fails, after b was served.
+      run.stored.put(LedgerKeys.held(Inputs.KEY, c.key().toString(), 99), new HeldMachine(c.key().toString(), 9, 99,
+          Inputs.NOW, null));
+      run.state = run.reloaded();
+      var machines = run.state.machines();
+      var stored = new TreeMap<>(run.stored);
+
+      run.apply(Inputs.fleet(Operation.ADD, 2, null));
+
+      assertThat(run.last.changed()).isFalse();
+      assertThat(run.stored).isEqualTo(stored);
+      assertThat(run.state.machines()).isEqualTo(machines);
+      assertThat(run.state.queue()).extracting(p -> p.ref().pool()).containsExactly("b", "c");
+      run.apply(forget(c));
+      run.apply(Inputs.fleet(Operation.ADD, 1, null));
+      assertThat(run.machinesOf(b)).containsExactly(machine(3));
     }
   }
 

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.schema.events.FleetChangeRequested.Operation;
 import com.coreweave.nodepool.schema.events.PoolRef;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -121,7 +122,7 @@ class FleetChangesTest {
   }
 
   @Test
-  void holds50000MachinesAndAnInputThereWritesOnlyThePoolItChangedAndTheHead() {
+  void holds50000MachinesAndAnInputThereWritesOnlyThePoolItChangedTheMachinesItGrantedAndTheHead() {
     LedgerRun run = new LedgerRun(50_000).with(size(50_000));
     for (int i = 0; i < 2000; i++) {
       run.apply(demand(new PoolRef("org-with-a-long-name-" + i % 10, "a-pool-with-a-rather-long-name-" + i,
@@ -134,11 +135,26 @@ class FleetChangesTest {
     assertThat(run.state.count(Machine.Status.ALLOCATED)).isEqualTo(40_005);
     assertThat(run.machinesOf(one)).containsExactly(machine(40_001), machine(40_002), machine(40_003),
         machine(40_004), machine(40_005));
-    assertThat(run.last.writes().records().keySet()).containsExactly(LedgerKeys.head(Inputs.KEY),
-        LedgerKeys.pool(Inputs.KEY, one.key().toString()));
+    String key = one.key().toString();
+    assertThat(run.last.writes().records().keySet()).containsExactlyInAnyOrder(LedgerKeys.head(Inputs.KEY),
+        LedgerKeys.pool(Inputs.KEY, key), LedgerKeys.held(Inputs.KEY, key, 40_001),
+        LedgerKeys.held(Inputs.KEY, key, 40_002), LedgerKeys.held(Inputs.KEY, key, 40_003),
+        LedgerKeys.held(Inputs.KEY, key, 40_004), LedgerKeys.held(Inputs.KEY, key, 40_005));
     int bytes = run.last.writes().records().values().stream()
         .mapToInt(r -> LedgerRun.SERDE.serializer().serialize("ledgers", r).length).sum();
-    assertThat(bytes).isLessThan(1_000);
+    assertThat(bytes).isLessThan(1_500);
+  }
+
+  @Test
+  void writesAChangesOutcomeAfterTheLedgerItLeadsToForTheAdminCallThatWaitsForIt() {
+    LedgerRun run = new LedgerRun().with(size(3));
+
+    run.apply(Inputs.fleet(Operation.REMOVE, null, List.of(machine(3))));
+
+    List<String> order = new ArrayList<>();
+    run.last.writes().forEach((key, record) -> order.add(key));
+    assertThat(order).contains(LedgerKeys.head(Inputs.KEY), LedgerKeys.machine(Inputs.KEY, 3));
+    assertThat(order.get(order.size() - 1)).startsWith(LedgerKeys.changes(Inputs.KEY));
   }
 
   @Test

@@ -14,8 +14,9 @@ import java.util.TreeMap;
 
 /**
  * One ledger fed input after input the way its processor feeds it: the ledger in memory, the records each input
- * wrote (the {@code ledgers} store), and what a reader of its topics would see: the latest {@code capacity-checked}
- * per pool (a tombstone removes it), every reclaim request and event.
+ * wrote (the {@code ledgers} store), and what a reader of its topics would see, each input its own commit: the latest
+ * {@code capacity-checked} per pool (a tombstone removes it), listing the grants the ledger holds after the input,
+ * every reclaim request and event.
  */
 final class LedgerRun {
 
@@ -53,7 +54,7 @@ final class LedgerRun {
       if (update.checked() == null) {
         published.remove(update.pool());
       } else {
-        published.put(update.pool(), update.checked());
+        published.put(update.pool(), state.withGrants(update.checked()));
       }
     }
     reclaims.addAll(last.reclaims());

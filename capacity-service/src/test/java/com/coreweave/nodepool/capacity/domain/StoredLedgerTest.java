@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The ledger as the {@code ledgers} store holds it: a record per key, readable across versions. A service upgraded
- * on a changelog written by the version that stored each ledger whole keeps every grant, queue place and remembered
- * fleet change, and its first change writes the ledger out record by record.
+ * on a changelog written by the version that stored each ledger whole, or by the one whose pool records listed the
+ * machines they hold, keeps every grant, queue place and remembered fleet change, and its first change writes the
+ * ledger out in this version's layout: a record per held machine.
  */
 class StoredLedgerTest {
 
@@ -74,12 +75,53 @@ class StoredLedgerTest {
 
     assertThat(run.grants(pool("b"))).containsExactly(new Grant(machine(2), 2));
     assertThat(((LedgerHead) run.stored.get(LedgerKeys.head(Inputs.KEY))).legacy()).isNull();
-    assertThat(run.stored).containsKeys(LedgerKeys.pool(Inputs.KEY, "demo/a"), LedgerKeys.pool(Inputs.KEY, "demo/b"));
+    assertThat(run.stored).containsKeys(LedgerKeys.pool(Inputs.KEY, "demo/a"), LedgerKeys.pool(Inputs.KEY, "demo/b"),
+        LedgerKeys.held(Inputs.KEY, "demo/a", 1), LedgerKeys.held(Inputs.KEY, "demo/b", 2));
     Ledger read = run.reloaded();
     assertThat(read.machines()).isEqualTo(run.state.machines());
     assertThat(read.pools()).isEqualTo(run.state.pools());
     assertThat(read.fleetChanges()).extracting(FleetOutcome::requestId).hasSize(2).startsWith("req-1");
     assertThat(read.sequence()).isEqualTo(5);
+  }
+
+  /** Stored record by record by the version whose pool records listed the machines they hold ("held"). */
+  static final String POOL_LISTING_ITS_MACHINES = """
+      {"kind":"Pool","ref":{"org":"demo","pool":"a","uid":"uid-a","generation":1,"zone":"US-EAST-04A",
+      "instanceType":"gd-8xa100-i128","computeClass":"default"},"demand":1,"insufficientReported":0,
+      "publishedReason":"Sufficient","held":[{"machine":1,"grantId":1,"grantedAt":"2026-11-22T10:00:02Z"},
+      {"machine":3,"grantId":2,"grantedAt":"2026-11-22T10:00:02Z","reclaim":"OPERATOR"}],"quotaReason":"Under",
+      "quotaMessage":"NodePool is within instance type quota."}
+      """;
+  static final String ITS_HEAD = """
+      {"kind":"Head","zone":"US-EAST-04A","instanceType":"gd-8xa100-i128","sequence":2,"lastGrantId":2,
+      "lastTicket":0,"machineCount":3,"fleetChangesRecorded":0}
+      """;
+
+  @Test
+  void readsAPoolRecordThatListsItsMachinesAndWritesThemApartWithTheLedgersFirstChange() {
+    LedgerRun run = new LedgerRun();
+    LedgerHead head = (LedgerHead) read(ITS_HEAD);
+    LedgerRecord pool = read(POOL_LISTING_ITS_MACHINES);
+    run.stored.put(LedgerKeys.head(Inputs.KEY), head);
+    run.stored.put(LedgerKeys.pool(Inputs.KEY, "demo/a"), pool);
+    run.state = Ledger.load(Inputs.KEY, head, List.of(pool));
+    assertThat(run.state.machines().get(machine(3)).allocation().reclaim()).isEqualTo(Machine.Reclaim.OPERATOR);
+    assertThat(run.state.count(Machine.Status.FREE)).isEqualTo(1);
+
+    run.apply(Inputs.release(pool("a"), new Grant(machine(1), 1), "ScaleDown"));
+
+    assertThat(run.grants(pool("a"))).containsExactly(new Grant(machine(3), 2));
+    assertThat(new String(LedgerRun.SERDE.serializer().serialize("ledgers",
+        run.stored.get(LedgerKeys.pool(Inputs.KEY, "demo/a"))), StandardCharsets.UTF_8)).doesNotContain("held");
+    assertThat(run.stored).containsKey(LedgerKeys.held(Inputs.KEY, "demo/a", 2))
+        .doesNotContainKey(LedgerKeys.held(Inputs.KEY, "demo/a", 1));
+    Ledger read = run.reloaded();
+    assertThat(read.machines()).isEqualTo(run.state.machines());
+    assertThat(read.pools()).isEqualTo(run.state.pools());
+  }
+
+  private static LedgerRecord read(String json) {
+    return LedgerRun.SERDE.deserializer().deserialize("ledgers", json.getBytes(StandardCharsets.UTF_8));
   }
 
   private static LedgerRun upgraded() {

@@ -169,6 +169,27 @@ class CapacityTopologyTest {
   }
 
   @Test
+  void aReleaseWritesTheLedgersHeadAndTheGrantsOwnRecordToTheChangelog() {
+    TestOutputTopic<String, String> changelog = driver.createOutputTopic("capacity-test-ledgers-changelog",
+        Serdes.String().deserializer(), Serdes.String().deserializer());
+    setSize(3);
+    demand(POOL, 3);
+    demand(POOL, 2);
+    capacity.readRecordsToList();
+    changelog.readRecordsToList();
+    Grant grant = new Grant("us-east-04a-gd-8xa100-i128-0003", 3);
+
+    Node node = new Node("v1", "Node", new Node.Meta(grant.machine(), NOW, null, null), null, null);
+
+    nodes.pipeInput("demo/train", Json.string(new NodeFact.NodeRemoved(POOL, node, grant, "ScaleDown", NOW)));
+
+    assertThat(changelog.readKeyValuesToList()).extracting(kv -> kv.key + "=" + (kv.value == null ? null : "…"))
+        .containsExactlyInAnyOrder(LEDGER + "=…", LEDGER + "/p/demo/train/g/3=null");
+    assertThat(Json.read(capacity.readValue(), CapacityChecked.class).grants()).hasSize(2).doesNotContain(grant);
+    assertThat(capacity.isEmpty()).isTrue();
+  }
+
+  @Test
   void neitherWritesTheLedgerNorPublishesForADecisionThatChangesNothing() {
     setSize(1);
     demand(POOL, 1);
