@@ -1,6 +1,6 @@
 package com.coreweave.nodepool.capacity.rest;
 
-import static com.coreweave.nodepool.kit.kafka.InteractiveQueries.segment;
+import static com.coreweave.nodepool.kit.reads.InteractiveQueries.segment;
 
 import com.coreweave.nodepool.capacity.domain.Availability;
 import com.coreweave.nodepool.capacity.domain.Catalogue;
@@ -10,7 +10,7 @@ import com.coreweave.nodepool.capacity.domain.LedgerRecord;
 import com.coreweave.nodepool.capacity.domain.LedgerSummary;
 import com.coreweave.nodepool.capacity.streams.StoreNames;
 import com.coreweave.nodepool.capacity.streams.StoredLedgers;
-import com.coreweave.nodepool.kit.kafka.InteractiveQueries;
+import com.coreweave.nodepool.kit.reads.InteractiveQueries;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;

@@ -1,7 +1,7 @@
 package com.coreweave.nodepool.capacity.streams;
 
 import com.coreweave.nodepool.capacity.domain.Catalogue;
-import com.coreweave.nodepool.kit.streams.Interpretation;
+import com.coreweave.nodepool.kit.streams.io.Interpretation;
 import com.coreweave.nodepool.schema.events.CapacityDemanded;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.QuotaChecked;

@@ -3,7 +3,7 @@ package com.coreweave.nodepool.capacity.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.capacity.domain.Catalogue;
-import com.coreweave.nodepool.kit.streams.PromptCommits;
+import com.coreweave.nodepool.kit.streams.commit.PromptCommits;
 import com.coreweave.nodepool.localkafka.EmbeddedKafka;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.Limits;

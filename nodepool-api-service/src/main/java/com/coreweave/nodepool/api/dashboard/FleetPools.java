@@ -2,7 +2,7 @@ package com.coreweave.nodepool.api.dashboard;
 
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.streams.StoreNames;
-import com.coreweave.nodepool.kit.kafka.InteractiveQueries;
+import com.coreweave.nodepool.kit.reads.InteractiveQueries;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.fasterxml.jackson.core.type.TypeReference;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,6 +1,6 @@
 package com.coreweave.nodepool.api.domain;
 
-import com.coreweave.nodepool.kit.streams.Interpretation;
+import com.coreweave.nodepool.kit.streams.io.Interpretation;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.CloudEvent;

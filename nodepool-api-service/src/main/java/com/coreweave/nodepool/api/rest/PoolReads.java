@@ -1,12 +1,12 @@
 package com.coreweave.nodepool.api.rest;
 
-import static com.coreweave.nodepool.kit.kafka.InteractiveQueries.segment;
+import static com.coreweave.nodepool.kit.reads.InteractiveQueries.segment;
 
 import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.ViewPart;
 import com.coreweave.nodepool.api.streams.StoreNames;
-import com.coreweave.nodepool.kit.kafka.InteractiveQueries;
+import com.coreweave.nodepool.kit.reads.InteractiveQueries;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.resource.Node;

@@ -1,6 +1,6 @@
 package com.coreweave.nodepool.api.streams;
 
-import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.kit.streams.io.Outbound;
 import com.coreweave.nodepool.schema.events.OrgPoolCount;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.topics.Topics;

@@ -2,8 +2,8 @@ package com.coreweave.nodepool.api.streams;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
 import com.coreweave.nodepool.api.domain.PoolRequest;
-import com.coreweave.nodepool.kit.streams.Outbound;
-import com.coreweave.nodepool.kit.streams.Ticker;
+import com.coreweave.nodepool.kit.streams.io.Outbound;
+import com.coreweave.nodepool.kit.streams.time.Ticker;
 import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import java.time.Clock;

@@ -5,7 +5,7 @@ import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.PoolViewReducer;
 import com.coreweave.nodepool.api.domain.ResourceVersions;
 import com.coreweave.nodepool.api.domain.StatusProjector;
-import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.kit.streams.io.Outbound;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.resource.CwEvent;

@@ -2,10 +2,10 @@ package com.coreweave.nodepool.preemption.streams;
 
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
-import com.coreweave.nodepool.kit.streams.DurableTimers;
-import com.coreweave.nodepool.kit.streams.Inputs;
-import com.coreweave.nodepool.kit.streams.Outbound;
-import com.coreweave.nodepool.kit.streams.PromptCommits;
+import com.coreweave.nodepool.kit.streams.time.DurableTimers;
+import com.coreweave.nodepool.kit.streams.io.Inputs;
+import com.coreweave.nodepool.kit.streams.io.Outbound;
+import com.coreweave.nodepool.kit.streams.commit.PromptCommits;
 import com.coreweave.nodepool.preemption.config.PreemptionSettings;
 import com.coreweave.nodepool.preemption.domain.NodeActivity;
 import com.coreweave.nodepool.preemption.domain.NodeTimeline;

@@ -1,7 +1,7 @@
 package com.coreweave.nodepool.preemption.streams;
 
-import com.coreweave.nodepool.kit.streams.DurableTimers;
-import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.kit.streams.time.DurableTimers;
+import com.coreweave.nodepool.kit.streams.io.Outbound;
 import com.coreweave.nodepool.preemption.domain.NodeActivity;
 import com.coreweave.nodepool.preemption.domain.NodeTimeline;
 import com.coreweave.nodepool.preemption.domain.PreemptionTimeline;

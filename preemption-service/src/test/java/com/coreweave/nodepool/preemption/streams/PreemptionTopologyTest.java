@@ -2,7 +2,7 @@ package com.coreweave.nodepool.preemption.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.coreweave.nodepool.kit.streams.DueIndex;
+import com.coreweave.nodepool.kit.streams.time.DueIndex;
 import com.coreweave.nodepool.preemption.config.PreemptionSettings;
 import com.coreweave.nodepool.preemption.domain.NodeTimeline;
 import com.coreweave.nodepool.schema.Json;

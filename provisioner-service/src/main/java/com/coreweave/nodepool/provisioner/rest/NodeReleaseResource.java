@@ -1,7 +1,7 @@
 package com.coreweave.nodepool.provisioner.rest;
 
 import com.coreweave.nodepool.kit.auth.CurrentCaller;
-import com.coreweave.nodepool.kit.kafka.InteractiveQueries;
+import com.coreweave.nodepool.kit.reads.InteractiveQueries;
 import com.coreweave.nodepool.kit.kafka.RecordPublisher;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.provisioner.domain.NodeReleases;

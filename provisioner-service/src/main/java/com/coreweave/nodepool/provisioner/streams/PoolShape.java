@@ -1,6 +1,6 @@
 package com.coreweave.nodepool.provisioner.streams;
 
-import com.coreweave.nodepool.kit.streams.SplitValues;
+import com.coreweave.nodepool.kit.streams.store.SplitValues;
 import com.coreweave.nodepool.provisioner.domain.PoolNode;
 import com.coreweave.nodepool.provisioner.domain.PoolState;
 import com.coreweave.nodepool.schema.events.Grant;

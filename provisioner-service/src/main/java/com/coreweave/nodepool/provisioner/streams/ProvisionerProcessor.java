@@ -1,9 +1,9 @@
 package com.coreweave.nodepool.provisioner.streams;
 
-import com.coreweave.nodepool.kit.streams.DurableTimers;
-import com.coreweave.nodepool.kit.streams.FlushedOutputs;
-import com.coreweave.nodepool.kit.streams.Outbound;
-import com.coreweave.nodepool.kit.streams.SplitValues;
+import com.coreweave.nodepool.kit.streams.time.DurableTimers;
+import com.coreweave.nodepool.kit.streams.commit.FlushedOutputs;
+import com.coreweave.nodepool.kit.streams.io.Outbound;
+import com.coreweave.nodepool.kit.streams.store.SplitValues;
 import com.coreweave.nodepool.provisioner.domain.AlertCatalogue;
 import com.coreweave.nodepool.provisioner.domain.NodeReleases;
 import com.coreweave.nodepool.provisioner.domain.Outcome;

@@ -2,12 +2,12 @@ package com.coreweave.nodepool.provisioner.streams;
 
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
-import com.coreweave.nodepool.kit.streams.DurableTimers;
-import com.coreweave.nodepool.kit.streams.Inputs;
-import com.coreweave.nodepool.kit.streams.Interpretation;
-import com.coreweave.nodepool.kit.streams.Outbound;
-import com.coreweave.nodepool.kit.streams.PromptCommits;
-import com.coreweave.nodepool.kit.streams.SplitValues;
+import com.coreweave.nodepool.kit.streams.time.DurableTimers;
+import com.coreweave.nodepool.kit.streams.io.Inputs;
+import com.coreweave.nodepool.kit.streams.io.Interpretation;
+import com.coreweave.nodepool.kit.streams.io.Outbound;
+import com.coreweave.nodepool.kit.streams.commit.PromptCommits;
+import com.coreweave.nodepool.kit.streams.store.SplitValues;
 import com.coreweave.nodepool.provisioner.config.ProvisionerSettings;
 import com.coreweave.nodepool.provisioner.domain.PoolInput;
 import com.coreweave.nodepool.provisioner.domain.PoolReconciler;

@@ -3,7 +3,7 @@ package com.coreweave.nodepool.provisioner.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import com.coreweave.nodepool.kit.streams.DueIndex;
+import com.coreweave.nodepool.kit.streams.time.DueIndex;
 import com.coreweave.nodepool.provisioner.domain.PoolState;
 import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
 import com.coreweave.nodepool.provisioner.domain.RepairPolicy;

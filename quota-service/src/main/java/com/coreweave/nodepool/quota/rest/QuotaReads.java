@@ -1,8 +1,8 @@
 package com.coreweave.nodepool.quota.rest;
 
-import static com.coreweave.nodepool.kit.kafka.InteractiveQueries.segment;
+import static com.coreweave.nodepool.kit.reads.InteractiveQueries.segment;
 
-import com.coreweave.nodepool.kit.kafka.InteractiveQueries;
+import com.coreweave.nodepool.kit.reads.InteractiveQueries;
 import com.coreweave.nodepool.quota.domain.QuotaLedger;
 import com.coreweave.nodepool.quota.domain.QuotaRecord;
 import com.coreweave.nodepool.quota.streams.StoreNames;

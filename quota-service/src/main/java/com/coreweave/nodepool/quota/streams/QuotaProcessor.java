@@ -1,6 +1,6 @@
 package com.coreweave.nodepool.quota.streams;
 
-import com.coreweave.nodepool.kit.streams.Outbound;
+import com.coreweave.nodepool.kit.streams.io.Outbound;
 import com.coreweave.nodepool.quota.domain.QuotaDecider;
 import com.coreweave.nodepool.quota.domain.QuotaInput;
 import com.coreweave.nodepool.quota.domain.QuotaLedger;

@@ -2,9 +2,9 @@ package com.coreweave.nodepool.quota.streams;
 
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
-import com.coreweave.nodepool.kit.streams.Inputs;
-import com.coreweave.nodepool.kit.streams.Outbound;
-import com.coreweave.nodepool.kit.streams.PromptCommits;
+import com.coreweave.nodepool.kit.streams.io.Inputs;
+import com.coreweave.nodepool.kit.streams.io.Outbound;
+import com.coreweave.nodepool.kit.streams.commit.PromptCommits;
 import com.coreweave.nodepool.quota.domain.QuotaInput;
 import com.coreweave.nodepool.quota.domain.QuotaRecord;
 import com.coreweave.nodepool.schema.topics.Topics;

@@ -53,7 +53,7 @@ class StreamThreadRecoveryTest {
     npe.setStackTrace(new StackTraceElement[] {
         frame("java.util.Objects", "requireNonNull"),
         frame("org.apache.kafka.streams.processor.internals.RecordCollectorImpl", "send"),
-        frame("com.coreweave.nodepool.kit.streams.Outbound", "route")});
+        frame("com.coreweave.nodepool.kit.streams.io.Outbound", "route")});
     assertThat(recovery.handle(new StreamsException(npe))).isEqualTo(StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
   }
 

@@ -1,0 +1,79 @@
+package com.coreweave.nodepool.kit.streams.commit;
+import com.coreweave.nodepool.kit.streams.store.CommitHookStore;
+
+import com.coreweave.nodepool.kit.streams.store.StoreLayers;
+import java.util.List;
+import java.util.function.Supplier;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.internals.InternalProcessorContext;
+import org.apache.kafka.streams.processor.internals.ProcessorNode;
+import org.apache.kafka.streams.processor.internals.ProcessorRecordContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+
+/**
+ * Outputs a processor writes once per commit, made when the commit comes: each time Streams flushes the store for
+ * the task's commit, the processor's {@code outputs} are asked for and forwarded as from the processor, before the
+ * commit's records are flushed to the broker, so they go in the same transaction as the store's writes; a task closed
+ * without committing drops what its processor held. For outputs that sum up many inputs and whose keys are not the
+ * store's ({@link FlushedOutputs} releases an output with the store entry of the same key), such as the last decision
+ * of each pool a commit changed, built from what the processor holds in memory at the commit.
+ *
+ * <p>The processor makes a new one whenever Streams initialises it: the hook replaces any set before on the store,
+ * as with {@link RecentValues}, which cannot share a store with it.
+ */
+public final class CommitOutputs {
+
+  private CommitOutputs() {
+  }
+
+  /** {@code builder}'s store with the layer through which the processor learns of each commit. */
+  public static <T> StoreBuilder<KeyValueStore<String, T>> layered(StoreBuilder<KeyValueStore<String, T>> builder) {
+    return CommitHookStore.around(builder);
+  }
+
+  /**
+   * Forwards what {@code outputs} returns, as from {@code context}'s processor, each time {@code store} (built with
+   * {@link #layered}) is flushed for a commit. Called from the processor's {@code init}.
+   */
+  public static <V> void atCommit(ProcessorContext<String, V> context, KeyValueStore<String, ?> store,
+                                  Supplier<List<Record<String, V>>> outputs) {
+    CommitHookStore<?> hook = StoreLayers.find(store, CommitHookStore.class);
+    if (hook == null || !(context instanceof InternalProcessorContext<String, V> streams)) {
+      throw new IllegalArgumentException("store " + store.name() + " is not built with CommitOutputs.layered, or "
+          + "the context is not Streams' own");
+    }
+    ProcessorNode<?, ?, ?, ?> node = streams.currentNode();
+    hook.beforeFlush(() -> forward(streams, node, outputs.get()));
+  }
+
+  /** The processor holds something for the commit: it is awaited, so a caught-up thread commits it promptly. */
+  public static void holding() {
+    PromptCommits.pacing().held();
+  }
+
+  /**
+   * Forwards outside of any {@code process}, as Streams' own punctuators do: from the processor's node, with a record
+   * context of no input record.
+   */
+  private static <V> void forward(InternalProcessorContext<String, V> streams, ProcessorNode<?, ?, ?, ?> node,
+                                  List<Record<String, V>> records) {
+    if (records.isEmpty()) {
+      return;
+    }
+    ProcessorNode<?, ?, ?, ?> previousNode = streams.currentNode();
+    ProcessorRecordContext previousContext = streams.recordContext();
+    streams.setCurrentNode(node);
+    try {
+      for (Record<String, V> record : records) {
+        streams.setRecordContext(new ProcessorRecordContext(record.timestamp(), -1, -1, null, new RecordHeaders()));
+        streams.forward(record);
+      }
+    } finally {
+      streams.setRecordContext(previousContext);
+      streams.setCurrentNode(previousNode);
+    }
+  }
+}

@@ -1,0 +1,23 @@
+package com.coreweave.nodepool.kit.streams.store;
+
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.state.internals.WrappedStateStore;
+
+/** The layers Kafka Streams wraps a store in (metering, caching, logging, a processor's read-write view). */
+public final class StoreLayers {
+
+  private StoreLayers() {
+  }
+
+  /** The outermost layer of {@code store} (itself included) that is a {@code type}, or null. */
+  public static <L> L find(StateStore store, Class<L> type) {
+    StateStore layer = store;
+    while (!type.isInstance(layer)) {
+      if (!(layer instanceof WrappedStateStore<?, ?, ?> wrapped)) {
+        return null;
+      }
+      layer = wrapped.wrapped();
+    }
+    return type.cast(layer);
+  }
+}
