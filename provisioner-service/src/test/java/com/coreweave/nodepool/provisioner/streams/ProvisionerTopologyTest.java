@@ -192,29 +192,6 @@ class ProvisionerTopologyTest {
   }
 
   @Test
-  void aPoolStoredWholeByTheVersionBeforeIsReadAndStoredSplitWithItsNextChange() {
-    // Before pools were stored split, one provisioner-pools value held every node, grant and released grant id.
-    PoolState whole = PoolShapeTest.registeredPool();
-    driver.<String, PoolState>getKeyValueStore(StoreNames.POOLS).put(KEY, whole);
-
-    activity.pipeInput(KEY, "{\"org\":\"demo\",\"pool\":\"train\",\"node\":\"m-2\",\"active\":true}"
-        .getBytes(StandardCharsets.UTF_8));
-
-    assertThat(facts()).filteredOn(NodeFact.NodeUpdated.class::isInstance).singleElement()
-        .satisfies(f -> assertThat(((NodeFact.NodeUpdated) f).node().name()).isEqualTo("m-2"));
-    PoolState head = driver.<String, PoolState>getKeyValueStore(StoreNames.POOLS).get(KEY);
-    assertThat(head.nodes()).isEmpty();
-    assertThat(head.capacity().grants()).isEmpty();
-    assertThat(head.releasedGrants()).isEmpty();
-    List<String> members = new ArrayList<>();
-    try (var all = driver.<String, PoolMember>getKeyValueStore(StoreNames.POOL_MEMBERS).all()) {
-      all.forEachRemaining(member -> members.add(member.key));
-    }
-    assertThat(members).containsExactlyInAnyOrder(KEY + "/n/m-1", KEY + "/n/m-2", KEY + "/g/11", KEY + "/g/12",
-        KEY + "/g/13", KEY + "/r/13");
-  }
-
-  @Test
   void badActivityReportsGoToTheirDeadLetterTopicAndTheNextGoodOneIsUsed() {
     accepted.pipeInput(KEY, json(pool(1)));
     capacity.pipeInput(KEY, json(grants(new Grant("m-1", 11))));
