@@ -1,8 +1,8 @@
 package com.coreweave.nodepool.kit.reads;
 
-import com.coreweave.nodepool.kit.streams.store.DecodedStoreType;
 import com.coreweave.nodepool.kit.auth.CurrentCaller;
 import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.kit.streams.internals.DecodedStoreType;
 import com.coreweave.nodepool.kit.tenancy.KeyScope;
 import com.coreweave.nodepool.kit.tenancy.ScopedStore;
 import com.coreweave.nodepool.kit.tenancy.StoreTenancy;
