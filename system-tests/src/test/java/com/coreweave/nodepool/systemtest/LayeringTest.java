@@ -59,4 +59,34 @@ class LayeringTest {
         .because("services meet only on topics and REST")
         .check(classes);
   }
+
+  @Test
+  void kafkaInternalsStayBehindTheirFence() {
+    noClasses().that().resideOutsideOfPackage("com.coreweave.nodepool.kit.streams.internals..")
+        .should().dependOnClassesThat().resideInAPackage("org.apache.kafka..internals..")
+        .because("a Kafka upgrade may change its internals: kit.streams.internals holds every use, and "
+            + "StreamsInternalsContractTest checks them")
+        .check(classes);
+  }
+
+  @Test
+  void theKitImportsNoService() {
+    noClasses().that().resideInAPackage("com.coreweave.nodepool.kit..")
+        .should().dependOnClassesThat().resideInAnyPackage("com.coreweave.nodepool.api..",
+            "com.coreweave.nodepool.quota..", "com.coreweave.nodepool.capacity..",
+            "com.coreweave.nodepool.provisioner..", "com.coreweave.nodepool.preemption..")
+        .because("every service builds on the kit, never the other way")
+        .check(classes);
+  }
+
+  /** Not yet nodepool-api-service ({@code com.coreweave.nodepool.api}): its rest and streams packages are untangled apart. */
+  @Test
+  void noModuleHasAPackageCycle() {
+    for (String module : List.of("schema", "kit", "quota", "capacity", "provisioner", "preemption")) {
+      slices().matching("com.coreweave.nodepool." + module + ".(**)")
+          .should().beFreeOfCycles()
+          .because("a module's packages build on each other one way")
+          .check(classes);
+    }
+  }
 }
