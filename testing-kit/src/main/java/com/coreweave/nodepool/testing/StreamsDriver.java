@@ -25,6 +25,7 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * A service's topology run without a broker, on a test clock: the service's clock and the driver's wall clock start
@@ -149,6 +150,11 @@ public final class StreamsDriver implements AutoCloseable {
   public <V> List<V> values(Topic<?, V> topic) {
     return bytesOutput(topic.name()).readValuesToList().stream()
         .map(v -> v == null ? null : topic.valueFormat().decode(v)).toList();
+  }
+
+  /** A key-value store of the topology, by name. */
+  public <K, V> KeyValueStore<K, V> store(String name) {
+    return driver.getKeyValueStore(name);
   }
 
   /** The driver itself, for its stores and for anything this fixture does not say. */
