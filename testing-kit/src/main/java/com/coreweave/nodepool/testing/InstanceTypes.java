@@ -19,6 +19,10 @@ public final class InstanceTypes {
   public static final InstanceType A100 = new InstanceType("gd-8xa100-i128", "8x A100", "A100", 8, 128, 2048, false,
       List.of(ZONE));
 
+  /** A superchip type: one GH200, in {@link #ZONE}. */
+  public static final InstanceType GH200 = new InstanceType("gd-1xgh200", "GH200", "GH200", 1, 72, 480, true,
+      List.of(ZONE));
+
   /** Publishes {@code types} on the catalogue topic of a running broker, as the capacity-service does. */
   public static void publish(TopicProbe probe, InstanceType... types) {
     for (InstanceType type : types) {
