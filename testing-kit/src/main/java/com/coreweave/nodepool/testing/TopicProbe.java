@@ -41,8 +41,8 @@ public final class TopicProbe implements AutoCloseable {
     this.bootstrapServers = bootstrapServers;
   }
 
-  /** A record as read: key, value as text (null for a tombstone), headers as text. */
-  public record Read(String key, String value, Map<String, String> headers, int partition, long offset,
+  /** A record as read: where from, key, value as text (null for a tombstone), headers as text. */
+  public record Read(String topic, String key, String value, Map<String, String> headers, int partition, long offset,
                      long timestamp) {
 
     public <T> T as(Class<T> type) {
@@ -158,18 +158,7 @@ public final class TopicProbe implements AutoCloseable {
 
   /** Follows {@code topic} from its beginning, each record's value as text. */
   public Tail<String> tail(String topic) {
-    return new Tail<>(bootstrapServers, topic, r -> new Kept<>(r.key(), r.value(), r));
-  }
-
-  /** Follows {@code topic} from its beginning, keeping only the records whose key matches, values read as JSON. */
-  public <T> Tail<T> tail(String topic, Class<T> type, Predicate<String> keys) {
-    return new Tail<>(bootstrapServers, topic, r -> r.key() == null || !keys.test(r.key()) ? null
-        : new Kept<>(r.key(), r.value() == null ? null : Json.read(r.value(), type), r));
-  }
-
-  /** Follows {@code topic} from its beginning, each record kept as {@code reader} says (null: skipped). */
-  public <T> Tail<T> tail(String topic, Function<Read, Kept<T>> reader) {
-    return new Tail<>(bootstrapServers, topic, reader);
+    return Tail.of(bootstrapServers, topic, r -> new Kept<>(r.key(), r.value(), r));
   }
 
   /**
@@ -216,6 +205,17 @@ public final class TopicProbe implements AutoCloseable {
       this.topic = topic;
       this.reader = reader;
       this.consumer = consumer(bootstrapServers);
+    }
+
+    /** Follows {@code topic}, keeping only the records whose key matches, values read as JSON. */
+    public static <T> Tail<T> of(String bootstrapServers, String topic, Class<T> type, Predicate<String> keys) {
+      return new Tail<>(bootstrapServers, topic, r -> r.key() == null || !keys.test(r.key()) ? null
+          : new Kept<>(r.key(), r.value() == null ? null : Json.read(r.value(), type), r));
+    }
+
+    /** Follows {@code topic}, each record kept as {@code reader} says (null: skipped). */
+    public static <T> Tail<T> of(String bootstrapServers, String topic, Function<Read, Kept<T>> reader) {
+      return new Tail<>(bootstrapServers, topic, reader);
     }
 
     /** Reads every record committed so far; fails if that takes longer than {@code timeout}. */
@@ -312,7 +312,7 @@ public final class TopicProbe implements AutoCloseable {
   private static List<Read> poll(KafkaConsumer<String, byte[]> consumer) {
     List<Read> read = new ArrayList<>();
     for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-      read.add(new Read(r.key(), r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8),
+      read.add(new Read(r.topic(), r.key(), r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8),
           headers(r), r.partition(), r.offset(), r.timestamp()));
     }
     return read;
