@@ -12,6 +12,7 @@ import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.coreweave.nodepool.systemtest.harness.Service;
 import com.coreweave.nodepool.systemtest.harness.Stack;
+import com.coreweave.nodepool.testing.TopicProbe.Tail;
 import com.coreweave.nodepool.testing.TopicProbe;
 import java.time.Duration;
 import java.time.Instant;
@@ -59,13 +60,13 @@ final class ChaosFindings {
     FaultTable table = new FaultTable(injected);
     String bootstrap = stack.bootstrapServers();
     Predicate<String> chaos = key -> key.startsWith("chaos-");
-    try (var decided = TopicProbe.Tail.of(bootstrap, Topics.NODEPOOL_REQUEST_DECIDED.name(), RequestDecided.class, chaos);
-         var accepted = TopicProbe.Tail.of(bootstrap, Topics.NODEPOOL_ACCEPTED.name(), NodePoolAccepted.class, chaos);
+    try (var decided = Tail.of(bootstrap, Topics.NODEPOOL_REQUEST_DECIDED.name(), RequestDecided.class, chaos);
+         var accepted = Tail.of(bootstrap, Topics.NODEPOOL_ACCEPTED.name(), NodePoolAccepted.class, chaos);
          var quota = Invariants.quotaDecisions(bootstrap, chaos);
-         var capacity = TopicProbe.Tail.of(bootstrap, Topics.CAPACITY_CHECKED.name(), CapacityChecked.class, chaos);
-         var nodes = TopicProbe.Tail.of(bootstrap, Topics.NODEPOOL_NODES_CHANGED.name(), NodeFact.class, chaos);
-         var status = TopicProbe.Tail.of(bootstrap, Topics.NODEPOOL_STATUS.name(), NodePool.class, chaos)) {
-      List<TopicProbe.Tail<?>> logs = List.of(decided, accepted, quota, capacity, nodes, status);
+         var capacity = Tail.of(bootstrap, Topics.CAPACITY_CHECKED.name(), CapacityChecked.class, chaos);
+         var nodes = Tail.of(bootstrap, Topics.NODEPOOL_NODES_CHANGED.name(), NodeFact.class, chaos);
+         var status = Tail.of(bootstrap, Topics.NODEPOOL_STATUS.name(), NodePool.class, chaos)) {
+      List<Tail<?>> logs = List.of(decided, accepted, quota, capacity, nodes, status);
       List<String> ids = load.acks.stream().map(ChaosLoad.Ack::requestId).filter(id -> id != null).toList();
       Settling settling = new Settling(ids, logs, decided, accepted, quota, capacity, status, QUIET, READ);
       long settleStart = System.nanoTime();
@@ -90,7 +91,7 @@ final class ChaosFindings {
   }
 
   /** Every acknowledged request decided exactly once (by its id, or by the resourceVersion the answer carried). */
-  private void requests(ChaosLoad load, TopicProbe.Tail<RequestDecided> decided, FaultTable table) {
+  private void requests(ChaosLoad load, Tail<RequestDecided> decided, FaultTable table) {
     Map<String, Integer> decisions = new HashMap<>();
     Map<String, Set<String>> versions = new HashMap<>();
     for (var r : decided.all()) {
@@ -165,8 +166,8 @@ final class ChaosFindings {
    * published status against its facts ({@link StatusRecomputation}); each finding is counted on the row of the
    * last request that touched the pool (or org) it names.
    */
-  private void ledgers(FaultTable table, TopicProbe.Tail<NodePoolAccepted> accepted, TopicProbe.Tail<QuotaChecked> quota,
-                       TopicProbe.Tail<CapacityChecked> capacity, TopicProbe.Tail<NodeFact> nodes, TopicProbe.Tail<NodePool> status,
+  private void ledgers(FaultTable table, Tail<NodePoolAccepted> accepted, Tail<QuotaChecked> quota,
+                       Tail<CapacityChecked> capacity, Tail<NodeFact> nodes, Tail<NodePool> status,
                        ChaosLoad load) {
     Map<String, Instant> lastTouch = new HashMap<>();
     List<ChaosLoad.Sent> touches = new ArrayList<>(load.sent);

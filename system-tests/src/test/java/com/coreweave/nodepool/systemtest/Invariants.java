@@ -11,6 +11,7 @@ import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.coreweave.nodepool.testing.TopicProbe.Kept;
+import com.coreweave.nodepool.testing.TopicProbe.Tail;
 import com.coreweave.nodepool.testing.TopicProbe;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
@@ -937,8 +938,8 @@ final class Invariants {
    * tombstone when the pool's incarnation left its quota. A pool's decisions all go to its ledger's partition, in the
    * order they were made. A record that is not a demand (another test's poison) is no decision of ours.
    */
-  static TopicProbe.Tail<QuotaChecked> quotaDecisions(String bootstrapServers, Predicate<String> pools) {
-    return TopicProbe.Tail.of(bootstrapServers, Topics.CAPACITY_DEMANDED.name(), r -> {
+  static Tail<QuotaChecked> quotaDecisions(String bootstrapServers, Predicate<String> pools) {
+    return Tail.of(bootstrapServers, Topics.CAPACITY_DEMANDED.name(), r -> {
       CapacityDemanded demand;
       try {
         demand = r.value() == null ? null : Json.read(r.value(), CapacityDemanded.class);

@@ -179,7 +179,8 @@ class PoisonIT {
             });
           }
           long offset = good.get(goodAt.get(topic));
-          soft.assertThat(refused.stream().filter(r -> Long.toString(offset).equals(r.header(DeadLetters.SOURCE_OFFSET))).toList())
+          soft.assertThat(refused.stream()
+                  .filter(r -> Long.toString(offset).equals(r.header(DeadLetters.SOURCE_OFFSET))).toList())
               .as("%s <- %s: the good record after the poison is not dead-lettered", service.module(), topic)
               .isEmpty();
         }

@@ -86,7 +86,8 @@ class ProvisionerCrashIT {
       }
     }
 
-    CapacityChecked capacity = kafka.readAll(Topics.CAPACITY_CHECKED.name()).stream().filter(r -> key.equals(r.key())).reduce((a, b) -> b)
+    CapacityChecked capacity = kafka.readAll(Topics.CAPACITY_CHECKED.name()).stream()
+        .filter(r -> key.equals(r.key())).reduce((a, b) -> b)
         .map(r -> Json.read(r.value(), CapacityChecked.class)).orElseThrow();
     Set<String> nodes = new HashSet<>();
     demo.get(Api.POOLS + "/crash-scale-up/nodes").body().path("items")

@@ -17,6 +17,7 @@ import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.coreweave.nodepool.systemtest.harness.Service;
 import com.coreweave.nodepool.systemtest.harness.Stack;
+import com.coreweave.nodepool.testing.TopicProbe.Tail;
 import com.coreweave.nodepool.testing.TopicProbe;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
@@ -172,12 +173,12 @@ class QuotaCapacityInvariantsIT {
     long started = System.nanoTime();
     Predicate<String> ours = key -> QUOTAS.keySet().stream().anyMatch(org -> key.startsWith(org + "/"));
     String bootstrap = stack.bootstrapServers();
-    try (var decided = TopicProbe.Tail.of(bootstrap, Topics.NODEPOOL_REQUEST_DECIDED.name(), RequestDecided.class, ours);
-         var accepted = TopicProbe.Tail.of(bootstrap, Topics.NODEPOOL_ACCEPTED.name(), NodePoolAccepted.class, ours);
+    try (var decided = Tail.of(bootstrap, Topics.NODEPOOL_REQUEST_DECIDED.name(), RequestDecided.class, ours);
+         var accepted = Tail.of(bootstrap, Topics.NODEPOOL_ACCEPTED.name(), NodePoolAccepted.class, ours);
          var quota = Invariants.quotaDecisions(bootstrap, ours);
-         var capacity = TopicProbe.Tail.of(bootstrap, Topics.CAPACITY_CHECKED.name(), CapacityChecked.class, ours);
-         var nodes = TopicProbe.Tail.of(bootstrap, Topics.NODEPOOL_NODES_CHANGED.name(), NodeFact.class, ours);
-         var status = TopicProbe.Tail.of(bootstrap, Topics.NODEPOOL_STATUS.name(), NodePool.class, ours)) {
+         var capacity = Tail.of(bootstrap, Topics.CAPACITY_CHECKED.name(), CapacityChecked.class, ours);
+         var nodes = Tail.of(bootstrap, Topics.NODEPOOL_NODES_CHANGED.name(), NodeFact.class, ours);
+         var status = Tail.of(bootstrap, Topics.NODEPOOL_STATUS.name(), NodePool.class, ours)) {
 
       Fired fired = fireWithCrashes(bootstrap);
       LOG.info(() -> "fired " + fired.ids().size() + " requests (" + fired.summary() + ") in "
@@ -197,7 +198,7 @@ class QuotaCapacityInvariantsIT {
 
       JsonNode fleet = fleetView();
       JsonNode quotas = quotaView();
-      for (TopicProbe.Tail<?> log : List.of(decided, accepted, quota, capacity, nodes, status)) {
+      for (Tail<?> log : List.of(decided, accepted, quota, capacity, nodes, status)) {
         log.catchUp(READ);
       }
       Invariants invariants = new Invariants(new Invariants.Setup(ZONE, TYPE, FLEET, QUOTAS),

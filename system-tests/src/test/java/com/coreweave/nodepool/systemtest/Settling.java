@@ -5,7 +5,7 @@ import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.resource.NodePool;
-import com.coreweave.nodepool.testing.TopicProbe;
+import com.coreweave.nodepool.testing.TopicProbe.Tail;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -23,21 +23,21 @@ import java.util.TreeSet;
 final class Settling {
 
   private final Set<String> ids;
-  private final List<TopicProbe.Tail<?>> logs;
-  private final TopicProbe.Tail<RequestDecided> decided;
-  private final TopicProbe.Tail<NodePoolAccepted> accepted;
-  private final TopicProbe.Tail<QuotaChecked> quota;
-  private final TopicProbe.Tail<CapacityChecked> capacity;
-  private final TopicProbe.Tail<NodePool> status;
+  private final List<Tail<?>> logs;
+  private final Tail<RequestDecided> decided;
+  private final Tail<NodePoolAccepted> accepted;
+  private final Tail<QuotaChecked> quota;
+  private final Tail<CapacityChecked> capacity;
+  private final Tail<NodePool> status;
   private final Duration quiet;
   private final Duration read;
   private long lastSize = -1;
   private long lastChange = System.nanoTime();
   volatile String why = "not checked yet";
 
-  Settling(Collection<String> ids, List<TopicProbe.Tail<?>> logs, TopicProbe.Tail<RequestDecided> decided,
-           TopicProbe.Tail<NodePoolAccepted> accepted, TopicProbe.Tail<QuotaChecked> quota, TopicProbe.Tail<CapacityChecked> capacity,
-           TopicProbe.Tail<NodePool> status, Duration quiet, Duration read) {
+  Settling(Collection<String> ids, List<Tail<?>> logs, Tail<RequestDecided> decided,
+           Tail<NodePoolAccepted> accepted, Tail<QuotaChecked> quota, Tail<CapacityChecked> capacity,
+           Tail<NodePool> status, Duration quiet, Duration read) {
     this.ids = new HashSet<>(ids);
     this.logs = logs;
     this.decided = decided;
@@ -51,7 +51,7 @@ final class Settling {
 
   boolean settled() {
     logs.forEach(log -> log.catchUp(read));
-    long size = logs.stream().mapToLong(TopicProbe.Tail::size).sum();
+    long size = logs.stream().mapToLong(Tail::size).sum();
     if (size != lastSize) {
       lastSize = size;
       lastChange = System.nanoTime();

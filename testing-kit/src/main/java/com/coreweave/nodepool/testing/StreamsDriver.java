@@ -106,7 +106,7 @@ public final class StreamsDriver implements AutoCloseable {
     driver.advanceWallClockTime(duration);
   }
 
-  /** As {@link #elapse(Duration)}, in steps of {@code step}, so that a punctuator on a shorter period fires each time. */
+  /** As {@link #elapse(Duration)}, in steps of {@code step}: a punctuator on a shorter period fires each step. */
   public void elapse(Duration duration, Duration step) {
     for (Duration left = duration; left.isPositive(); left = left.minus(step)) {
       elapse(step.compareTo(left) < 0 ? step : left);
