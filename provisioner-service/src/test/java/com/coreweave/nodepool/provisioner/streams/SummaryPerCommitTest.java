@@ -12,22 +12,14 @@ import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.topics.Topics;
-import java.nio.file.Path;
+import com.coreweave.nodepool.testing.StreamsDriver;
 import java.time.Duration;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A pool's {@code NodePoolReconciled} is written once per commit, its last: the processor holds it until the pool's
@@ -39,25 +31,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SummaryPerCommitTest {
 
-  private TopologyTestDriver driver;
-  private TestOutputTopic<String, String> nodes;
-
-  @TempDir
-  Path stateDir;
+  private StreamsDriver driver;
 
   @BeforeEach
   void start() {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "summary-per-commit-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     var instantBoots = new ProvisioningPolicy(Duration.ZERO, 0.0, 0, Set.of(), 3, Duration.ofSeconds(30), 1,
         ProvisioningPolicy.SCALE_UP_AFTER, ProvisioningPolicy.SCALE_DOWN_UNNEEDED_TIME);
-    ProvisionerTopologyTest.MovingClock clock = new ProvisionerTopologyTest.MovingClock();
-    driver = new TopologyTestDriver(ProvisionerTopology.build(instantBoots, Duration.ofMillis(500), 1, clock), props,
-        T0);
-    nodes = driver.createOutputTopic(Topics.NODEPOOL_NODES_CHANGED.name(), new StringDeserializer(),
-        new StringDeserializer());
+    driver = StreamsDriver.start("summary-per-commit-test", T0,
+        clock -> ProvisionerTopology.build(instantBoots, Duration.ofMillis(500), 1, clock));
   }
 
   @AfterEach
@@ -67,11 +48,10 @@ class SummaryPerCommitTest {
 
   @Test
   void shouldWriteOnlyThePoolsLastSummaryWhenItChangesTwiceInOneCommit() {
-    TestInputTopic<String, byte[]> accepted = input(Topics.NODEPOOL_ACCEPTED.name());
-    TestInputTopic<String, byte[]> capacity = input(Topics.CAPACITY_CHECKED.name());
-    accepted.pipeInput(KEY, json(pool(1)));
+    TestOutputTopic<String, String> nodes = driver.output(Topics.NODEPOOL_NODES_CHANGED);
+    driver.bytesInput(Topics.NODEPOOL_ACCEPTED).pipeInput(KEY, json(pool(1)));
 
-    capacity.pipeInput(KEY, json(grants(new Grant("m-1", 11))));
+    driver.bytesInput(Topics.CAPACITY_CHECKED).pipeInput(KEY, json(grants(new Grant("m-1", 11))));
 
     List<NodeFact> facts = nodes.readValuesToList().stream().map(v -> Json.read(v, NodeFact.class)).toList();
     assertThat(facts).filteredOn(NodeFact.NodePoolReconciled.class::isInstance).singleElement()
@@ -81,9 +61,5 @@ class SummaryPerCommitTest {
           assertThat(last.inProgress()).as("no summary of the node still booting").isZero();
         });
     assertThat(facts.getLast()).as("after the node facts it sums up").isInstanceOf(NodeFact.NodePoolReconciled.class);
-  }
-
-  private TestInputTopic<String, byte[]> input(String topic) {
-    return driver.createInputTopic(topic, new StringSerializer(), new ByteArraySerializer());
   }
 }
