@@ -1,5 +1,7 @@
 package com.coreweave.nodepool.api.domain;
 
+import com.coreweave.nodepool.api.kube.JsonSize;
+import com.coreweave.nodepool.api.kube.ResourceVersions;
 import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.PoolRef;

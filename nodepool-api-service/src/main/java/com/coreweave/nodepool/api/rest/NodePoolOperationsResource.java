@@ -1,14 +1,14 @@
 package com.coreweave.nodepool.api.rest;
 
-import com.coreweave.nodepool.api.domain.Causes;
 import com.coreweave.nodepool.api.domain.NodeConfigurationBody;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.PreemptionHistory;
 import com.coreweave.nodepool.kit.kafka.RecordPublisher;
 import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.kit.rest.FieldErrors;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
-import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested.Action;
+import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePool;
@@ -82,7 +82,7 @@ public class NodePoolOperationsResource {
   public Response reportActivity(@PathParam("name") String name, @PathParam("node") String node, String body) {
     JsonNode report = ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE);
     // Counts the causes past the first hundred rather than keeping them: a body may name a million unknown fields.
-    Causes causes = new Causes();
+    FieldErrors causes = new FieldErrors();
     JsonNode active = report.get("active");
     if (active == null || !active.isBoolean()) {
       causes.add(Statuses.cause(Statuses.REQUIRED, "must be true (busy) or false (idle)", "active"));
@@ -91,7 +91,7 @@ public class NodePoolOperationsResource {
     Integer disruptionsAllowed = count(report, "disruptionsAllowed", causes);
     report.fieldNames().forEachRemaining(f -> {
       if (!ACTIVITY_FIELDS.contains(f)) {
-        causes.add(Statuses.INVALID, "unknown field \"" + Causes.shown(f) + "\"", Causes.shown(f));
+        causes.add(Statuses.INVALID, "unknown field \"" + FieldErrors.shown(f) + "\"", FieldErrors.shown(f));
       }
     });
     if (!causes.isEmpty()) {
@@ -167,7 +167,7 @@ public class NodePoolOperationsResource {
   }
 
   /** An optional non-negative integer field of a report; a bad one is a cause. */
-  private static Integer count(JsonNode report, String field, Causes causes) {
+  private static Integer count(JsonNode report, String field, FieldErrors causes) {
     JsonNode value = report.get(field);
     if (value == null || value.isNull()) {
       return null;

@@ -1,11 +1,12 @@
 package com.coreweave.nodepool.api.rest;
 
-import com.coreweave.nodepool.api.domain.JsonPatch;
 import com.coreweave.nodepool.api.domain.ManifestValidator;
-import com.coreweave.nodepool.api.domain.MergePatch;
-import com.coreweave.nodepool.api.domain.NodePoolTable;
 import com.coreweave.nodepool.api.domain.OrgLabel;
-import com.coreweave.nodepool.api.domain.TableConvertor;
+import com.coreweave.nodepool.api.kube.JsonPatch;
+import com.coreweave.nodepool.api.kube.MergePatch;
+import com.coreweave.nodepool.api.kube.NodePoolTable;
+import com.coreweave.nodepool.api.kube.TableConvertor;
+import com.coreweave.nodepool.api.messaging.LiveFeed;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;

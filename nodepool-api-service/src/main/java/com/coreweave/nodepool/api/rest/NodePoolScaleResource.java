@@ -1,9 +1,9 @@
 package com.coreweave.nodepool.api.rest;
 
-import com.coreweave.nodepool.api.domain.Causes;
-import com.coreweave.nodepool.api.domain.JsonPatch;
-import com.coreweave.nodepool.api.domain.MergePatch;
+import com.coreweave.nodepool.api.kube.JsonPatch;
+import com.coreweave.nodepool.api.kube.MergePatch;
 import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.kit.rest.FieldErrors;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.PoolKey;
@@ -81,7 +81,7 @@ public class NodePoolScaleResource {
       if (!replicas.isIntegralNumber() || !replicas.canConvertToInt() || replicas.intValue() < 0
           || replicas.intValue() > Limits.MAX_TARGET_NODES) {
         throw ApiException.invalid("Scale", name, List.of(Statuses.cause(Statuses.INVALID, "Invalid value: "
-            + Causes.shown(replicas.toString()) + ": must be an integer from 0 to " + Limits.MAX_TARGET_NODES,
+            + FieldErrors.shown(replicas.toString()) + ": must be an integer from 0 to " + Limits.MAX_TARGET_NODES,
             "spec.replicas")));
       }
       String version = wanted.path("metadata").path("resourceVersion").asText(null);
