@@ -59,4 +59,32 @@ class LayeringTest {
         .because("services meet only on topics and REST")
         .check(classes);
   }
+
+  /** The services' own REST packages; service-kit's {@code kit.rest} (errors any layer may raise) is not one. */
+  private static final String[] SERVICE_REST = {"com.coreweave.nodepool.api.rest..",
+      "com.coreweave.nodepool.quota.rest..", "com.coreweave.nodepool.capacity.rest..",
+      "com.coreweave.nodepool.provisioner.rest..", "com.coreweave.nodepool.preemption.rest.."};
+
+  @Test
+  void nothingDependsOnAServiceRestPackage() {
+    noClasses().that().resideInAnyPackage("com.coreweave.nodepool..domain..", "com.coreweave.nodepool..kube..",
+            "com.coreweave.nodepool..streams..", "com.coreweave.nodepool..messaging..")
+        .should().dependOnClassesThat().resideInAnyPackage(SERVICE_REST)
+        .because("REST is the outer layer: it calls the topology, the topics and the decisions, never the reverse")
+        .check(classes);
+  }
+
+  @Test
+  void decisionsKnowNothingOfStreamsOrMessaging() {
+    noClasses().that().resideInAnyPackage("com.coreweave.nodepool..domain..", "com.coreweave.nodepool..kube..")
+        .should().dependOnClassesThat().resideInAnyPackage("com.coreweave.nodepool..streams..",
+            "com.coreweave.nodepool..messaging..")
+        .because("decisions know nothing of how records reach them")
+        .check(classes);
+  }
+
+  @Test
+  void theApiServicePackagesHaveNoCycles() {
+    slices().matching("com.coreweave.nodepool.api.(*)..").should().beFreeOfCycles().check(classes);
+  }
 }

@@ -82,7 +82,7 @@ public class ApiTopology {
         () -> new GlobalStoreUpdater<>(Topics.ORG_POOLS_COUNTED, StoreNames.ORG_POOL_COUNTS));
 
     Inputs in = new Inputs(builder, SERVICE, partitions, clock);
-    KStream<String, PoolInput> requests = in.read(Topics.NODEPOOL_REQUESTED, new RequestReader(),
+    KStream<String, PoolInput> requests = in.read(Topics.NODEPOOL_REQUESTED, new RequestReader()::interpret,
             Topics.NODEPOOL_REQUESTED_DLQ.name())
         .mapValues(PoolInput.Requested::new, Named.as("as-request"));
     KStream<String, PoolInput> inputs = requests
