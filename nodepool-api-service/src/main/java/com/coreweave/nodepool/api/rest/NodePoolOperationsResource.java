@@ -6,6 +6,7 @@ import com.coreweave.nodepool.api.domain.PreemptionHistory;
 import com.coreweave.nodepool.kit.kafka.RecordPublisher;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.kit.rest.FieldErrors;
+import com.coreweave.nodepool.kit.rest.RequestBody;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested.Action;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
@@ -80,7 +81,7 @@ public class NodePoolOperationsResource {
   @Path("/{name}/nodes/{node}/activity")
   @Consumes(MediaType.APPLICATION_JSON)
   public Response reportActivity(@PathParam("name") String name, @PathParam("node") String node, String body) {
-    JsonNode report = ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE);
+    JsonNode report = RequestBody.tree(body, "a node activity report");
     // Counts the causes past the first hundred rather than keeping them: a body may name a million unknown fields.
     FieldErrors causes = new FieldErrors();
     JsonNode active = report.get("active");
@@ -139,7 +140,7 @@ public class NodePoolOperationsResource {
    */
   private Response requestConfiguration(String name, Action action, String body, String idempotencyKey) {
     JsonNode tree = body == null || body.isBlank() ? null
-        : ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE);
+        : RequestBody.tree(body, "a " + NodeConfigurationBody.KIND);
     NodeConfigurationBody request = NodeConfigurationBody.read(action, tree);
     if (!request.causes().isEmpty()) {
       throw ApiException.invalid(NodeConfigurationBody.KIND, name, request.causes());

@@ -4,6 +4,7 @@ import com.coreweave.nodepool.api.kube.JsonPatch;
 import com.coreweave.nodepool.api.kube.MergePatch;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.kit.rest.FieldErrors;
+import com.coreweave.nodepool.kit.rest.RequestBody;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.PoolKey;
@@ -56,14 +57,14 @@ public class NodePoolScaleResource {
   @PUT
   @Consumes(MediaType.APPLICATION_JSON)
   public Scale replace(@PathParam("name") String name, String body, @BeanParam WriteOptions options) {
-    return rescale(name, options, current -> ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE));
+    return rescale(name, options, current -> RequestBody.tree(body, "a Scale"));
   }
 
   @PATCH
   @Consumes({NodePoolResource.MERGE_PATCH, MediaType.APPLICATION_JSON, NodePoolResource.JSON_PATCH})
   public Scale patch(@PathParam("name") String name, String body,
                      @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType type, @BeanParam WriteOptions options) {
-    JsonNode patch = ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE);
+    JsonNode patch = RequestBody.tree(body, "a Scale patch");
     boolean json = type != null && NodePoolResource.JSON_PATCH.equals(type.getType() + "/" + type.getSubtype());
     return rescale(name, options, current -> json ? JsonPatch.apply(current, patch) : MergePatch.apply(current,
         patch));

@@ -3,6 +3,7 @@ package com.coreweave.nodepool.provisioner.rest;
 import com.coreweave.nodepool.kit.auth.CurrentCaller;
 import com.coreweave.nodepool.kit.kafka.RecordPublisher;
 import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.kit.rest.RequestBody;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.NodeAlert;
@@ -47,10 +48,7 @@ public class NodeAlertResource {
   @Consumes(MediaType.APPLICATION_JSON)
   public Response report(String body) {
     caller.admin();
-    JsonNode tree = JsonBody.read(body);
-    if (tree == null || !tree.isObject()) {
-      throw ApiException.badRequest("the body must be a NodeAlertRaised or NodeAlertResolved CloudEvent object");
-    }
+    JsonNode tree = RequestBody.object(body, "a NodeAlertRaised or NodeAlertResolved CloudEvent object");
     ObjectNode event = ((ObjectNode) tree).deepCopy();
     event.putIfAbsent("specversion", event.textNode(CloudEvent.SPEC_VERSION));
     event.putIfAbsent("id", event.textNode(UUID.randomUUID().toString()));
