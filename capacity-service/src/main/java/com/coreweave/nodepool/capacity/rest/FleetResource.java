@@ -6,6 +6,7 @@ import com.coreweave.nodepool.capacity.domain.Ledger;
 import com.coreweave.nodepool.capacity.domain.LedgerSummary;
 import com.coreweave.nodepool.kit.auth.CurrentCaller;
 import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.kit.rest.FieldErrors;
 import com.coreweave.nodepool.kit.rest.RequestBody;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested.Operation;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
@@ -186,8 +187,7 @@ public class FleetResource {
   /** The ledger key of a type in a zone it is offered in; anything else is an invalid fleet (422). */
   private ZoneTypeKey offered(String zone, String instanceType) {
     catalogue.refusal(zone, instanceType).ifPresent(why -> {
-      throw ApiException.invalid("Fleet", zone + "/" + instanceType,
-          List.of(Statuses.cause(Statuses.NOT_SUPPORTED, why, "instanceType")));
+      throw FieldErrors.one(Statuses.NOT_SUPPORTED, why, "instanceType").refusal("Fleet", zone + "/" + instanceType);
     });
     return new ZoneTypeKey(zone, instanceType);
   }

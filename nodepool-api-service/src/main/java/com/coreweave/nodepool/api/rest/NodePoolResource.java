@@ -8,6 +8,7 @@ import com.coreweave.nodepool.api.kube.NodePoolTable;
 import com.coreweave.nodepool.api.kube.TableConvertor;
 import com.coreweave.nodepool.api.messaging.LiveFeed;
 import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.kit.rest.FieldErrors;
 import com.coreweave.nodepool.kit.rest.RequestBody;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
@@ -159,8 +160,8 @@ public class NodePoolResource implements Lister<NodePool> {
       try {
         merged = how.apply(ManifestBody.writable(current), patch);
       } catch (IllegalArgumentException e) {
-        throw ApiException.invalid(NodePool.KIND, name, List.of(Statuses.cause(Statuses.INVALID,
-            "the patch cannot be applied: " + e.getMessage(), "")));
+        throw FieldErrors.one(Statuses.INVALID, "the patch cannot be applied: " + e.getMessage(), "")
+            .refusal(NodePool.KIND, name);
       }
       ManifestValidator.Checked checked = ManifestBody.checked(merged, name, options.fieldValidation());
       warnings[0] = checked.warnings();

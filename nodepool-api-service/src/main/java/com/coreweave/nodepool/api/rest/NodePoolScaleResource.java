@@ -25,7 +25,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
-import java.util.List;
 
 /**
  * The {@code scale} subresource of a NodePool ({@code kubectl scale nodepool X --replicas=N}): an
@@ -81,9 +80,8 @@ public class NodePoolScaleResource {
       JsonNode replicas = wanted.path("spec").path("replicas");
       if (!replicas.isIntegralNumber() || !replicas.canConvertToInt() || replicas.intValue() < 0
           || replicas.intValue() > Limits.MAX_TARGET_NODES) {
-        throw ApiException.invalid("Scale", name, List.of(Statuses.cause(Statuses.INVALID, "Invalid value: "
-            + FieldErrors.shown(replicas.toString()) + ": must be an integer from 0 to " + Limits.MAX_TARGET_NODES,
-            "spec.replicas")));
+        throw FieldErrors.one(Statuses.INVALID, "Invalid value: " + FieldErrors.shown(replicas.toString())
+            + ": must be an integer from 0 to " + Limits.MAX_TARGET_NODES, "spec.replicas").refusal("Scale", name);
       }
       String version = wanted.path("metadata").path("resourceVersion").asText(null);
       if (version != null && !version.equals(current.metadata().resourceVersion())) {

@@ -49,6 +49,23 @@ public final class FieldErrors {
         maxBytes);
   }
 
+  /** One field error alone, for a validator that finds at most one. */
+  public static FieldErrors one(String reason, String message, String field) {
+    FieldErrors errors = new FieldErrors();
+    errors.add(reason, message, field);
+    return errors;
+  }
+
+  /** These errors as the Status of an invalid {@code kind} named {@code name} (422), as Kubernetes answers one. */
+  public Status invalid(String kind, String name) {
+    return Statuses.invalid(kind, name, list());
+  }
+
+  /** These errors as the answer to a REST call: a 422 {@link #invalid} Status. */
+  public ApiException refusal(String kind, String name) {
+    return new ApiException(invalid(kind, name));
+  }
+
   public void add(String reason, String message, String field) {
     add(Statuses.cause(reason, message, field));
   }

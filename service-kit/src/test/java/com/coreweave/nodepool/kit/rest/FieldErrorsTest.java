@@ -65,4 +65,16 @@ class FieldErrorsTest {
     assertThat(FieldErrors.shown("x".repeat(300))).hasSize(FieldErrors.SHOWN_CHARS + 1).endsWith("…");
     assertThat(FieldErrors.shown("short")).isEqualTo("short");
   }
+
+  @Test
+  void oneErrorRefusedIsA422InvalidStatusOfItsKindAndName() {
+    ApiException refusal = FieldErrors.one(REQUIRED, "Required value", "subject").refusal("NodeAlert", "a-1");
+
+    assertThat(refusal.status().getCode()).isEqualTo(422);
+    assertThat(refusal.status().getReason()).isEqualTo("Invalid");
+    assertThat(refusal.status().getDetails().getKind()).isEqualTo("NodeAlert");
+    assertThat(refusal.status().getDetails().getName()).isEqualTo("a-1");
+    assertThat(refusal.status().getDetails().getCauses()).singleElement()
+        .satisfies(c -> assertThat(c.getField()).isEqualTo("subject"));
+  }
 }
