@@ -87,4 +87,12 @@ class LayeringTest {
   void theApiServicePackagesHaveNoCycles() {
     slices().matching("com.coreweave.nodepool.api.(*)..").should().beFreeOfCycles().check(classes);
   }
+
+  @Test
+  void theApiServicesKubernetesMachineryIsPlainJavaToo() {
+    noClasses().that().resideInAPackage("com.coreweave.nodepool.api.kube..")
+        .should().dependOnClassesThat().resideInAnyPackage(RUNTIME)
+        .because("selectors, patches, tables and discovery are values in, values out, as the domain is")
+        .check(classes);
+  }
 }
