@@ -35,8 +35,7 @@ public final class RequestBody {
     try {
       tree = (yaml ? Json.yaml() : Json.mapper()).readTree(body);
     } catch (JsonProcessingException e) {
-      throw ApiException.badRequest("the request body is not valid " + (yaml ? "YAML" : "JSON") + ": "
-          + firstLine(e.getOriginalMessage()));
+      throw malformed(yaml ? "YAML" : "JSON", e);
     }
     if (tree == null || tree.isMissingNode()) {
       throw missing(expected);
@@ -53,7 +52,7 @@ public final class RequestBody {
     return tree;
   }
 
-  /** A JSON body bound to {@code type}; one that does not bind, or binds to nothing ({@code null}), is the wrong type. */
+  /** A JSON body bound to {@code type}; one that does not bind, or binds to nothing (null), is the wrong type. */
   public static <T> T value(String body, Class<T> type, String expected) {
     T value = bind(tree(body, expected), type, expected);
     if (value == null) {
@@ -70,6 +69,12 @@ public final class RequestBody {
       String why = e instanceof JsonProcessingException p ? p.getOriginalMessage() : e.getMessage();
       throw wrongType(expected, firstLine(why));
     }
+  }
+
+  /** The 400 of a body the parser could not read as {@code format}; also what a body bound by RESTEasy gets. */
+  static ApiException malformed(String format, JsonProcessingException e) {
+    return ApiException.badRequest("the request body is not valid " + format + ": "
+        + firstLine(e.getOriginalMessage()));
   }
 
   private static ApiException missing(String expected) {
