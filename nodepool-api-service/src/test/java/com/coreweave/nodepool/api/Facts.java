@@ -1,7 +1,6 @@
 package com.coreweave.nodepool.api;
 
 import com.coreweave.nodepool.schema.events.Grant;
-import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
@@ -14,6 +13,7 @@ import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
 import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
 import com.coreweave.nodepool.schema.topics.Topics;
+import com.coreweave.nodepool.testing.InstanceTypes;
 import com.coreweave.nodepool.testing.KafkaResource;
 import com.coreweave.nodepool.testing.TopicProbe;
 import io.restassured.path.json.JsonPath;
@@ -30,8 +30,7 @@ final class Facts {
   /** A probe of the test broker that has published the catalogue's A100 type, as the capacity-service does. */
   static TopicProbe probeWithCatalogue() {
     TopicProbe probe = new TopicProbe(KafkaResource.bootstrapServers());
-    probe.sendJson(Topics.INSTANCE_TYPE_CATALOGUED.name(), "gd-8xa100-i128", new InstanceType("gd-8xa100-i128",
-        "8x A100", "A100", 8, 128, 2048, false, List.of("US-EAST-04A")));
+    InstanceTypes.publish(probe, InstanceTypes.A100);
     return probe;
   }
 

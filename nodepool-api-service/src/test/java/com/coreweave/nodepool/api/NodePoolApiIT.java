@@ -9,10 +9,10 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.notNullValue;
 
-import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.coreweave.nodepool.testing.KafkaResource;
+import com.coreweave.nodepool.testing.InstanceTypes;
 import com.coreweave.nodepool.testing.TopicProbe;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -35,8 +35,7 @@ class NodePoolApiIT {
   @BeforeAll
   static void catalogue() {
     probe = Facts.probeWithCatalogue();
-    probe.sendJson(Topics.INSTANCE_TYPE_CATALOGUED.name(), "gd-1xgh200", new InstanceType("gd-1xgh200",
-        "GH200", "GH200", 1, 72, 480, true, List.of("US-EAST-04A")));
+    InstanceTypes.publish(probe, InstanceTypes.GH200);
   }
 
   @AfterAll

@@ -15,12 +15,15 @@ import com.coreweave.nodepool.schema.events.PreemptionFact.PreemptionInProgress;
 import com.coreweave.nodepool.schema.events.PreemptionFact.PreemptionPending;
 import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
 import com.coreweave.nodepool.schema.topics.Topics;
+import com.coreweave.nodepool.testing.ChildProcess;
 import com.coreweave.nodepool.testing.KafkaResource;
 import com.coreweave.nodepool.testing.TopicProbe;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -54,10 +57,10 @@ class PreemptionRestartIT {
         "preemption.tick", "100ms");
     String key = POOL.key().toString();
     try (TopicProbe probe = new TopicProbe(KafkaResource.bootstrapServers())) {
-      ServiceProcess first = ServiceProcess.start(config, PORT, Path.of("target", "restart-it", "first.log"));
+      ChildProcess first = service(config, "first");
       Instant killed;
       try (first) {
-        first.awaitReady(WAIT);
+        awaitReady(first);
         // Both workloads want ten minutes of grace: only the deadline removes their nodes.
         report(probe, "draining-node");
         report(probe, "pending-node");
@@ -66,12 +69,11 @@ class PreemptionRestartIT {
         reclaim(probe, "r-pending", "pending-node");
         PreemptionFacts.progressed(probe, key, reached("pending-node", PreemptionPending.class), WAIT);
 
-        first.kill();
+        first.kill9();
         killed = Instant.now();
       }
-      try (ServiceProcess second = ServiceProcess.start(config, PORT,
-          Path.of("target", "restart-it", "second.log"))) {
-        second.awaitReady(WAIT);
+      try (ChildProcess second = service(config, "second")) {
+        awaitReady(second);
         Instant restarted = Instant.now();
 
         List<PreemptionFact> facts = PreemptionFacts.progressed(probe, key,
@@ -109,5 +111,30 @@ class PreemptionRestartIT {
   static void reclaim(TopicProbe probe, String reclaimId, String node) {
     probe.sendJson(Topics.SPOT_RECLAIM_REQUESTED.name(), POOL.key().toString(),
         new SpotReclaimRequested(reclaimId, POOL, List.of(node), "reserved demand waits", Instant.now()));
+  }
+
+  /**
+   * The packaged preemption-service ({@code target/quarkus-app}, built by {@code package} before failsafe runs) with
+   * {@code config} as system properties, launched as a child process so the test can SIGKILL it as an operator's
+   * kill -9 would.
+   */
+  static ChildProcess service(Map<String, String> config, String name) {
+    String jar = System.getProperty("packaged.service.jar");
+    if (jar == null || !Files.exists(Path.of(jar))) {
+      throw new IllegalStateException("the packaged service (system property packaged.service.jar, " + jar
+          + ") is missing: run this test through 'mvnw verify', which packages the service first");
+    }
+    List<String> command = new ArrayList<>(List.of(ChildProcess.java(), "--enable-native-access=ALL-UNNAMED",
+        "-Xmx256m", "-Dquarkus.http.port=" + PORT));
+    config.forEach((key, value) -> command.add("-D" + key + "=" + value));
+    command.addAll(List.of("-jar", jar));
+    ChildProcess service = new ChildProcess(name, command, Path.of("target", "restart-it", name + ".log"));
+    service.launch();
+    return service;
+  }
+
+  static void awaitReady(ChildProcess service) {
+    URI ready = URI.create("http://localhost:" + PORT + "/q/health/ready");
+    service.awaitReady(() -> ChildProcess.answersOk(ready), WAIT);
   }
 }

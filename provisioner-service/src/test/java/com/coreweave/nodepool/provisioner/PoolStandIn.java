@@ -43,12 +43,13 @@ final class PoolStandIn {
   private static final AtomicLong GRANT_IDS = new AtomicLong(1);
 
   /** Where the stand-in writes (as the other services) and reads (what the provisioner wrote). */
-  record Feeds(TopicProbe probe, TopicTail nodesChanged, TopicTail eventsRecorded) implements AutoCloseable {
+  record Feeds(TopicProbe probe, TopicProbe.Tail<String> nodesChanged, TopicProbe.Tail<String> eventsRecorded)
+      implements AutoCloseable {
 
     static Feeds open(String bootstrapServers) {
-      return new Feeds(new TopicProbe(bootstrapServers),
-          new TopicTail(bootstrapServers, Topics.NODEPOOL_NODES_CHANGED.name()),
-          new TopicTail(bootstrapServers, Topics.NODEPOOL_EVENT_RECORDED.name()));
+      TopicProbe probe = new TopicProbe(bootstrapServers);
+      return new Feeds(probe, probe.tail(Topics.NODEPOOL_NODES_CHANGED.name()),
+          probe.tail(Topics.NODEPOOL_EVENT_RECORDED.name()));
     }
 
     @Override
@@ -60,8 +61,8 @@ final class PoolStandIn {
   }
 
   private final TopicProbe probe;
-  private final TopicTail nodesChanged;
-  private final TopicTail eventsRecorded;
+  private final TopicProbe.Tail<String> nodesChanged;
+  private final TopicProbe.Tail<String> eventsRecorded;
   final String name;
   final String uid = UUID.randomUUID().toString();
   private final List<String> fleet = new ArrayList<>();

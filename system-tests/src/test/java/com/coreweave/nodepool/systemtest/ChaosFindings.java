@@ -10,9 +10,10 @@ import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Topics;
-import com.coreweave.nodepool.systemtest.harness.KafkaProbe;
 import com.coreweave.nodepool.systemtest.harness.Service;
 import com.coreweave.nodepool.systemtest.harness.Stack;
+import com.coreweave.nodepool.testing.TopicProbe.Tail;
+import com.coreweave.nodepool.testing.TopicProbe;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,7 +27,6 @@ import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
@@ -60,13 +60,13 @@ final class ChaosFindings {
     FaultTable table = new FaultTable(injected);
     String bootstrap = stack.bootstrapServers();
     Predicate<String> chaos = key -> key.startsWith("chaos-");
-    try (var decided = new TopicLog<>(bootstrap, Topics.NODEPOOL_REQUEST_DECIDED.name(), RequestDecided.class, chaos);
-         var accepted = new TopicLog<>(bootstrap, Topics.NODEPOOL_ACCEPTED.name(), NodePoolAccepted.class, chaos);
-         var quota = TopicLog.quotaDecisions(bootstrap, chaos);
-         var capacity = new TopicLog<>(bootstrap, Topics.CAPACITY_CHECKED.name(), CapacityChecked.class, chaos);
-         var nodes = new TopicLog<>(bootstrap, Topics.NODEPOOL_NODES_CHANGED.name(), NodeFact.class, chaos);
-         var status = new TopicLog<>(bootstrap, Topics.NODEPOOL_STATUS.name(), NodePool.class, chaos)) {
-      List<TopicLog<?>> logs = List.of(decided, accepted, quota, capacity, nodes, status);
+    try (var decided = Tail.of(bootstrap, Topics.NODEPOOL_REQUEST_DECIDED.name(), RequestDecided.class, chaos);
+         var accepted = Tail.of(bootstrap, Topics.NODEPOOL_ACCEPTED.name(), NodePoolAccepted.class, chaos);
+         var quota = Invariants.quotaDecisions(bootstrap, chaos);
+         var capacity = Tail.of(bootstrap, Topics.CAPACITY_CHECKED.name(), CapacityChecked.class, chaos);
+         var nodes = Tail.of(bootstrap, Topics.NODEPOOL_NODES_CHANGED.name(), NodeFact.class, chaos);
+         var status = Tail.of(bootstrap, Topics.NODEPOOL_STATUS.name(), NodePool.class, chaos)) {
+      List<Tail<?>> logs = List.of(decided, accepted, quota, capacity, nodes, status);
       List<String> ids = load.acks.stream().map(ChaosLoad.Ack::requestId).filter(id -> id != null).toList();
       Settling settling = new Settling(ids, logs, decided, accepted, quota, capacity, status, QUIET, READ);
       long settleStart = System.nanoTime();
@@ -91,7 +91,7 @@ final class ChaosFindings {
   }
 
   /** Every acknowledged request decided exactly once (by its id, or by the resourceVersion the answer carried). */
-  private void requests(ChaosLoad load, TopicLog<RequestDecided> decided, FaultTable table) {
+  private void requests(ChaosLoad load, Tail<RequestDecided> decided, FaultTable table) {
     Map<String, Integer> decisions = new HashMap<>();
     Map<String, Set<String>> versions = new HashMap<>();
     for (var r : decided.all()) {
@@ -129,9 +129,9 @@ final class ChaosFindings {
   /** Every poison record in the dead-letter topic of each service that consumes its topic, exactly once. */
   private void poison(ChaosLoad load, FaultTable table) {
     Map<Service, Set<String>> consumed = ConsumedTopics.of(stack.bootstrapServers());
-    Map<String, List<ConsumerRecord<String, String>>> deadLetters = new HashMap<>();
+    Map<String, List<TopicProbe.Read>> deadLetters = new HashMap<>();
     int[] checks = new int[1];
-    try (KafkaProbe kafka = new KafkaProbe(stack.bootstrapServers())) {
+    try (TopicProbe kafka = new TopicProbe(stack.bootstrapServers())) {
       for (ChaosLoad.Poison p : load.poison) {
         consumed.forEach((service, topics) -> {
           if (!topics.contains(p.topic())) {
@@ -141,7 +141,7 @@ final class ChaosFindings {
           String dlq = ConsumedTopics.deadLetters(p.topic(), service);
           long found = deadLetters.computeIfAbsent(dlq, kafka::readAll).stream()
               .filter(r -> p.key().equals(r.key())
-                  && service.module().equals(KafkaProbe.header(r, DeadLetters.SERVICE)))
+                  && service.module().equals(r.header(DeadLetters.SERVICE)))
               .count();
           if (found != 1) {
             evidence.add("poison " + p.marker() + " on " + p.topic() + "-" + p.partition() + " is " + found
@@ -166,8 +166,8 @@ final class ChaosFindings {
    * published status against its facts ({@link StatusRecomputation}); each finding is counted on the row of the
    * last request that touched the pool (or org) it names.
    */
-  private void ledgers(FaultTable table, TopicLog<NodePoolAccepted> accepted, TopicLog<QuotaChecked> quota,
-                       TopicLog<CapacityChecked> capacity, TopicLog<NodeFact> nodes, TopicLog<NodePool> status,
+  private void ledgers(FaultTable table, Tail<NodePoolAccepted> accepted, Tail<QuotaChecked> quota,
+                       Tail<CapacityChecked> capacity, Tail<NodeFact> nodes, Tail<NodePool> status,
                        ChaosLoad load) {
     Map<String, Instant> lastTouch = new HashMap<>();
     List<ChaosLoad.Sent> touches = new ArrayList<>(load.sent);

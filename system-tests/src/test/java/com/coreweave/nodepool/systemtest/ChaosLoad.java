@@ -8,9 +8,9 @@ import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.topics.Topics;
-import com.coreweave.nodepool.systemtest.harness.KafkaProbe;
 import com.coreweave.nodepool.systemtest.harness.Service;
 import com.coreweave.nodepool.systemtest.harness.Stack;
+import com.coreweave.nodepool.testing.TopicProbe;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -62,7 +62,7 @@ final class ChaosLoad implements AutoCloseable {
   private final String run = Long.toString(System.currentTimeMillis(), 36);
   private final AtomicInteger counter = new AtomicInteger();
   private final List<Thread> threads = new ArrayList<>();
-  private final List<KafkaProbe> producers = new ArrayList<>();
+  private final List<TopicProbe> producers = new ArrayList<>();
   private volatile boolean running = true;
   private int requestPartitions;
   private int activityPartitions;
@@ -89,11 +89,11 @@ final class ChaosLoad implements AutoCloseable {
       boolean spot = i == orgs.size() - 1;
       loop("rest-" + org, 400, 800, random -> rest(org, spot, random));
     }
-    KafkaProbe requests = producer();
+    TopicProbe requests = producer();
     loop("topic-requests", 300, 600, random -> topicRequest(requests, random));
-    KafkaProbe reports = producer();
+    TopicProbe reports = producer();
     loop("activity", 500, 900, random -> activity(reports, random));
-    KafkaProbe bad = producer();
+    TopicProbe bad = producer();
     loop("poison", 1500, 2500, random -> poison(bad, random));
     loop("spot-reclaims", 8000, 12000, random -> reclaim());
     return this;
@@ -116,7 +116,7 @@ final class ChaosLoad implements AutoCloseable {
       }
     }
     try {
-      KafkaProbe reports = producer();
+      TopicProbe reports = producer();
       for (int sweep = 0; sweep < 2; sweep++) {
         Thread.sleep(3000);
         everyNodeIdle(reports, new Random(seed + sweep));
@@ -124,11 +124,11 @@ final class ChaosLoad implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      producers.forEach(KafkaProbe::close);
+      producers.forEach(TopicProbe::close);
     }
   }
 
-  private void everyNodeIdle(KafkaProbe kafka, Random random) {
+  private void everyNodeIdle(TopicProbe kafka, Random random) {
     for (String org : orgs) {
       Api api = new Api(stack.url(Service.API), SystemStack.token(org));
       for (int n = 0; n < POOLS_PER_ORG; n++) {
@@ -147,8 +147,8 @@ final class ChaosLoad implements AutoCloseable {
   }
 
   /** One producer per client thread: a probe creates its producer on first use. */
-  private KafkaProbe producer() {
-    KafkaProbe probe = new KafkaProbe(stack.bootstrapServers());
+  private TopicProbe producer() {
+    TopicProbe probe = new TopicProbe(stack.bootstrapServers());
     producers.add(probe);
     return probe;
   }
@@ -203,7 +203,7 @@ final class ChaosLoad implements AutoCloseable {
     }
   }
 
-  private void topicRequest(KafkaProbe kafka, Random random) {
+  private void topicRequest(TopicProbe kafka, Random random) {
     String org = orgs.get(random.nextInt(orgs.size()));
     String name = "t" + random.nextInt(POOLS_PER_ORG);
     String key = org + "/" + name;
@@ -216,12 +216,12 @@ final class ChaosLoad implements AutoCloseable {
             NodePool.of(ObjectMeta.named(name), spec, null))));
     Instant at = Instant.now();
     sent.add(new Sent(key, at));
-    kafka.produce(Topics.NODEPOOL_REQUESTED.name(), random.nextInt(requestPartitions), key, event, Map.of());
+    kafka.send(Topics.NODEPOOL_REQUESTED.name(), random.nextInt(requestPartitions), key, event, Map.of());
     acks.add(new Ack(key, id, null, at));
   }
 
   /** A node of one of an org's pools reported busy or idle, as a platform team's agent would. */
-  private void activity(KafkaProbe kafka, Random random) {
+  private void activity(TopicProbe kafka, Random random) {
     String org = orgs.get(random.nextInt(orgs.size()));
     String name = (random.nextBoolean() ? "r" : "t") + random.nextInt(POOLS_PER_ORG);
     JsonNode nodes = nodes(new Api(stack.url(Service.API), SystemStack.token(org)), name);
@@ -238,13 +238,13 @@ final class ChaosLoad implements AutoCloseable {
   }
 
   /** Publishes {@code report} to a random partition of {@code node-activity-reported}, as any client may. */
-  private void report(KafkaProbe kafka, Random random, NodeActivityReported report) {
-    kafka.produce(Topics.NODE_ACTIVITY_REPORTED.name(), random.nextInt(activityPartitions),
+  private void report(TopicProbe kafka, Random random, NodeActivityReported report) {
+    kafka.send(Topics.NODE_ACTIVITY_REPORTED.name(), random.nextInt(activityPartitions),
         report.org() + "/" + report.pool(), Json.string(report), Map.of());
   }
 
   /** Unreadable JSON, or a good-looking record whose key names another pool, on a random partition. */
-  private void poison(KafkaProbe kafka, Random random) {
+  private void poison(TopicProbe kafka, Random random) {
     boolean request = random.nextBoolean();
     String topic = request ? Topics.NODEPOOL_REQUESTED.name() : Topics.NODE_ACTIVITY_REPORTED.name();
     int partition = random.nextInt(request ? requestPartitions : activityPartitions);
@@ -262,7 +262,7 @@ final class ChaosLoad implements AutoCloseable {
       value = Json.string(new NodeActivityReported(org, "elsewhere", marker, true, null, Instant.now()));
     }
     Instant at = Instant.now();
-    kafka.produce(topic, partition, key, value, Map.of());
+    kafka.send(topic, partition, key, value, Map.of());
     poison.add(new Poison(topic, partition, key, marker, at));
   }
 

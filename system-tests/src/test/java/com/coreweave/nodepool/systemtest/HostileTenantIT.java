@@ -6,9 +6,9 @@ import static org.awaitility.Awaitility.await;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
-import com.coreweave.nodepool.systemtest.harness.KafkaProbe;
 import com.coreweave.nodepool.systemtest.harness.Service;
 import com.coreweave.nodepool.systemtest.harness.Stack;
+import com.coreweave.nodepool.testing.TopicProbe;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -197,15 +197,15 @@ class HostileTenantIT {
 
     // The same on the topic, then a good request on the same key's partition: the first is dead-lettered with a
     // reason that fits a header, the second is decided.
-    try (KafkaProbe kafka = new KafkaProbe(SystemStack.get().bootstrapServers())) {
-      kafka.produce("nodepool-requested", "demo/hostile-taints", cloudEvent("taints-" + UUID.randomUUID(),
+    try (TopicProbe kafka = new TopicProbe(SystemStack.get().bootstrapServers())) {
+      kafka.send("nodepool-requested", "demo/hostile-taints", cloudEvent("taints-" + UUID.randomUUID(),
           "demo/hostile-taints", manifest), Map.of());
-      kafka.produce("nodepool-requested", "demo/hostile-taints", cloudEvent("good-" + UUID.randomUUID(),
+      kafka.send("nodepool-requested", "demo/hostile-taints", cloudEvent("good-" + UUID.randomUUID(),
           "demo/hostile-taints", (ObjectNode) Json.read(Api.pool("hostile-taints", TYPE, 0), JsonNode.class)),
           Map.of());
       var dead = kafka.awaitRecord("nodepool-requested-dlq", r -> "demo/hostile-taints".equals(r.key()),
           Duration.ofSeconds(60));
-      String reason = KafkaProbe.header(dead, DeadLetters.REASON);
+      String reason = dead.header(DeadLetters.REASON);
       assertThat(reason.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(Limits.MAX_DLQ_REASON_BYTES);
       assertThat(reason).contains("more");
     }
@@ -331,7 +331,7 @@ class HostileTenantIT {
         .withProperty(Service.PROVISIONER, "provisioner.timer-interval", "200ms")
         .withProperty(Service.PROVISIONER, "nodepool.health.stall-timeout", "10s")
         .build().start();
-         KafkaProbe kafka = new KafkaProbe(small.bootstrapServers());
+         TopicProbe kafka = new TopicProbe(small.bootstrapServers());
          Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, small.bootstrapServers()))) {
       SystemStack.quota(small, "demo", zone, type, 400);
       SystemStack.fleet(small, zone, type, 400);
@@ -339,9 +339,9 @@ class HostileTenantIT {
       String dlq = "provisioner-service-dlq";
 
       assertThat(demo.post(Api.POOLS, pool("big-events-1", type, zone, 120)).code()).isEqualTo(201);
-      var dead = kafka.awaitRecord(dlq, r -> "RecordTooLarge".equals(KafkaProbe.header(r, DeadLetters.ERROR)),
+      var dead = kafka.awaitRecord(dlq, r -> "RecordTooLarge".equals(r.header(DeadLetters.ERROR)),
           Duration.ofSeconds(120));
-      assertThat(KafkaProbe.header(dead, "dlq.target.topic")).isEqualTo("nodepool-event-recorded");
+      assertThat(dead.header("dlq.target.topic")).isEqualTo("nodepool-event-recorded");
       assertThat(dead.key()).isEqualTo("demo/big-events-1");
       awaitTargetMet(demo, "big-events-1");
       assertThat(demo.post(Api.POOLS, pool("after-big-events", type, zone, 1)).code()).isEqualTo(201);

@@ -1,13 +1,18 @@
 package com.coreweave.nodepool.systemtest;
 
+import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
+import com.coreweave.nodepool.schema.events.CapacityDemanded;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePool;
-import com.coreweave.nodepool.systemtest.TopicLog.Rec;
+import com.coreweave.nodepool.schema.topics.Topics;
+import com.coreweave.nodepool.testing.TopicProbe.Kept;
+import com.coreweave.nodepool.testing.TopicProbe.Tail;
+import com.coreweave.nodepool.testing.TopicProbe;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,6 +26,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * The quota and capacity invariants of issue 4, checked over the committed records of the topics (read_committed,
@@ -63,7 +69,7 @@ import java.util.TreeSet;
  * was assigned ({@code NodeAssigned.at}); both are the provisioner's instants and the second is caused through the
  * ledger by the first, so the order is real.</li>
  * </ul>
- * Quota decisions are read per pool off {@code capacity-demanded} ({@link TopicLog#quotaDecisions}), where a pool's
+ * Quota decisions are read per pool off {@code capacity-demanded} ({@link #quotaDecisions}), where a pool's
  * departure is a tombstone. A decision is published only when it changes for its pool, not whenever the org's total
  * does, so the per-org sum cannot be replayed from them; but every record carries the ledger's own total
  * ({@code usage}) at the moment of the decision, so {@link #quotaRecords()} checks every record, and the final state
@@ -76,8 +82,8 @@ final class Invariants {
   }
 
   /** What the topics say of one grant: who held it, the record that first listed it and the one that ended it. */
-  record GrantLife(long grantId, String machine, String key, String uid, Rec<CapacityChecked> first,
-                   Rec<CapacityChecked> end, End how) {
+  record GrantLife(long grantId, String machine, String key, String uid, Kept<CapacityChecked> first,
+                   Kept<CapacityChecked> end, End how) {
   }
 
   enum End { RELEASED, FORGOTTEN, REINCARNATED, HELD }
@@ -85,17 +91,17 @@ final class Invariants {
   private static final int SHOWN = 25;
 
   private final Setup setup;
-  private final List<List<Rec<CapacityChecked>>> capacity;
-  private final List<List<Rec<QuotaChecked>>> quota;
-  private final List<List<Rec<NodeFact>>> nodes;
-  private final List<List<Rec<NodePoolAccepted>>> accepted;
-  private final List<List<Rec<NodePool>>> status;
+  private final List<List<Kept<CapacityChecked>>> capacity;
+  private final List<List<Kept<QuotaChecked>>> quota;
+  private final List<List<Kept<NodeFact>>> nodes;
+  private final List<List<Kept<NodePoolAccepted>>> accepted;
+  private final List<List<Kept<NodePool>>> status;
   private final List<String> identityViolations = new ArrayList<>();
   private final List<GrantLife> lives;
 
-  Invariants(Setup setup, List<List<Rec<CapacityChecked>>> capacity, List<List<Rec<QuotaChecked>>> quota,
-             List<List<Rec<NodeFact>>> nodes, List<List<Rec<NodePoolAccepted>>> accepted,
-             List<List<Rec<NodePool>>> status) {
+  Invariants(Setup setup, List<List<Kept<CapacityChecked>>> capacity, List<List<Kept<QuotaChecked>>> quota,
+             List<List<Kept<NodeFact>>> nodes, List<List<Kept<NodePoolAccepted>>> accepted,
+             List<List<Kept<NodePool>>> status) {
     this.setup = setup;
     this.capacity = capacity;
     this.quota = quota;
@@ -119,7 +125,7 @@ final class Invariants {
   List<String> grantIdentity() {
     List<String> found = new ArrayList<>(identityViolations);
     Map<Long, String> owner = new HashMap<>();
-    for (Rec<CapacityChecked> r : flat(capacity)) {
+    for (Kept<CapacityChecked> r : flat(capacity)) {
       if (r.tombstone()) {
         continue;
       }
@@ -151,9 +157,9 @@ final class Invariants {
   /** In each partition the ledger's instants never go back (what makes {@link #ledgerReplay()} sound). */
   List<String> ledgerOrder() {
     List<String> found = new ArrayList<>();
-    for (List<Rec<CapacityChecked>> partition : capacity) {
-      Rec<CapacityChecked> previous = null;
-      for (Rec<CapacityChecked> r : partition) {
+    for (List<Kept<CapacityChecked>> partition : capacity) {
+      Kept<CapacityChecked> previous = null;
+      for (Kept<CapacityChecked> r : partition) {
         if (r.tombstone()) {
           continue;
         }
@@ -201,10 +207,10 @@ final class Invariants {
       }
       List<String> step = new ArrayList<>();
       for (int p = 0; p < capacity.size(); p++) {
-        List<Rec<CapacityChecked>> partition = capacity.get(p);
+        List<Kept<CapacityChecked>> partition = capacity.get(p);
         while (head[p] < partition.size() && (partition.get(head[p]).tombstone()
             || partition.get(head[p]).value().checkedAt().equals(t))) {
-          Rec<CapacityChecked> r = partition.get(head[p]);
+          Kept<CapacityChecked> r = partition.get(head[p]);
           if (r.tombstone()) {
             view.remove(r.key());
           } else {
@@ -313,7 +319,7 @@ final class Invariants {
     lives.forEach(l -> byId.put(l.grantId(), l));
     Map<Long, List<NodeFact.AboutNode>> assigned = new TreeMap<>();
     Set<Long> nodesNow = new HashSet<>();
-    for (Rec<NodeFact> r : flat(nodes)) {
+    for (Kept<NodeFact> r : flat(nodes)) {
       if (r.value() instanceof NodeFact.NodeRemoved removed && removed.grant() != null) {
         nodesNow.remove(removed.grant().grantId());
       }
@@ -368,7 +374,7 @@ final class Invariants {
    */
   List<String> quotaRecords() {
     List<String> found = new ArrayList<>();
-    for (Rec<QuotaChecked> r : flat(quota)) {
+    for (Kept<QuotaChecked> r : flat(quota)) {
       if (r.tombstone()) {
         continue;
       }
@@ -399,17 +405,17 @@ final class Invariants {
   // ----------------------------------------------------------------------------------------------- final state
 
   /** Latest record per key of a compacted topic (tombstones included as null values). */
-  static <T> Map<String, T> latest(List<List<Rec<T>>> partitions) {
+  static <T> Map<String, T> latest(List<List<Kept<T>>> partitions) {
     Map<String, T> latest = new TreeMap<>();
-    for (List<Rec<T>> partition : partitions) {
-      for (Rec<T> r : partition) {
+    for (List<Kept<T>> partition : partitions) {
+      for (Kept<T> r : partition) {
         latest.put(r.key(), r.value());
       }
     }
     return latest;
   }
 
-  static <T> Map<String, T> live(List<List<Rec<T>>> partitions) {
+  static <T> Map<String, T> live(List<List<Kept<T>>> partitions) {
     Map<String, T> live = new TreeMap<>();
     latest(partitions).forEach((k, v) -> {
       if (v != null) {
@@ -695,28 +701,28 @@ final class Invariants {
   /** A pool's history across the topics, compactly, for evidence. */
   String timeline(String key) {
     List<String> accepts = new ArrayList<>();
-    for (Rec<NodePoolAccepted> r : flat(accepted)) {
+    for (Kept<NodePoolAccepted> r : flat(accepted)) {
       if (r.key().equals(key)) {
         accepts.add(r.tombstone() ? "gone" : "g" + r.value().generation() + "=" + r.value().nodePool().spec().target()
             + (r.value().deleting() ? "(deleting)" : "") + "@" + r.value().acceptedAt());
       }
     }
     List<String> quotas = new ArrayList<>();
-    for (Rec<QuotaChecked> r : flat(quota)) {
+    for (Kept<QuotaChecked> r : flat(quota)) {
       if (r.key().equals(key)) {
         quotas.add(r.tombstone() ? "gone" : "g" + r.value().pool().generation() + ":" + r.value().admittedNodes()
             + "/" + r.value().requestedNodes() + "@" + r.value().checkedAt());
       }
     }
     List<String> grants = new ArrayList<>();
-    for (Rec<CapacityChecked> r : flat(capacity)) {
+    for (Kept<CapacityChecked> r : flat(capacity)) {
       if (r.key().equals(key)) {
         grants.add(r.tombstone() ? "gone" : "g" + r.value().pool().generation() + ":req" + r.value().requestedNodes()
             + grants(r.value()).stream().map(Grant::grantId).toList() + "@" + r.value().checkedAt());
       }
     }
     List<String> facts = new ArrayList<>();
-    for (Rec<NodeFact> r : flat(nodes)) {
+    for (Kept<NodeFact> r : flat(nodes)) {
       if (!r.key().equals(key)) {
         continue;
       }
@@ -747,7 +753,7 @@ final class Invariants {
     Map<String, CapacityChecked> capacityNow = live(capacity);
     Map<String, NodePool> statusNow = live(status);
     Map<String, Map<String, NodeFact.AboutNode>> nodesNow = new TreeMap<>();
-    for (Rec<NodeFact> r : flat(nodes)) {
+    for (Kept<NodeFact> r : flat(nodes)) {
       if (r.value() instanceof NodeFact.AboutNode about) {
         nodesNow.computeIfAbsent(r.key(), k -> new TreeMap<>()).put(about.node().name(), about);
       }
@@ -808,14 +814,14 @@ final class Invariants {
 
   private List<GrantLife> grantLives() {
     List<GrantLife> all = new ArrayList<>();
-    Map<String, List<Rec<CapacityChecked>>> byKey = new LinkedHashMap<>();
-    for (Rec<CapacityChecked> r : flat(capacity)) {
+    Map<String, List<Kept<CapacityChecked>>> byKey = new LinkedHashMap<>();
+    for (Kept<CapacityChecked> r : flat(capacity)) {
       byKey.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r);
     }
     byKey.forEach((key, records) -> {
       Map<Long, GrantLife> open = new LinkedHashMap<>();
       Set<Long> closed = new HashSet<>();
-      for (Rec<CapacityChecked> r : records) {
+      for (Kept<CapacityChecked> r : records) {
         if (r.tombstone()) {
           open.values().forEach(l -> all.add(ended(l, r, End.FORGOTTEN)));
           closed.addAll(open.keySet());
@@ -854,7 +860,7 @@ final class Invariants {
     return all;
   }
 
-  private static GrantLife ended(GrantLife life, Rec<CapacityChecked> end, End how) {
+  private static GrantLife ended(GrantLife life, Kept<CapacityChecked> end, End how) {
     return new GrantLife(life.grantId(), life.machine(), life.key(), life.uid(), life.first(), end, how);
   }
 
@@ -862,7 +868,7 @@ final class Invariants {
    * x (a value) was written by the ledger in the same commit as y (a value) or before. The ledger's instant names
    * the commit; within one commit offsets do not order the records, even in one partition.
    */
-  private static boolean notAfter(Rec<CapacityChecked> x, Rec<CapacityChecked> y) {
+  private static boolean notAfter(Kept<CapacityChecked> x, Kept<CapacityChecked> y) {
     return !x.value().checkedAt().isAfter(y.value().checkedAt());
   }
 
@@ -872,7 +878,7 @@ final class Invariants {
    * proven late only if a value written in a later commit than {@code start} precedes it in its partition; one that
    * precedes {@code start} in the same partition is early.
    */
-  private boolean endedBefore(Rec<CapacityChecked> end, Rec<CapacityChecked> start) {
+  private boolean endedBefore(Kept<CapacityChecked> end, Kept<CapacityChecked> start) {
     if (!end.tombstone()) {
       return notAfter(end, start);
     }
@@ -880,7 +886,7 @@ final class Invariants {
       return true;
     }
     Instant latestBefore = null;
-    for (Rec<CapacityChecked> r : capacity.get(end.partition())) {
+    for (Kept<CapacityChecked> r : capacity.get(end.partition())) {
       if (r.offset() >= end.offset()) {
         break;
       }
@@ -893,7 +899,7 @@ final class Invariants {
 
   private Map<Long, List<NodeFact.NodeRemoved>> removedByGrant() {
     Map<Long, List<NodeFact.NodeRemoved>> removed = new HashMap<>();
-    for (Rec<NodeFact> r : flat(nodes)) {
+    for (Kept<NodeFact> r : flat(nodes)) {
       if (r.value() instanceof NodeFact.NodeRemoved n && n.grant() != null) {
         removed.computeIfAbsent(n.grant().grantId(), id -> new ArrayList<>()).add(n);
       }
@@ -901,7 +907,7 @@ final class Invariants {
     return removed;
   }
 
-  private static String describe(Rec<CapacityChecked> r) {
+  private static String describe(Kept<CapacityChecked> r) {
     return r.tombstone() ? "tombstone, written at " + Instant.ofEpochMilli(r.timestamp())
         : "checkedAt " + r.value().checkedAt();
   }
@@ -926,8 +932,27 @@ final class Invariants {
     return shown.toString();
   }
 
-  static <T> List<Rec<T>> flat(List<List<Rec<T>>> partitions) {
-    List<Rec<T>> all = new ArrayList<>();
+  /**
+   * The quota-service's decision of each pool, as it tells them to the capacity ledgers on {@code capacity-demanded}
+   * (keyed by ledger, the pool in the value): each record kept under its pool's key, with the decision, or as a
+   * tombstone when the pool's incarnation left its quota. A pool's decisions all go to its ledger's partition, in the
+   * order they were made. A record that is not a demand (another test's poison) is no decision of ours.
+   */
+  static Tail<QuotaChecked> quotaDecisions(String bootstrapServers, Predicate<String> pools) {
+    return Tail.of(bootstrapServers, Topics.CAPACITY_DEMANDED.name(), r -> {
+      CapacityDemanded demand;
+      try {
+        demand = r.value() == null ? null : Json.read(r.value(), CapacityDemanded.class);
+      } catch (IllegalArgumentException notADemand) {
+        return null;
+      }
+      return demand == null || demand.pool() == null || !pools.test(demand.pool()) ? null
+          : new Kept<>(demand.pool(), demand.quota(), r);
+    });
+  }
+
+  static <T> List<Kept<T>> flat(List<List<Kept<T>>> partitions) {
+    List<Kept<T>> all = new ArrayList<>();
     partitions.forEach(all::addAll);
     return all;
   }

@@ -11,8 +11,8 @@ import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.coreweave.nodepool.systemtest.harness.ExternalClient;
-import com.coreweave.nodepool.systemtest.harness.KafkaProbe;
 import com.coreweave.nodepool.systemtest.harness.Service;
+import com.coreweave.nodepool.testing.TopicProbe;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -40,11 +40,11 @@ class NodeHealthIT {
 
   static final String CENTRAL = "US-CENTRAL-07A";
   static final Duration WAIT = Duration.ofSeconds(90);
-  static KafkaProbe kafka;
+  static TopicProbe kafka;
 
   @BeforeAll
   static void connect() {
-    kafka = new KafkaProbe(SystemStack.get().bootstrapServers());
+    kafka = new TopicProbe(SystemStack.get().bootstrapServers());
   }
 
   @AfterAll

@@ -8,9 +8,9 @@ import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Topic;
 import com.coreweave.nodepool.schema.topics.Topics;
-import com.coreweave.nodepool.systemtest.harness.KafkaProbe;
 import com.coreweave.nodepool.systemtest.harness.Service;
 import com.coreweave.nodepool.systemtest.harness.Stack;
+import com.coreweave.nodepool.testing.TopicProbe;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,7 +26,6 @@ import java.util.function.Function;
 import java.util.logging.Logger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -76,11 +75,11 @@ class PoisonIT {
       return !topic.compacted() || (this != NO_KEY && this != TOMBSTONE);
     }
 
-    final Function<ConsumerRecord<String, String>, String> key;
-    final BiFunction<ConsumerRecord<String, String>, String, String> value;
+    final Function<TopicProbe.Read, String> key;
+    final BiFunction<TopicProbe.Read, String, String> value;
 
-    Kind(Function<ConsumerRecord<String, String>, String> key,
-         BiFunction<ConsumerRecord<String, String>, String, String> value) {
+    Kind(Function<TopicProbe.Read, String> key,
+         BiFunction<TopicProbe.Read, String, String> value) {
       this.key = key;
       this.value = value;
     }
@@ -89,7 +88,7 @@ class PoisonIT {
   /** A poison record as published: where it went and how to recognise it in a dead-letter topic. */
   record Poison(String topic, Kind kind, int partition, String key, String marker) {
 
-    boolean matches(ConsumerRecord<String, String> dead) {
+    boolean matches(TopicProbe.Read dead) {
       return kind == Kind.TOMBSTONE ? dead.value() == null && key.equals(dead.key())
           : dead.value() != null && dead.value().contains(marker);
     }
@@ -134,10 +133,10 @@ class PoisonIT {
     List<Poison> poison = new ArrayList<>();
     Map<String, TopicPartition> goodAt = new TreeMap<>();
     Map<TopicPartition, Long> good = new HashMap<>();
-    try (KafkaProbe kafka = new KafkaProbe(stack.bootstrapServers())) {
+    try (TopicProbe kafka = new TopicProbe(stack.bootstrapServers())) {
       int n = 0;
       for (String topic : topics) {
-        ConsumerRecord<String, String> sample = sample(kafka, topic);
+        TopicProbe.Read sample = sample(kafka, topic);
         for (Kind kind : Kind.values()) {
           if (!kind.appliesTo(registered(topic))) {
             continue;
@@ -146,10 +145,10 @@ class PoisonIT {
           String marker = String.format("poison-%d-%04d", System.currentTimeMillis(), n++);
           String key = kind.key.apply(sample);
           key = kind == Kind.TOMBSTONE ? key + "-" + n : key;
-          kafka.produce(topic, sample.partition(), key, kind.value.apply(sample, marker), Map.of());
+          kafka.send(topic, sample.partition(), key, kind.value.apply(sample, marker), Map.of());
           poison.add(new Poison(topic, kind, sample.partition(), key, marker));
         }
-        RecordMetadata again = kafka.produce(topic, sample.partition(), sample.key(), sample.value(), Map.of());
+        RecordMetadata again = kafka.send(topic, sample.partition(), sample.key(), sample.value(), Map.of());
         goodAt.put(topic, new TopicPartition(topic, again.partition()));
         good.put(goodAt.get(topic), again.offset());
       }
@@ -157,31 +156,31 @@ class PoisonIT {
       awaitProgress(consumed, good);
 
       SoftAssertions soft = new SoftAssertions();
-      Map<String, List<ConsumerRecord<String, String>>> deadLetters = new TreeMap<>();
+      Map<String, List<TopicProbe.Read>> deadLetters = new TreeMap<>();
       for (var entry : consumed.entrySet()) {
         Service service = entry.getKey();
         for (String topic : entry.getValue()) {
           String dlq = ConsumedTopics.deadLetters(topic, service);
-          List<ConsumerRecord<String, String>> refused = deadLetters.computeIfAbsent(dlq, kafka::readAll).stream()
-              .filter(r -> service.module().equals(KafkaProbe.header(r, DeadLetters.SERVICE))
-                  && topic.equals(KafkaProbe.header(r, DeadLetters.SOURCE_TOPIC)))
+          List<TopicProbe.Read> refused = deadLetters.computeIfAbsent(dlq, kafka::readAll).stream()
+              .filter(r -> service.module().equals(r.header(DeadLetters.SERVICE))
+                  && topic.equals(r.header(DeadLetters.SOURCE_TOPIC)))
               .toList();
           for (Poison p : poison.stream().filter(p -> p.topic().equals(topic)).toList()) {
-            List<ConsumerRecord<String, String>> found = refused.stream().filter(p::matches).toList();
+            List<TopicProbe.Read> found = refused.stream().filter(p::matches).toList();
             String row = service.module() + " <- " + topic + " " + p.kind();
             soft.assertThat(found).as("%s: in %s exactly once", row, dlq).hasSize(1);
             found.forEach(r -> {
               for (String h : List.of(DeadLetters.REASON, DeadLetters.ERROR, DeadLetters.SOURCE_PARTITION,
                   DeadLetters.SOURCE_OFFSET, DeadLetters.FAILED_AT)) {
-                soft.assertThat(KafkaProbe.header(r, h)).as("%s: header %s", row, h).isNotBlank();
+                soft.assertThat(r.header(h)).as("%s: header %s", row, h).isNotBlank();
               }
-              soft.assertThat(KafkaProbe.header(r, DeadLetters.SOURCE_PARTITION)).as("%s: partition", row)
+              soft.assertThat(r.header(DeadLetters.SOURCE_PARTITION)).as("%s: partition", row)
                   .isEqualTo(Integer.toString(p.partition()));
             });
           }
           long offset = good.get(goodAt.get(topic));
-          soft.assertThat(refused.stream().filter(r -> Long.toString(offset).equals(KafkaProbe.header(r,
-                  DeadLetters.SOURCE_OFFSET))).toList())
+          soft.assertThat(refused.stream()
+                  .filter(r -> Long.toString(offset).equals(r.header(DeadLetters.SOURCE_OFFSET))).toList())
               .as("%s <- %s: the good record after the poison is not dead-lettered", service.module(), topic)
               .isEmpty();
         }
@@ -224,12 +223,12 @@ class PoisonIT {
   }
 
   /** The latest record of org {@code poison}'s pool or ledger on the topic, else (release trains) the latest one. */
-  private static ConsumerRecord<String, String> sample(KafkaProbe kafka, String topic) {
-    List<ConsumerRecord<String, String>> records = kafka.readAll(topic).stream()
+  private static TopicProbe.Read sample(TopicProbe kafka, String topic) {
+    List<TopicProbe.Read> records = kafka.readAll(topic).stream()
         .filter(r -> r.key() != null && r.value() != null && r.value().startsWith("{")).toList();
-    List<ConsumerRecord<String, String>> ours = records.stream().filter(r -> r.key().startsWith(ORG + "/")
+    List<TopicProbe.Read> ours = records.stream().filter(r -> r.key().startsWith(ORG + "/")
         || r.key().equals(ZONE + "/" + TYPE)).toList();
-    List<ConsumerRecord<String, String>> from = ours.isEmpty() ? records : ours;
+    List<TopicProbe.Read> from = ours.isEmpty() ? records : ours;
     if (topic.equals(Topics.NODEPOOL_NODES_CHANGED.name())) {
       // The capacity- and preemption-service skip, unparsed, the kinds of node fact they never use
       // (Inputs.readKinds); a removed node is a kind every reader of the topic reads.
@@ -241,7 +240,7 @@ class PoisonIT {
   }
 
   /** The sample's JSON object with a marker field added: a real record, recognisable in a dead-letter topic. */
-  private static String marked(ConsumerRecord<String, String> sample, String marker) {
+  private static String marked(TopicProbe.Read sample, String marker) {
     try {
       ObjectNode value = (ObjectNode) Json.mapper().readTree(sample.value());
       return Json.string(value.put("poisonMarker", marker));

@@ -8,15 +8,14 @@ import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.topics.Topics;
-import com.coreweave.nodepool.systemtest.harness.KafkaProbe;
 import com.coreweave.nodepool.systemtest.harness.Service;
+import com.coreweave.nodepool.testing.TopicProbe;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,12 +28,12 @@ class ProvisionerCrashIT {
 
   static final String ZONE = "US-EAST-04A";
   static final String TYPE = "cd-gp-a192-genoa";
-  static KafkaProbe kafka;
+  static TopicProbe kafka;
   static Api demo;
 
   @BeforeAll
   static void demoData() {
-    kafka = new KafkaProbe(SystemStack.get().bootstrapServers());
+    kafka = new TopicProbe(SystemStack.get().bootstrapServers());
     demo = SystemStack.api("demo-token");
     SystemStack.quota("demo", ZONE, TYPE, 32);
     SystemStack.fleet(ZONE, TYPE, 48);
@@ -45,7 +44,7 @@ class ProvisionerCrashIT {
     kafka.close();
   }
 
-  static List<NodeFact> nodeFacts(List<ConsumerRecord<String, String>> records, String key) {
+  static List<NodeFact> nodeFacts(List<TopicProbe.Read> records, String key) {
     return records.stream().filter(r -> key.equals(r.key()) && r.value() != null)
         .map(r -> Json.read(r.value(), NodeFact.class)).toList();
   }
@@ -87,7 +86,8 @@ class ProvisionerCrashIT {
       }
     }
 
-    CapacityChecked capacity = kafka.readAll(Topics.CAPACITY_CHECKED.name()).stream().filter(r -> key.equals(r.key())).reduce((a, b) -> b)
+    CapacityChecked capacity = kafka.readAll(Topics.CAPACITY_CHECKED.name()).stream()
+        .filter(r -> key.equals(r.key())).reduce((a, b) -> b)
         .map(r -> Json.read(r.value(), CapacityChecked.class)).orElseThrow();
     Set<String> nodes = new HashSet<>();
     demo.get(Api.POOLS + "/crash-scale-up/nodes").body().path("items")

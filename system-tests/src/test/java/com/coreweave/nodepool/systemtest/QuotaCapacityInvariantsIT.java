@@ -15,9 +15,10 @@ import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.topics.Topics;
-import com.coreweave.nodepool.systemtest.harness.KafkaProbe;
 import com.coreweave.nodepool.systemtest.harness.Service;
 import com.coreweave.nodepool.systemtest.harness.Stack;
+import com.coreweave.nodepool.testing.TopicProbe.Tail;
+import com.coreweave.nodepool.testing.TopicProbe;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.time.Instant;
@@ -139,10 +140,10 @@ class QuotaCapacityInvariantsIT {
    */
   static void catalogueKnownToTheApi() {
     String key = PROBE_ORG + "/catalogue";
-    Predicate<org.apache.kafka.clients.consumer.ConsumerRecord<String, String>> probe = r -> key.equals(r.key())
+    Predicate<TopicProbe.Read> probe = r -> key.equals(r.key())
         && r.value() != null;
-    try (KafkaProbe kafka = new KafkaProbe(stack.bootstrapServers())) {
-      kafka.produce(Topics.NODEPOOL_REQUESTED.name(), key, request("inv-probe-" + System.nanoTime(), PROBE_ORG,
+    try (TopicProbe kafka = new TopicProbe(stack.bootstrapServers())) {
+      kafka.send(Topics.NODEPOOL_REQUESTED.name(), key, request("inv-probe-" + System.nanoTime(), PROBE_ORG,
           "catalogue", PROBE_ZONE, false, 0), Map.of());
       kafka.awaitRecord(Topics.NODEPOOL_ACCEPTED.name(), probe.and(r -> Json.read(r.value(),
           NodePoolAccepted.class).validation().valid()), Duration.ofSeconds(60));
@@ -172,12 +173,12 @@ class QuotaCapacityInvariantsIT {
     long started = System.nanoTime();
     Predicate<String> ours = key -> QUOTAS.keySet().stream().anyMatch(org -> key.startsWith(org + "/"));
     String bootstrap = stack.bootstrapServers();
-    try (var decided = new TopicLog<>(bootstrap, Topics.NODEPOOL_REQUEST_DECIDED.name(), RequestDecided.class, ours);
-         var accepted = new TopicLog<>(bootstrap, Topics.NODEPOOL_ACCEPTED.name(), NodePoolAccepted.class, ours);
-         var quota = TopicLog.quotaDecisions(bootstrap, ours);
-         var capacity = new TopicLog<>(bootstrap, Topics.CAPACITY_CHECKED.name(), CapacityChecked.class, ours);
-         var nodes = new TopicLog<>(bootstrap, Topics.NODEPOOL_NODES_CHANGED.name(), NodeFact.class, ours);
-         var status = new TopicLog<>(bootstrap, Topics.NODEPOOL_STATUS.name(), NodePool.class, ours)) {
+    try (var decided = Tail.of(bootstrap, Topics.NODEPOOL_REQUEST_DECIDED.name(), RequestDecided.class, ours);
+         var accepted = Tail.of(bootstrap, Topics.NODEPOOL_ACCEPTED.name(), NodePoolAccepted.class, ours);
+         var quota = Invariants.quotaDecisions(bootstrap, ours);
+         var capacity = Tail.of(bootstrap, Topics.CAPACITY_CHECKED.name(), CapacityChecked.class, ours);
+         var nodes = Tail.of(bootstrap, Topics.NODEPOOL_NODES_CHANGED.name(), NodeFact.class, ours);
+         var status = Tail.of(bootstrap, Topics.NODEPOOL_STATUS.name(), NodePool.class, ours)) {
 
       Fired fired = fireWithCrashes(bootstrap);
       LOG.info(() -> "fired " + fired.ids().size() + " requests (" + fired.summary() + ") in "
@@ -197,7 +198,7 @@ class QuotaCapacityInvariantsIT {
 
       JsonNode fleet = fleetView();
       JsonNode quotas = quotaView();
-      for (TopicLog<?> log : List.of(decided, accepted, quota, capacity, nodes, status)) {
+      for (Tail<?> log : List.of(decided, accepted, quota, capacity, nodes, status)) {
         log.catchUp(READ);
       }
       Invariants invariants = new Invariants(new Invariants.Setup(ZONE, TYPE, FLEET, QUOTAS),
@@ -290,7 +291,7 @@ class QuotaCapacityInvariantsIT {
     for (int t = 0; t < THREADS; t++) {
       Random random = new Random(SEED * 31 + t);
       workers.add(executor.submit(() -> {
-        try (KafkaProbe probe = new KafkaProbe(bootstrap)) {
+        try (TopicProbe probe = new TopicProbe(bootstrap)) {
           for (int n = tickets.getAndIncrement(); n < REQUESTS; n = tickets.getAndIncrement()) {
             if (n >= REQUESTS / 2) {
               quotaBack.await();
@@ -302,7 +303,7 @@ class QuotaCapacityInvariantsIT {
             String name = "p" + random.nextInt(POOLS_PER_ORG);
             boolean delete = random.nextInt(5) == 0;
             String id = "inv-" + run + "-" + n;
-            probe.produce(Topics.NODEPOOL_REQUESTED.name(), org + "/" + name,
+            probe.send(Topics.NODEPOOL_REQUESTED.name(), org + "/" + name,
                 request(id, org, name, ZONE, delete, random.nextInt(6)), Map.of());
             ids.add(id);
             (delete ? deletes : applies).incrementAndGet();

@@ -5,6 +5,7 @@ import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.resource.NodePool;
+import com.coreweave.nodepool.testing.TopicProbe.Tail;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -22,21 +23,21 @@ import java.util.TreeSet;
 final class Settling {
 
   private final Set<String> ids;
-  private final List<TopicLog<?>> logs;
-  private final TopicLog<RequestDecided> decided;
-  private final TopicLog<NodePoolAccepted> accepted;
-  private final TopicLog<QuotaChecked> quota;
-  private final TopicLog<CapacityChecked> capacity;
-  private final TopicLog<NodePool> status;
+  private final List<Tail<?>> logs;
+  private final Tail<RequestDecided> decided;
+  private final Tail<NodePoolAccepted> accepted;
+  private final Tail<QuotaChecked> quota;
+  private final Tail<CapacityChecked> capacity;
+  private final Tail<NodePool> status;
   private final Duration quiet;
   private final Duration read;
   private long lastSize = -1;
   private long lastChange = System.nanoTime();
   volatile String why = "not checked yet";
 
-  Settling(Collection<String> ids, List<TopicLog<?>> logs, TopicLog<RequestDecided> decided,
-           TopicLog<NodePoolAccepted> accepted, TopicLog<QuotaChecked> quota, TopicLog<CapacityChecked> capacity,
-           TopicLog<NodePool> status, Duration quiet, Duration read) {
+  Settling(Collection<String> ids, List<Tail<?>> logs, Tail<RequestDecided> decided,
+           Tail<NodePoolAccepted> accepted, Tail<QuotaChecked> quota, Tail<CapacityChecked> capacity,
+           Tail<NodePool> status, Duration quiet, Duration read) {
     this.ids = new HashSet<>(ids);
     this.logs = logs;
     this.decided = decided;
@@ -50,7 +51,7 @@ final class Settling {
 
   boolean settled() {
     logs.forEach(log -> log.catchUp(read));
-    long size = logs.stream().mapToLong(TopicLog::size).sum();
+    long size = logs.stream().mapToLong(Tail::size).sum();
     if (size != lastSize) {
       lastSize = size;
       lastChange = System.nanoTime();

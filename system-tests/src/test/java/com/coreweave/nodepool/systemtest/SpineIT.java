@@ -11,7 +11,7 @@ import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Topics;
-import com.coreweave.nodepool.systemtest.harness.KafkaProbe;
+import com.coreweave.nodepool.testing.TopicProbe;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,12 +31,12 @@ class SpineIT {
 
   static final String ZONE = "US-EAST-04A";
   static final String TYPE = "gd-8xa100-i128";
-  static KafkaProbe kafka;
+  static TopicProbe kafka;
   static Api demo;
 
   @BeforeAll
   static void demoData() {
-    kafka = new KafkaProbe(SystemStack.get().bootstrapServers());
+    kafka = new TopicProbe(SystemStack.get().bootstrapServers());
     demo = SystemStack.api("demo-token");
     SystemStack.quota("demo", ZONE, TYPE, 16);
     SystemStack.fleet(ZONE, TYPE, 24);
@@ -82,7 +82,7 @@ class SpineIT {
   @Test
   void poolsFromRestAndFromTheTopicReachTheirTargetAndADeletedPoolIsGone() {
     assertThat(demo.post(Api.POOLS, Api.pool("spine-rest", TYPE, 2)).code()).isEqualTo(201);
-    kafka.produce(Topics.NODEPOOL_REQUESTED.name(), "demo/spine-topic", request("spine-1", "demo", "spine-topic", 2),
+    kafka.send(Topics.NODEPOOL_REQUESTED.name(), "demo/spine-topic", request("spine-1", "demo", "spine-topic", 2),
         Map.of());
 
     await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
@@ -106,19 +106,19 @@ class SpineIT {
 
   @Test
   void malformedRequestsAreDeadLetteredAndTheNextGoodOneIsProcessed() {
-    kafka.produce(Topics.NODEPOOL_REQUESTED.name(), "demo/not-json", "this is not JSON", Map.of());
-    kafka.produce(Topics.NODEPOOL_REQUESTED.name(), "demo/wrong-shape", "{\"specversion\":\"1.0\",\"id\":\"x\"}",
+    kafka.send(Topics.NODEPOOL_REQUESTED.name(), "demo/not-json", "this is not JSON", Map.of());
+    kafka.send(Topics.NODEPOOL_REQUESTED.name(), "demo/wrong-shape", "{\"specversion\":\"1.0\",\"id\":\"x\"}",
         Map.of());
-    kafka.produce(Topics.NODEPOOL_REQUESTED.name(), "demo/after-garbage", request("spine-2", "demo",
+    kafka.send(Topics.NODEPOOL_REQUESTED.name(), "demo/after-garbage", request("spine-2", "demo",
         "after-garbage", 1), Map.of());
 
     var notJson = kafka.awaitRecord(Topics.NODEPOOL_REQUESTED_DLQ.name(), r -> "demo/not-json".equals(r.key()),
         Duration.ofSeconds(30));
-    assertThat(new String(notJson.headers().lastHeader(DeadLetters.ERROR).value())).isEqualTo("MalformedJson");
+    assertThat(notJson.header(DeadLetters.ERROR)).isEqualTo("MalformedJson");
     assertThat(notJson.value()).isEqualTo("this is not JSON");
     var wrongShape = kafka.awaitRecord(Topics.NODEPOOL_REQUESTED_DLQ.name(), r -> "demo/wrong-shape".equals(r.key()),
         Duration.ofSeconds(30));
-    assertThat(new String(wrongShape.headers().lastHeader(DeadLetters.REASON).value())).contains("source");
+    assertThat(wrongShape.header(DeadLetters.REASON)).contains("source");
 
     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
         assertHealthy(demo.get(Api.POOLS + "/after-garbage"), 1));

@@ -7,8 +7,8 @@ import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.topics.Topics;
-import com.coreweave.nodepool.systemtest.harness.KafkaProbe;
 import com.coreweave.nodepool.systemtest.harness.Service;
+import com.coreweave.nodepool.testing.TopicProbe;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,13 +29,13 @@ import org.junit.jupiter.api.Test;
 class SpotPreemptionIT {
 
   static final String ZONE = "US-EAST-04A";
-  static KafkaProbe kafka;
+  static TopicProbe kafka;
   static Api demo;
   static Api other;
 
   @BeforeAll
   static void setUp() {
-    kafka = new KafkaProbe(SystemStack.get().bootstrapServers());
+    kafka = new TopicProbe(SystemStack.get().bootstrapServers());
     demo = SystemStack.api("demo-token");
     other = SystemStack.api("other-token");
   }
@@ -50,7 +49,7 @@ class SpotPreemptionIT {
     return Api.pool(name, type, target).replace("\"instanceType\"", "\"computeClass\":\"spot\",\"instanceType\"");
   }
 
-  static List<PreemptionFact> preemptions(List<ConsumerRecord<String, String>> records, String key) {
+  static List<PreemptionFact> preemptions(List<TopicProbe.Read> records, String key) {
     return records.stream().filter(r -> key.equals(r.key()))
         .map(r -> Json.read(r.value(), PreemptionFact.class)).toList();
   }

@@ -2,40 +2,39 @@ package com.coreweave.nodepool.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.coreweave.nodepool.systemtest.harness.Stack;
+import com.coreweave.nodepool.testing.TopicProbe;
+
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
-
-import com.coreweave.nodepool.systemtest.harness.KafkaProbe;
-import com.coreweave.nodepool.systemtest.harness.Stack;
 
 class StackHarnessIT {
 
     @Test
     void brokerKeepsCommittedRecordsAcrossKill9AndRestart() throws Exception {
         try (Stack stack = Stack.builder().build().start();
-                KafkaProbe probe = new KafkaProbe(stack.bootstrapServers())) {
+                TopicProbe probe = new TopicProbe(stack.bootstrapServers())) {
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.bootstrapServers()))) {
                 admin.createTopics(Set.of(new NewTopic("harness-check", 3, (short) 1))).all().get();
             }
-            probe.produce("harness-check", "org/pool", "{\"n\":1}", Map.of("source", "harness-it"));
-            assertThat(readBack(probe).headers().lastHeader("source").value()).asString().isEqualTo("harness-it");
+            probe.send("harness-check", "org/pool", "{\"n\":1}", Map.of("source", "harness-it"));
+            assertThat(readBack(probe).header("source")).isEqualTo("harness-it");
 
             stack.kill9Broker();
             stack.restartBroker();
 
-            ConsumerRecord<String, String> afterRestart = readBack(probe);
+            TopicProbe.Read afterRestart = readBack(probe);
             assertThat(afterRestart.key()).isEqualTo("org/pool");
             assertThat(afterRestart.value()).isEqualTo("{\"n\":1}");
         }
     }
 
-    private static ConsumerRecord<String, String> readBack(KafkaProbe probe) {
+    private static TopicProbe.Read readBack(TopicProbe probe) {
         return probe.awaitRecord("harness-check", record -> "org/pool".equals(record.key()), Duration.ofSeconds(20));
     }
 }

@@ -9,7 +9,8 @@ import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.resource.Condition;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolStatus;
-import com.coreweave.nodepool.systemtest.TopicLog.Rec;
+import com.coreweave.nodepool.testing.TopicProbe.Kept;
+import com.coreweave.nodepool.testing.TopicProbe;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,12 +32,12 @@ final class StatusRecomputation {
   }
 
   /** One line per live pool whose published resource differs from its recomputation. */
-  static List<String> mismatches(List<List<Rec<NodePoolAccepted>>> accepted, List<List<Rec<NodeFact>>> nodes,
-                                 List<List<Rec<NodePool>>> status) {
+  static List<String> mismatches(List<List<Kept<NodePoolAccepted>>> accepted, List<List<Kept<NodeFact>>> nodes,
+                                 List<List<Kept<NodePool>>> status) {
     Map<String, PoolView> views = new HashMap<>();
     Invariants.live(accepted).forEach((key, pool) -> views.put(key, PoolView.of(pool)));
     Instant now = Instant.now();
-    for (Rec<NodeFact> fact : Invariants.flat(nodes)) {
+    for (Kept<NodeFact> fact : Invariants.flat(nodes)) {
       PoolView view = views.get(fact.key());
       if (view != null && fact.value() != null) {
         views.put(fact.key(), PoolViewReducer.apply(view, fact.value(), now));

@@ -22,19 +22,28 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The capacity decision of one zone × instance type: applies an input to the {@link Ledger} and returns what to
- * write and what to publish ({@code (ledger, input) -> decision}, the ledger changed in place). After every input it serves the queue: free machines go to {@code default} pools in the order they started
- * waiting, then to {@code spot} pools in the same order. It never takes a grant back by itself: a pool that asks for
- * fewer nodes than it holds keeps them until the provisioner releases them, and a release counts only if it names
- * the machine, pool incarnation and grant id that hold, so a duplicate or late release changes nothing. A machine
- * released because it is out of service (a node taken out for an alert, or one that could not be delivered) goes to
- * maintenance, not back to the free machines; a node a user deleted frees its machine, which the pool that deleted it
- * gets back only when no other machine is free. When reserved demand waits and spot pools hold machines, it asks back
- * exactly the machines needed, once each, the most recently granted first (the least work lost; the longest-running
- * spot nodes keep running). It reads and changes only what the input concerns, through the {@link Ledger}'s indexes,
- * and compares before and after only for the pools it touched (and the queue, when its order changed). A decision's
- * {@code capacity-checked} is said without its grants, which the record lists as the ledger holds them when it is
- * written ({@link Ledger#withGrants}): so a release of one of 5,000 grants costs no list of 5,000.
+ * The capacity decision of one zone × instance type: applies an input to the {@link Ledger} (changed in place) and
+ * returns what to write and what to publish.
+ *
+ * <ul>
+ *   <li>After every input it serves the queue: free machines go to {@code default} pools in the order they started
+ *       waiting, then to {@code spot} pools in the same order.</li>
+ *   <li>It never takes a grant back by itself: a pool that asks for fewer nodes than it holds keeps them until the
+ *       provisioner releases them.</li>
+ *   <li>A release counts only if it names the machine, pool incarnation and grant id that hold, so a duplicate or
+ *       late release changes nothing.</li>
+ *   <li>A machine released because it is out of service (a node taken out for an alert, or one that could not be
+ *       delivered) goes to maintenance, not back to the free machines.</li>
+ *   <li>A node a user deleted frees its machine, which the pool that deleted it gets back only when no other machine
+ *       is free.</li>
+ *   <li>When reserved demand waits and spot pools hold machines, it asks back exactly the machines needed, once
+ *       each, the most recently granted first: the least work lost, the longest-running spot nodes keep running.</li>
+ *   <li>It reads and changes only what the input concerns, through the {@link Ledger}'s indexes, and compares before
+ *       and after only for the pools it touched (and the queue, when its order changed).</li>
+ *   <li>A decision's {@code capacity-checked} is said without its grants, which the record lists as the ledger holds
+ *       them when it is written ({@link Ledger#withGrants}): a release of one of 5,000 grants costs no list of
+ *       5,000.</li>
+ * </ul>
  */
 public final class CapacityLedger {
 

@@ -48,8 +48,6 @@ public final class Ledger {
   private final Map<String, String> unsound = new HashMap<>();
   /** The grants of unsound pools that the indexes do not count. */
   private final Set<Long> uncounted = new HashSet<>();
-  /** Loaded from records of an earlier version: its first change writes every record in this version's layout. */
-  private boolean rewriteAll;
 
   private Ledger(ZoneTypeKey key) {
     this.key = key;
@@ -69,14 +67,11 @@ public final class Ledger {
       ledger.lastTicket = head.lastTicket();
       ledger.machineCount = head.machineCount();
       ledger.fleetChangesRecorded = head.fleetChangesRecorded();
-      if (head.legacy() != null) {
-        LegacyLedgers.load(ledger, head.legacy());
-      }
     }
     TreeMap<Long, FleetOutcome> remembered = new TreeMap<>();
     for (LedgerRecord record : entries) {
       switch (record) {
-        case PoolDemand pool -> ledger.loadPool(pool);
+        case PoolDemand pool -> ledger.pools.put(pool.ref().key().toString(), pool);
         case HeldMachine machine -> ledger.holdings(machine.pool()).put(machine.grantId(), machine.holding());
         case OutOfService machine -> ledger.outOfService.put(machine.machine(), machine.status());
         case RememberedChange change -> remembered.put(change.number(), change.outcome());
@@ -86,16 +81,6 @@ public final class Ledger {
     ledger.fleetChanges.addAll(remembered.values());
     ledger.buildIndex();
     return ledger;
-  }
-
-  /** A pool's record; one written by the version before lists the machines the pool holds itself. */
-  private void loadPool(PoolDemand pool) {
-    String name = pool.ref().key().toString();
-    pools.put(name, pool.withoutLegacy());
-    if (pool.legacyHeld() != null && !pool.legacyHeld().isEmpty()) {
-      pool.legacyHeld().forEach(h -> holdings(name).put(h.grantId(), h));
-      rewriteAll = true;
-    }
   }
 
   /** The indexes of what was loaded. A grant that breaks the ledger's invariant makes its pool unsound. */
@@ -119,18 +104,6 @@ public final class Ledger {
         index.free(i, false);
       }
     }
-  }
-
-  /** Fills an empty ledger from one stored whole by an earlier version. */
-  void loadLegacy(int machines, Map<String, PoolDemand> legacyPools, Map<String, List<Holding>> legacyHeld,
-                  Map<Integer, Machine.Status> legacyOutOfService, List<FleetOutcome> remembered) {
-    machineCount = machines;
-    pools.putAll(legacyPools);
-    legacyHeld.forEach((pool, grants) -> grants.forEach(h -> holdings(pool).put(h.grantId(), h)));
-    outOfService.putAll(legacyOutOfService);
-    fleetChanges.addAll(remembered);
-    fleetChangesRecorded = remembered.size();
-    rewriteAll = true;
   }
 
   public ZoneTypeKey key() {
@@ -479,18 +452,9 @@ public final class Ledger {
     boolean headChanged = lastGrantId != changes.lastGrantId || lastTicket != changes.lastTicket
         || machineCount != changes.machineCount || fleetChangesRecorded != changes.fleetChangesRecorded;
     if (!writes.isEmpty() || headChanged) {
-      if (rewriteAll) {
-        pools.forEach((pool, demand) -> writes.put(LedgerKeys.pool(key, pool), demand));
-        held.forEach((pool, grants) -> grants.values().forEach(h -> writes.put(LedgerKeys.held(key, pool,
-            h.grantId()), HeldMachine.of(pool, h))));
-        outOfService.forEach((machine, status) -> writes.put(LedgerKeys.machine(key, machine),
-            new OutOfService(machine, status)));
-        rememberedFrom(0, writes);
-        rewriteAll = false;
-      }
       sequence++;
       writes.put(LedgerKeys.head(key), new LedgerHead(zone(), instanceType(), sequence, lastGrantId, lastTicket,
-          machineCount, fleetChangesRecorded, null));
+          machineCount, fleetChangesRecorded));
     }
     changes.clear();
     return new LedgerWrites(writes);

@@ -1,11 +1,16 @@
 package com.coreweave.nodepool.capacity.domain;
 
+import com.coreweave.nodepool.kit.streams.store.PrefixedRecords;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
 
 /**
- * The keys of one ledger's records in the {@code ledgers} store: the head under {@code <zone>/<type>} (the key the
- * ledger's inputs carry), every other record under {@code <zone>/<type>/...}, so a prefix scan finds them all. A
- * type name holds no '/', so no ledger's prefix is another's.
+ * The keys of one ledger's records in the {@code ledgers} store ({@link PrefixedRecords}): the head under
+ * {@code <zone>/<type>}, the key the ledger's inputs carry, every other record under {@code <zone>/<type>/...}.
+ *
+ * <ul>
+ *   <li>A prefix scan of {@code <zone>/<type>/} finds every record but the head.</li>
+ *   <li>A type name holds no '/', so no ledger's prefix is another's.</li>
+ * </ul>
  */
 public final class LedgerKeys {
 
@@ -18,7 +23,7 @@ public final class LedgerKeys {
 
   /** The prefix of every record of the ledger but its head. */
   public static String entries(ZoneTypeKey ledger) {
-    return ledger + "/";
+    return PrefixedRecords.members(head(ledger));
   }
 
   static String pool(ZoneTypeKey ledger, String pool) {

@@ -6,10 +6,9 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 /**
  * What the {@code ledgers} store holds of a ledger, one record per key ({@link LedgerKeys}): its head, each pool's
  * demand, each machine a pool holds, each machine out of service, each remembered fleet change. An input writes only
- * the records it changed. A value without {@code kind} is a head: ledgers stored whole by earlier versions read as
- * one.
+ * the records it changed.
  */
-@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind", defaultImpl = LedgerHead.class)
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind")
 @JsonSubTypes({
     @JsonSubTypes.Type(value = LedgerHead.class, name = "Head"),
     @JsonSubTypes.Type(value = PoolDemand.class, name = "Pool"),

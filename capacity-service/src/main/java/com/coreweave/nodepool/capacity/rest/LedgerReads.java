@@ -11,6 +11,7 @@ import com.coreweave.nodepool.capacity.domain.LedgerSummary;
 import com.coreweave.nodepool.capacity.streams.StoreNames;
 import com.coreweave.nodepool.capacity.streams.StoredLedgers;
 import com.coreweave.nodepool.kit.reads.InteractiveQueries;
+import com.coreweave.nodepool.kit.reads.InternalReads;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
@@ -54,14 +55,15 @@ public class LedgerReads {
   public Optional<Applied> applied(ZoneTypeKey key, String requestId) {
     Optional<HostInfo> owner = queries.remoteOwner(StoreNames.LEDGERS, key.toString());
     return owner.isEmpty() ? localApplied(key, requestId)
-        : queries.fetch(owner.get(), path(key) + "/fleet-changes/" + segment(requestId),
+        : queries.fetch(owner.get(), InternalReads.path(CapacityPeerReads.LEDGERS, key.zone(), key.instanceType(),
+            CapacityPeerReads.FLEET_CHANGES, requestId),
             Json.mapper().constructType(Applied.class));
   }
 
   /** Every ledger, from all instances. */
   public List<LedgerSummary> ledgers() {
     List<LedgerSummary> all = new ArrayList<>(localLedgers().stream().map(l -> LedgerSummary.of(l, false)).toList());
-    all.addAll(queries.fromOthers(StoreNames.LEDGERS, "/internal/ledgers",
+    all.addAll(queries.fromOthers(StoreNames.LEDGERS, InternalReads.path(CapacityPeerReads.LEDGERS),
         new TypeReference<List<LedgerSummary>>() { }, summary -> summary.zone() + "/" + summary.instanceType()));
     return all;
   }
@@ -70,7 +72,7 @@ public class LedgerReads {
   public List<Availability> availability(InstanceType type, int nodes) {
     Map<String, Availability> byZone = new HashMap<>();
     localAvailability(type, nodes).forEach(a -> byZone.put(a.zone(), a));
-    queries.aggregateFromOthers(StoreNames.LEDGERS, "/internal/availability?instanceType="
+    queries.aggregateFromOthers(StoreNames.LEDGERS, InternalReads.path(CapacityPeerReads.AVAILABILITY) + "?instanceType="
             + segment(type.name()) + "&nodes=" + nodes, new TypeReference<List<Availability>>() { })
         .forEach(a -> byZone.put(a.zone(), a));
     List<Availability> zones = new ArrayList<>();
@@ -118,6 +120,6 @@ public class LedgerReads {
   }
 
   private static String path(ZoneTypeKey key) {
-    return "/internal/ledgers/" + segment(key.zone()) + "/" + segment(key.instanceType());
+    return InternalReads.path(CapacityPeerReads.LEDGERS, key.zone(), key.instanceType());
   }
 }

@@ -7,6 +7,7 @@ import com.coreweave.nodepool.capacity.domain.LedgerInput;
 import com.coreweave.nodepool.capacity.domain.LedgerRecord;
 import com.coreweave.nodepool.kit.streams.commit.CommitOutputs;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
+import com.coreweave.nodepool.kit.streams.store.PrefixedRecords;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
@@ -61,13 +62,7 @@ class LedgerProcessor implements Processor<String, LedgerInput, String, Outbound
       return StoredLedgers.read(store, ledgerKey).orElseGet(() -> Ledger.empty(ledgerKey));
     });
     LedgerDecision decision = ledger.apply(current, record.value(), clock.instant());
-    decision.writes().forEach((key, value) -> {
-      if (value == null) {
-        store.delete(key);
-      } else {
-        store.put(key, value);
-      }
-    });
+    decision.writes().forEach((key, value) -> PrefixedRecords.write(store, key, value));
     // A pool's events go with its decision to the provisioner, which records them with its own for the change the
     // decision leads to: one record instead of two. Those of a pool with no decision to carry them go on their own.
     Map<String, List<RecordedEvent>> events = new LinkedHashMap<>(RecordedEvents.byPool(decision.events()));

@@ -6,12 +6,9 @@ import com.coreweave.nodepool.capacity.domain.LedgerHead;
 import com.coreweave.nodepool.capacity.domain.LedgerKeys;
 import com.coreweave.nodepool.capacity.domain.LedgerRecord;
 import com.coreweave.nodepool.capacity.domain.RememberedChange;
+import com.coreweave.nodepool.kit.streams.store.PrefixedRecords;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
@@ -25,28 +22,16 @@ public final class StoredLedgers {
 
   /** The ledger of {@code key}, or empty when nothing is stored for it. */
   public static Optional<Ledger> read(ReadOnlyKeyValueStore<String, LedgerRecord> store, ZoneTypeKey key) {
-    if (!(store.get(LedgerKeys.head(key)) instanceof LedgerHead head)) {
-      return Optional.empty();
-    }
-    return Optional.of(Ledger.load(key, head, scan(store, LedgerKeys.entries(key))));
+    return PrefixedRecords.read(store, LedgerKeys.head(key))
+        .filter(stored -> stored.head() instanceof LedgerHead)
+        .map(stored -> Ledger.load(key, (LedgerHead) stored.head(), stored.members()));
   }
 
   /** The outcome of an operator change the ledger of {@code key} has applied and still remembers. */
   public static Optional<FleetOutcome> fleetChange(ReadOnlyKeyValueStore<String, LedgerRecord> store,
                                                    ZoneTypeKey key, String requestId) {
-    if (store.get(LedgerKeys.head(key)) instanceof LedgerHead head && head.legacy() != null) {
-      return head.legacy().changes().stream().filter(o -> o.requestId().equals(requestId)).findFirst();
-    }
-    return scan(store, LedgerKeys.changes(key)).stream()
+    return PrefixedRecords.scan(store, LedgerKeys.changes(key)).stream()
         .filter(r -> r instanceof RememberedChange c && c.outcome().requestId().equals(requestId))
         .map(r -> ((RememberedChange) r).outcome()).findFirst();
-  }
-
-  private static List<LedgerRecord> scan(ReadOnlyKeyValueStore<String, LedgerRecord> store, String prefix) {
-    List<LedgerRecord> records = new ArrayList<>();
-    try (KeyValueIterator<String, LedgerRecord> it = store.prefixScan(prefix, new StringSerializer())) {
-      it.forEachRemaining(kv -> records.add(kv.value));
-    }
-    return records;
   }
 }

@@ -19,20 +19,15 @@ import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Topics;
+import com.coreweave.nodepool.testing.StreamsDriver;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -45,7 +40,7 @@ class CapacityTopologyTest {
   static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
   static final PoolRef POOL = new PoolRef("demo", "train", "uid-1", 1, "US-EAST-04A", "gd-8xa100-i128", "default");
 
-  TopologyTestDriver driver;
+  StreamsDriver driver;
   static final String LEDGER = "US-EAST-04A/gd-8xa100-i128";
 
   TestInputTopic<String, String> demands;
@@ -56,19 +51,13 @@ class CapacityTopologyTest {
 
   @BeforeEach
   void start() {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "capacity-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
-    driver = new TopologyTestDriver(CapacityTopology.build(new Defaults(), 1,
-        Catalogue.fromResource("instance-types.yaml"), clock), props);
-    var strings = Serdes.String();
-    demands = driver.createInputTopic(Topics.CAPACITY_DEMANDED.name(), strings.serializer(), strings.serializer());
-    nodes = driver.createInputTopic(Topics.NODEPOOL_NODES_CHANGED.name(), strings.serializer(), strings.serializer());
-    fleet = driver.createInputTopic(Topics.FLEET_CHANGE_REQUESTED.name(), strings.serializer(), strings.serializer());
-    capacity = driver.createOutputTopic(Topics.CAPACITY_CHECKED.name(), strings.deserializer(),
-        strings.deserializer());
-    dlq = driver.createOutputTopic("capacity-service-dlq", strings.deserializer(), strings.deserializer());
+    driver = StreamsDriver.start("capacity-test", NOW, clock -> CapacityTopology.build(new Defaults(), 1,
+        Catalogue.fromResource("instance-types.yaml"), clock));
+    demands = driver.input(Topics.CAPACITY_DEMANDED);
+    nodes = driver.input(Topics.NODEPOOL_NODES_CHANGED);
+    fleet = driver.input(Topics.FLEET_CHANGE_REQUESTED);
+    capacity = driver.output(Topics.CAPACITY_CHECKED);
+    dlq = driver.output("capacity-service-dlq");
   }
 
   @AfterEach
@@ -114,8 +103,7 @@ class CapacityTopologyTest {
 
   @Test
   void aPoolsEventsGoWithItsDecisionToTheProvisioner() {
-    TestOutputTopic<String, String> recorded = driver.createOutputTopic(Topics.NODEPOOL_EVENT_RECORDED.name(),
-        Serdes.String().deserializer(), Serdes.String().deserializer());
+    TestOutputTopic<String, String> recorded = driver.output(Topics.NODEPOOL_EVENT_RECORDED);
     setSize(1);
 
     demand(POOL, 2);
@@ -129,8 +117,7 @@ class CapacityTopologyTest {
 
   @Test
   void aReclaimOfMoreSpotNodesThanOneRecordNamesGoesOutInBoundedRecordsOfTheSameReclaim() {
-    TestOutputTopic<String, String> reclaims = driver.createOutputTopic(Topics.SPOT_RECLAIM_REQUESTED.name(),
-        Serdes.String().deserializer(), Serdes.String().deserializer());
+    TestOutputTopic<String, String> reclaims = driver.output(Topics.SPOT_RECLAIM_REQUESTED);
     int nodes = 2 * Limits.MAX_NODES_PER_RECLAIM + 200;
     setSize(nodes);
     PoolRef spot = new PoolRef("demo", "cheap", "uid-3", 1, "US-EAST-04A", "gd-8xa100-i128", "spot");
@@ -170,8 +157,7 @@ class CapacityTopologyTest {
 
   @Test
   void aReleaseWritesTheLedgersHeadAndTheGrantsOwnRecordToTheChangelog() {
-    TestOutputTopic<String, String> changelog = driver.createOutputTopic("capacity-test-ledgers-changelog",
-        Serdes.String().deserializer(), Serdes.String().deserializer());
+    TestOutputTopic<String, String> changelog = driver.output("capacity-test-ledgers-changelog");
     setSize(3);
     demand(POOL, 3);
     demand(POOL, 2);
@@ -194,7 +180,7 @@ class CapacityTopologyTest {
     setSize(1);
     demand(POOL, 1);
     capacity.readRecordsToList();
-    KeyValueStore<String, LedgerRecord> ledgers = driver.getKeyValueStore(StoreNames.LEDGERS);
+    KeyValueStore<String, LedgerRecord> ledgers = driver.store(StoreNames.LEDGERS);
     Map<String, LedgerRecord> stored = records(ledgers);
     assertThat(stored).containsKeys("US-EAST-04A/gd-8xa100-i128", "US-EAST-04A/gd-8xa100-i128/p/demo/train");
 
@@ -234,8 +220,7 @@ class CapacityTopologyTest {
 
   @Test
   void deadLettersACatalogueRecordItWouldNeverHaveWrittenAndPassesItsOwn() {
-    var catalogued = driver.createInputTopic(Topics.INSTANCE_TYPE_CATALOGUED.name(), Serdes.String().serializer(),
-        Serdes.String().serializer());
+    var catalogued = driver.input(Topics.INSTANCE_TYPE_CATALOGUED);
     InstanceType a100 = Catalogue.fromResource("instance-types.yaml").all().stream()
         .filter(t -> t.name().equals("gd-8xa100-i128")).findFirst().orElseThrow();
     catalogued.pipeInput("gd-8xa100-i128", "{not json");

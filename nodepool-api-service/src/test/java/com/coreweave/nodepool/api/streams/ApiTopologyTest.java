@@ -18,6 +18,8 @@ import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.ObjectReference;
 import com.coreweave.nodepool.schema.topics.Topics;
+import com.coreweave.nodepool.testing.InstanceTypes;
+import com.coreweave.nodepool.testing.StreamsDriver;
 import com.coreweave.nodepool.schema.Limits;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -28,12 +30,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,7 +47,7 @@ class ApiTopologyTest {
   static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
   static final String KEY = "demo/train";
 
-  TopologyTestDriver driver;
+  StreamsDriver driver;
   TestInputTopic<String, String> requests;
   TestInputTopic<String, String> nodes;
   TestOutputTopic<String, String> decided;
@@ -60,32 +58,22 @@ class ApiTopologyTest {
 
   @BeforeEach
   void start() {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "api-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    driver = new TopologyTestDriver(ApiTopology.build(new Defaults(), 1, Clock.fixed(NOW, ZoneOffset.UTC),
-        (key, answer) -> { }), props);
-    var strings = Serdes.String();
-    driver.createInputTopic(Topics.INSTANCE_TYPE_CATALOGUED.name(), strings.serializer(), strings.serializer())
-        .pipeInput("gd-8xa100-i128", Json.string(new InstanceType("gd-8xa100-i128", "8x A100", "A100", 8, 128, 2048,
-            false, List.of("US-EAST-04A"))));
-    requests = driver.createInputTopic(Topics.NODEPOOL_REQUESTED.name(), strings.serializer(), strings.serializer());
-    nodes = driver.createInputTopic(Topics.NODEPOOL_NODES_CHANGED.name(), strings.serializer(),
-        strings.serializer());
-    decided = output(Topics.NODEPOOL_REQUEST_DECIDED.name());
-    accepted = output(Topics.NODEPOOL_ACCEPTED.name());
-    status = output(Topics.NODEPOOL_STATUS.name());
-    events = output(Topics.NODEPOOL_EVENTS.name());
-    dlq = output(Topics.NODEPOOL_REQUESTED_DLQ.name());
+    // The service's clock stands at NOW throughout; revalidation runs on the driver's wall clock alone.
+    driver = StreamsDriver.start("api-test", NOW, clock -> ApiTopology.build(new Defaults(), 1,
+        Clock.fixed(NOW, ZoneOffset.UTC), (key, answer) -> { }));
+    InstanceTypes.publish(driver, InstanceTypes.A100);
+    requests = driver.input(Topics.NODEPOOL_REQUESTED);
+    nodes = driver.input(Topics.NODEPOOL_NODES_CHANGED);
+    decided = driver.output(Topics.NODEPOOL_REQUEST_DECIDED);
+    accepted = driver.output(Topics.NODEPOOL_ACCEPTED);
+    status = driver.output(Topics.NODEPOOL_STATUS);
+    events = driver.output(Topics.NODEPOOL_EVENTS);
+    dlq = driver.output(Topics.NODEPOOL_REQUESTED_DLQ);
   }
 
   @AfterEach
   void stop() {
     driver.close();
-  }
-
-  private TestOutputTopic<String, String> output(String topic) {
-    return driver.createOutputTopic(topic, Serdes.String().deserializer(), Serdes.String().deserializer());
   }
 
   static String apply(String id, int target, String resourceVersion) {
@@ -128,7 +116,7 @@ class ApiTopologyTest {
     PoolRef ref = PoolRef.of(Json.read(accepted.readValuesToList().get(0),
         com.coreweave.nodepool.schema.events.NodePoolAccepted.class));
 
-    driver.advanceWallClockTime(Duration.ofMillis(5));
+    driver.driver().advanceWallClockTime(Duration.ofMillis(5));
     nodes.pipeInput(KEY, Json.string(new NodeFact.NodePoolReconciled(ref, 2, 0, 0, 0, "np-1", null, List.of(),
         false, false, false, null, NOW, null, null, null, new Verdicts(Conditions.Quota.UNDER,
         "NodePool is within instance type quota.", null, null, 0))));
@@ -157,8 +145,7 @@ class ApiTopologyTest {
             Json.mapper().createObjectNode().set("metadata", Json.mapper().createObjectNode().put("name", "train"))))));
     status.readRecordsToList();
 
-    driver.createInputTopic(Topics.NODEPOOL_NODES_CHANGED.name(), Serdes.String().serializer(),
-            Serdes.String().serializer())
+    driver.input(Topics.NODEPOOL_NODES_CHANGED)
         .pipeInput(KEY, Json.string(new NodeFact.NodePoolReconciled(ref, 0, 0, 0, 0, null, null, List.of(), true,
             true, false, null, NOW)));
 
@@ -171,7 +158,7 @@ class ApiTopologyTest {
 
   @Test
   void eachAcceptedPoolsDemandGoesToItsQuotaAndItsDepartureWithItsTombstone() {
-    TestOutputTopic<String, String> demands = output(Topics.QUOTA_DEMANDED.name());
+    TestOutputTopic<String, String> demands = driver.output(Topics.QUOTA_DEMANDED);
     requests.pipeInput(KEY, apply("req-1", 2, null));
     requests.pipeInput(KEY, apply("req-2", 3, null));
     PoolRef ref = PoolRef.of(Json.read(accepted.readValuesToList().get(0),
@@ -179,8 +166,7 @@ class ApiTopologyTest {
     requests.pipeInput(KEY, Json.string(CloudEvent.of("req-3", "platform-team/ci", NodePoolRequested.TYPE, KEY, NOW,
         Json.mapper().createObjectNode().put("operation", "DELETE").set("nodePool",
             Json.mapper().createObjectNode().set("metadata", Json.mapper().createObjectNode().put("name", "train"))))));
-    driver.createInputTopic(Topics.NODEPOOL_NODES_CHANGED.name(), Serdes.String().serializer(),
-            Serdes.String().serializer())
+    driver.input(Topics.NODEPOOL_NODES_CHANGED)
         .pipeInput(KEY, Json.string(new NodeFact.NodePoolReconciled(ref, 0, 0, 0, 0, null, null, List.of(), true,
             true, false, null, NOW)));
 
@@ -262,14 +248,12 @@ class ApiTopologyTest {
     requests.pipeInput(KEY, pool);
     assertThat(lastStatus().status().condition(Conditions.VALIDATED).status()).isEqualTo("False");
 
-    driver.createInputTopic(Topics.INSTANCE_TYPE_CATALOGUED.name(), Serdes.String().serializer(),
-            Serdes.String().serializer())
-        .pipeInput("gd-1xa100", Json.string(new InstanceType("gd-1xa100", "1x A100", "A100", 1, 16, 256, false,
-            List.of("US-EAST-04A"))));
-    driver.advanceWallClockTime(new Defaults().revalidateInterval());
+    InstanceTypes.publish(driver, new InstanceType("gd-1xa100", "1x A100", "A100", 1, 16, 256, false,
+        List.of(InstanceTypes.ZONE)));
+    driver.driver().advanceWallClockTime(new Defaults().revalidateInterval());
 
     assertThat(lastStatus().status().condition(Conditions.VALIDATED).reason()).isEqualTo("Valid");
-    driver.advanceWallClockTime(new Defaults().revalidateInterval());
+    driver.driver().advanceWallClockTime(new Defaults().revalidateInterval());
     assertThat(status.isEmpty()).as("nothing left to judge again").isTrue();
   }
 
@@ -294,7 +278,7 @@ class ApiTopologyTest {
     assertThat(refused).hasSize(1);
     assertThat(refused.get(0).key()).isEqualTo("tiny/c");
     assertThat(new String(refused.get(0).headers().lastHeader("dlq.error").value())).isEqualTo("Forbidden");
-    var counts = output(Topics.ORG_POOLS_COUNTED.name()).readKeyValuesToMap();
+    var counts = driver.output(Topics.ORG_POOLS_COUNTED).readKeyValuesToMap();
     assertThat(counts.get("tiny/0")).contains("\"pools\":2");
     assertThat(counts.get("demo/0")).contains("\"pools\":1");
   }
@@ -346,8 +330,7 @@ class ApiTopologyTest {
     var recorded = new RecordedEvent("ev-1", "demo", "train", uid, ObjectReference.nodePool("train", uid),
         "CWSealedInputSeen", "Normal", "seen through PoolInput.EventsRecorded", "test", NOW);
 
-    driver.createInputTopic(Topics.NODEPOOL_EVENT_RECORDED.name(), Serdes.String().serializer(),
-        Serdes.String().serializer()).pipeInput(KEY, Json.string(new RecordedEvents(List.of(recorded))));
+    driver.input(Topics.NODEPOOL_EVENT_RECORDED).pipeInput(KEY, Json.string(new RecordedEvents(List.of(recorded))));
 
     assertThat(events.readValuesToList()).singleElement().asString().contains("CWSealedInputSeen");
   }

@@ -17,27 +17,19 @@ import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Topics;
+import com.coreweave.nodepool.testing.StreamsDriver;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.stream.StreamSupport;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -56,28 +48,7 @@ class PreemptionTopologyTest {
                   Duration finishedRetention) implements PreemptionSettings {
   }
 
-  /** The service's clock, moved together with the driver's wall clock. */
-  static final class TestClock extends Clock {
-    Instant now = T0;
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public java.time.ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-  }
-
-  final TestClock clock = new TestClock();
-  TopologyTestDriver driver;
+  StreamsDriver driver;
   TestInputTopic<String, String> reclaims;
   TestInputTopic<String, String> activity;
   TestInputTopic<String, String> nodeFacts;
@@ -86,23 +57,17 @@ class PreemptionTopologyTest {
   TestOutputTopic<String, String> deadLetters;
 
   @BeforeEach
-  void start() throws Exception {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "preemption-topology-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    props.put(StreamsConfig.STATE_DIR_CONFIG,
-        Files.createTempDirectory(Path.of("target"), "preemption-ttd").toString());
+  void start() {
     Settings settings = new Settings(Duration.ofSeconds(2), Duration.ofSeconds(7), Duration.ofSeconds(1),
         Duration.ofMillis(100), Duration.ofMinutes(1));
-    driver = new TopologyTestDriver(PreemptionTopology.build(settings, 1, clock), props, T0);
-    StringSerializer s = new StringSerializer();
-    StringDeserializer d = new StringDeserializer();
-    reclaims = driver.createInputTopic(Topics.SPOT_RECLAIM_REQUESTED.name(), s, s);
-    activity = driver.createInputTopic(Topics.NODE_ACTIVITY_REPORTED.name(), s, s);
-    nodeFacts = driver.createInputTopic(Topics.NODEPOOL_NODES_CHANGED.name(), s, s);
-    progressed = driver.createOutputTopic(Topics.SPOT_PREEMPTION_PROGRESSED.name(), d, d);
-    events = driver.createOutputTopic(Topics.NODEPOOL_EVENT_RECORDED.name(), d, d);
-    deadLetters = driver.createOutputTopic("preemption-service-dlq", d, d);
+    driver = StreamsDriver.start("preemption-topology-test", T0,
+        clock -> PreemptionTopology.build(settings, 1, clock));
+    reclaims = driver.input(Topics.SPOT_RECLAIM_REQUESTED);
+    activity = driver.input(Topics.NODE_ACTIVITY_REPORTED);
+    nodeFacts = driver.input(Topics.NODEPOOL_NODES_CHANGED);
+    progressed = driver.output(Topics.SPOT_PREEMPTION_PROGRESSED);
+    events = driver.output(Topics.NODEPOOL_EVENT_RECORDED);
+    deadLetters = driver.output("preemption-service-dlq");
   }
 
   @AfterEach
@@ -110,11 +75,9 @@ class PreemptionTopologyTest {
     driver.close();
   }
 
+  /** In steps of the service's tick, so that every tick's punctuation runs. */
   void passTime(Duration duration) {
-    for (Duration left = duration; !left.isNegative() && !left.isZero(); left = left.minusMillis(100)) {
-      clock.now = clock.now.plusMillis(100);
-      driver.advanceWallClockTime(Duration.ofMillis(100));
-    }
+    driver.elapse(duration, Duration.ofMillis(100));
   }
 
   static String reclaim(String id, PoolRef pool, String... nodes) {
@@ -178,10 +141,10 @@ class PreemptionTopologyTest {
     reclaims.pipeInput("demo/spot-a", reclaim("r-1", POOL, "n-1", "n-2"));
     passTime(Duration.ofSeconds(1));
     nodeFacts.pipeInput("demo/spot-a", Json.string(new NodeFact.NodeRemoved(POOL, node("n-1"), new Grant("n-1", 1),
-        "ScaleDown", clock.now)));
+        "ScaleDown", driver.now())));
     PoolRef olderIncarnation = new PoolRef("demo", "spot-a", "uid-old", 1, "US-EAST-04A", "gd-8xa100-i128", "spot");
     nodeFacts.pipeInput("demo/spot-a", Json.string(new NodeFact.NodeRemoved(olderIncarnation, node("n-2"),
-        new Grant("n-2", 7), "PoolDeleted", clock.now)));
+        new Grant("n-2", 7), "PoolDeleted", driver.now())));
 
     passTime(Duration.ofSeconds(8));
 
@@ -202,7 +165,7 @@ class PreemptionTopologyTest {
     passTime(Duration.ofMillis(2500));
 
     nodeFacts.pipeInput("demo/spot-a", Json.string(new NodeFact.NodePoolReconciled(POOL, 0, 0, 0, 0, null, null,
-        null, true, true, false, null, clock.now)));
+        null, true, true, false, null, driver.now())));
     passTime(Duration.ofSeconds(8));
 
     // Both nodes of spot-a were draining (SIGKILL due at T+3s) when the pool's nodes were gone at T+2.5s.
@@ -210,7 +173,7 @@ class PreemptionTopologyTest {
         "n-1:PreemptionInProgress", "n-2:PreemptionInProgress", "n-3:PreemptionInProgress", "n-3:NodePreempted");
     assertThat(timelines().get("demo/spot-a|n-1").phase()).isEqualTo(NodeTimeline.Phase.Cancelled);
     assertThat(timelines().get("demo/spot-a|n-2").phase()).isEqualTo(NodeTimeline.Phase.Cancelled);
-    assertThat(driver.<String, Object>getKeyValueStore(StoreNames.ACTIVITY).get("demo/spot-a|n-1")).isNull();
+    assertThat(driver.<String, Object>store(StoreNames.ACTIVITY).get("demo/spot-a|n-1")).isNull();
   }
 
   @Test
@@ -221,7 +184,7 @@ class PreemptionTopologyTest {
     assertThat(steps()).containsExactly("n-1:PreemptionPending", "n-1:PreemptionInProgress");
 
     activity.pipeInput("demo/spot-a", Json.string(new NodeActivityReported("demo", "spot-a", "n-1", false, null,
-        clock.now)));
+        driver.now())));
 
     List<PreemptionFact> facts = progressed.readValuesToList().stream()
         .map(v -> Json.read(v, PreemptionFact.class)).toList();
@@ -253,11 +216,11 @@ class PreemptionTopologyTest {
   }
 
   KeyValueStore<String, NodeTimeline> timelines() {
-    return driver.getKeyValueStore(StoreNames.TIMELINES);
+    return driver.store(StoreNames.TIMELINES);
   }
 
   List<String> dueKeys() {
-    KeyValueStore<String, String> due = driver.getKeyValueStore(StoreNames.DUE);
+    KeyValueStore<String, String> due = driver.store(StoreNames.DUE);
     List<String> keys = new ArrayList<>();
     try (var it = due.all()) {
       it.forEachRemaining(kv -> keys.add(kv.key));

@@ -45,7 +45,7 @@ public final class PoolReconciler {
   /** Applies an input to the pool, then reconciles it. */
   public Outcome handle(PoolState state, PoolInput input, Instant now, NodeReleases releases) {
     Outcome applied = PoolInputs.apply(state, input, now, releases, health);
-    return lastSummaryOnly(registeredAtOnce(then(applied, reconcile(applied.state(), now, releases))));
+    return registeredAtOnce(then(applied, reconcile(applied.state(), now, releases)));
   }
 
   /**
@@ -57,7 +57,7 @@ public final class PoolReconciler {
     for (int pass = 1; pass < MAX_PASSES && due(outcome.state(), now); pass++) {
       outcome = then(outcome, reconcileOnce(outcome.state(), now, releases));
     }
-    return lastSummaryOnly(registeredAtOnce(outcome));
+    return registeredAtOnce(outcome);
   }
 
   private Outcome reconcileOnce(PoolState state, Instant now, NodeReleases releases) {
@@ -87,30 +87,6 @@ public final class PoolReconciler {
   private static Outcome then(Outcome first, Outcome next) {
     return new Outcome(next.state(), concat(first.facts(), next.facts()), concat(first.events(), next.events()),
         concat(first.requests(), next.requests()));
-  }
-
-  /**
-   * Only the last pool summary of one transaction is written: a summary is the pool as a whole at that moment, so an
-   * earlier one in the same transaction says nothing a reader could act on before the last one.
-   */
-  private static Outcome lastSummaryOnly(Outcome outcome) {
-    int last = -1;
-    for (int i = 0; i < outcome.facts().size(); i++) {
-      if (outcome.facts().get(i) instanceof NodeFact.NodePoolReconciled) {
-        last = i;
-      }
-    }
-    if (last < 0) {
-      return outcome;
-    }
-    List<NodeFact> facts = new ArrayList<>();
-    for (int i = 0; i < outcome.facts().size(); i++) {
-      if (i == last || !(outcome.facts().get(i) instanceof NodeFact.NodePoolReconciled)) {
-        facts.add(outcome.facts().get(i));
-      }
-    }
-    return facts.size() == outcome.facts().size() ? outcome
-        : new Outcome(outcome.state(), List.copyOf(facts), outcome.events(), outcome.requests());
   }
 
   /**

@@ -13,14 +13,22 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * Everything the provisioner keeps about one pool: the accepted spec, the grants the capacity ledger lists, the nodes
- * by name, the grant ids it released (never turned into a node again), the current boot-failure streak, whether the
- * pool is disabled, the scaling episode in progress (for its start and end events), the last
- * {@code NodePoolReconciled} sent, the pool's node configurations (null until its first reconcile), the
- * resourceVersion the autoscaler last asked to change (it asks once per version of the pool) and when it looks again,
- * the ids of the latest node alerts and deletion requests handled (a redelivered one changes nothing), and the last
- * delivery failure of a granted machine (null once a node was delivered after it). The domain works on it whole; it is
- * stored split, its nodes, grants and released grant ids each under a key of their own ({@code PoolShape}).
+ * Everything the provisioner keeps about one pool; the domain works on it whole.
+ *
+ * <ul>
+ *   <li>The accepted spec, the grants the capacity ledger lists, and the nodes by name.</li>
+ *   <li>The grant ids it released: never turned into a node again.</li>
+ *   <li>The current boot-failure streak, and whether the pool is disabled.</li>
+ *   <li>The scaling episode in progress, for its start and end events.</li>
+ *   <li>The last {@code NodePoolReconciled} sent.</li>
+ *   <li>The pool's node configurations: null until its first reconcile.</li>
+ *   <li>The resourceVersion the autoscaler last asked to change (it asks once per version of the pool) and when it
+ *       looks again.</li>
+ *   <li>The ids of the latest node alerts and deletion requests handled: a redelivered one changes nothing.</li>
+ *   <li>The last delivery failure of a granted machine: null once a node was delivered after it.</li>
+ *   <li>It is stored split: its nodes, grants and released grant ids each under a key of their own
+ *       ({@code PoolShape}).</li>
+ * </ul>
  */
 public record PoolState(
     NodePoolAccepted accepted,

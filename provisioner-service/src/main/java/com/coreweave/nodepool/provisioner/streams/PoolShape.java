@@ -13,14 +13,16 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * How a pool's state is stored ({@link SplitValues}): its head, in {@code provisioner-pools}, is the state without its
- * nodes, the ledger's grants and the released grant ids, which grow with the pool; each of those is a member of its
- * own in {@code provisioner-pool-members}: {@code n/<node name>}, {@code g/<grant id>}, {@code r/<grant id>}. A node
- * with its pool's labels is a few KB, a grant or a released id tens of bytes, and the head does not grow with the
- * pool at all, so no entry nears Kafka's 1 MiB at any pool size the API accepts.
+ * How a pool's state is stored ({@link SplitValues}): a head without what grows with the pool, and a member for each
+ * node, grant of the ledger and released grant id.
  *
- * <p>A head written before pools were stored split holds all three itself; it is read as it is and written split
- * with the pool's next change.
+ * <ul>
+ *   <li>The head, in {@code provisioner-pools}, is the state without its nodes, grants and released grant ids.</li>
+ *   <li>Members, in {@code provisioner-pool-members}: {@code n/<node name>}, {@code g/<grant id>},
+ *       {@code r/<grant id>}.</li>
+ *   <li>A node with its pool's labels is a few KB, a grant or a released id tens of bytes, and the head does not grow
+ *       with the pool, so no entry nears Kafka's 1 MiB at any pool size the API accepts.</li>
+ * </ul>
  */
 final class PoolShape implements SplitValues.Shape<PoolState, PoolState, PoolMember> {
 
@@ -47,10 +49,9 @@ final class PoolShape implements SplitValues.Shape<PoolState, PoolState, PoolMem
 
   @Override
   public PoolState join(PoolState head, SortedMap<String, PoolMember> members) {
-    Map<String, PoolNode> nodes = new TreeMap<>(head.nodes());
-    List<Grant> grants = new ArrayList<>(head.capacity() == null || head.capacity().grants() == null ? List.of()
-        : head.capacity().grants());
-    List<Long> released = new ArrayList<>(head.releasedGrants());
+    Map<String, PoolNode> nodes = new TreeMap<>();
+    List<Grant> grants = new ArrayList<>();
+    List<Long> released = new ArrayList<>();
     for (PoolMember member : members.values()) {
       if (member.node() != null) {
         nodes.put(member.node().name(), member.node());

@@ -17,28 +17,21 @@ import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.topics.Topics;
+import com.coreweave.nodepool.testing.StreamsDriver;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A pool of the largest size the API accepts, {@link Limits#MAX_TARGET_NODES} nodes with labels on every node, goes
@@ -53,21 +46,14 @@ class LargePoolTopologyTest {
   /** Well below 1 MiB: what a record of a 5,000-node pool may take, whatever its topic. */
   static final int MAX_RECORD_BYTES = 64 * 1024;
 
-  final ProvisionerTopologyTest.MovingClock clock = new ProvisionerTopologyTest.MovingClock();
-  TopologyTestDriver driver;
-
-  @TempDir
-  Path stateDir;
+  StreamsDriver driver;
 
   @BeforeEach
   void start() {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, ProvisionerTopology.SERVICE);
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     var policy = new ProvisioningPolicy(Duration.ZERO, 0.0, 0, Set.of(), 3, Duration.ofSeconds(30), 1,
         ProvisioningPolicy.SCALE_UP_AFTER, ProvisioningPolicy.SCALE_DOWN_UNNEEDED_TIME);
-    driver = new TopologyTestDriver(ProvisionerTopology.build(policy, Duration.ofMillis(500), 1, clock), props, T0);
+    driver = StreamsDriver.start(ProvisionerTopology.SERVICE, T0,
+        clock -> ProvisionerTopology.build(policy, Duration.ofMillis(500), 1, clock));
   }
 
   @AfterEach
@@ -100,7 +86,7 @@ class LargePoolTopologyTest {
     written();
     String node = "uid-1-us-east-04a-gd-8xa100-i128-4242";
 
-    input(Topics.NODE_ACTIVITY_REPORTED.name()).pipeInput(KEY, ("{\"org\":\"demo\",\"pool\":\"large\",\"node\":\""
+    driver.bytesInput(Topics.NODE_ACTIVITY_REPORTED).pipeInput(KEY, ("{\"org\":\"demo\",\"pool\":\"large\",\"node\":\""
         + node + "\",\"active\":true}").getBytes(StandardCharsets.UTF_8));
 
     Map<String, List<TestRecord<byte[], byte[]>>> written = written();
@@ -114,7 +100,7 @@ class LargePoolTopologyTest {
     written();
     NodePoolAccepted pool = pool(KEY, "uid-1", NODES);
 
-    input(Topics.NODEPOOL_ACCEPTED.name()).pipeInput(KEY, Json.bytes(new NodePoolAccepted(pool.org(),
+    driver.bytesInput(Topics.NODEPOOL_ACCEPTED).pipeInput(KEY, Json.bytes(new NodePoolAccepted(pool.org(),
         pool.nodePool().withMetadata(pool.nodePool().metadata().withDeletionTimestamp(T0)), pool.validation(),
         T0)));
 
@@ -124,7 +110,7 @@ class LargePoolTopologyTest {
     List<NodeFact> facts = facts(written);
     assertThat(facts).filteredOn(NodeFact.NodeRemoved.class::isInstance).hasSize(NODES);
     assertThat(summary(facts).nodesRemoved()).isTrue();
-    assertThat(driver.getKeyValueStore(StoreNames.POOL_MEMBERS).approximateNumEntries())
+    assertThat(driver.store(StoreNames.POOL_MEMBERS).approximateNumEntries())
         .as("no node is left; the grants the ledger lists, and their release, until it stops listing them")
         .isEqualTo(2L * NODES);
   }
@@ -134,7 +120,7 @@ class LargePoolTopologyTest {
    * topology took for the grants (the driver processes and commits on the calling thread).
    */
   private Duration[] create(String key, String uid, int nodes) {
-    input(Topics.NODEPOOL_ACCEPTED.name()).pipeInput(key, Json.bytes(pool(key, uid, nodes)));
+    driver.bytesInput(Topics.NODEPOOL_ACCEPTED).pipeInput(key, Json.bytes(pool(key, uid, nodes)));
     List<Grant> grants = new ArrayList<>();
     for (int i = 1; i <= nodes; i++) {
       grants.add(new Grant(String.format("%s-us-east-04a-gd-8xa100-i128-%04d", uid, i), 1_000 + i));
@@ -144,7 +130,7 @@ class LargePoolTopologyTest {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     long cpu = threads.getCurrentThreadCpuTime();
     long wall = System.nanoTime();
-    input(Topics.CAPACITY_CHECKED.name()).pipeInput(key, checked);
+    driver.bytesInput(Topics.CAPACITY_CHECKED).pipeInput(key, checked);
     return new Duration[] {Duration.ofNanos(threads.getCurrentThreadCpuTime() - cpu),
         Duration.ofNanos(System.nanoTime() - wall)};
   }
@@ -152,8 +138,8 @@ class LargePoolTopologyTest {
   /** Every record written since the last call, by topic. */
   private Map<String, List<TestRecord<byte[], byte[]>>> written() {
     Map<String, List<TestRecord<byte[], byte[]>>> written = new TreeMap<>();
-    for (String topic : driver.producedTopicNames()) {
-      List<TestRecord<byte[], byte[]>> records = driver.createOutputTopic(topic, new ByteArrayDeserializer(),
+    for (String topic : driver.driver().producedTopicNames()) {
+      List<TestRecord<byte[], byte[]>> records = driver.driver().createOutputTopic(topic, new ByteArrayDeserializer(),
           new ByteArrayDeserializer()).readRecordsToList();
       if (!records.isEmpty()) {
         written.put(topic, records);
@@ -191,10 +177,6 @@ class LargePoolTopologyTest {
 
   private static int size(TestRecord<byte[], byte[]> record) {
     return (record.key() == null ? 0 : record.key().length) + (record.value() == null ? 0 : record.value().length);
-  }
-
-  private TestInputTopic<String, byte[]> input(String topic) {
-    return driver.createInputTopic(topic, new StringSerializer(), new ByteArraySerializer());
   }
 
   private static PoolRef ref(String key, String uid) {

@@ -26,31 +26,21 @@ import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Topics;
+import com.coreweave.nodepool.testing.StreamsDriver;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The wiring without a broker: inputs reach the processor, durable timers fire on the wall clock, bad records go to
@@ -62,50 +52,22 @@ class ProvisionerTopologyTest {
   static final String KEY = "demo/train";
   static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");
 
-  /** A clock the test moves together with the driver's wall clock. */
-  static final class MovingClock extends Clock {
-    Instant now = T0;
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
-
-  final MovingClock clock = new MovingClock();
-  TopologyTestDriver driver;
+  StreamsDriver driver;
   TestInputTopic<String, byte[]> accepted;
   TestInputTopic<String, byte[]> capacity;
   TestInputTopic<String, byte[]> activity;
   TestOutputTopic<String, String> nodes;
 
-  @TempDir
-  Path stateDir;
-
   @BeforeEach
   void start() {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "provisioner-topology-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     var policy = new ProvisioningPolicy(BOOT, 0.0, 0, Set.of(), 3, Duration.ofSeconds(30), 1,
         ProvisioningPolicy.SCALE_UP_AFTER, ProvisioningPolicy.SCALE_DOWN_UNNEEDED_TIME);
-    driver = new TopologyTestDriver(ProvisionerTopology.build(policy, Duration.ofMillis(500), 1, clock), props,
-        T0);
-    accepted = input(Topics.NODEPOOL_ACCEPTED.name());
-    capacity = input(Topics.CAPACITY_CHECKED.name());
-    activity = input(Topics.NODE_ACTIVITY_REPORTED.name());
-    nodes = output(Topics.NODEPOOL_NODES_CHANGED.name());
+    driver = StreamsDriver.start("provisioner-topology-test", T0,
+        clock -> ProvisionerTopology.build(policy, Duration.ofMillis(500), 1, clock));
+    accepted = driver.bytesInput(Topics.NODEPOOL_ACCEPTED);
+    capacity = driver.bytesInput(Topics.CAPACITY_CHECKED);
+    activity = driver.bytesInput(Topics.NODE_ACTIVITY_REPORTED);
+    nodes = driver.output(Topics.NODEPOOL_NODES_CHANGED);
   }
 
   @AfterEach
@@ -113,17 +75,8 @@ class ProvisionerTopologyTest {
     driver.close();
   }
 
-  TestInputTopic<String, byte[]> input(String topic) {
-    return driver.createInputTopic(topic, new StringSerializer(), new ByteArraySerializer());
-  }
-
-  TestOutputTopic<String, String> output(String topic) {
-    return driver.createOutputTopic(topic, new StringDeserializer(), new StringDeserializer());
-  }
-
   void elapse(Duration duration) {
-    clock.now = clock.now.plus(duration);
-    driver.advanceWallClockTime(duration);
+    driver.elapse(duration);
   }
 
   static byte[] json(Object value) {
@@ -161,7 +114,7 @@ class ProvisionerTopologyTest {
     capacity.pipeInput(KEY, json(grants(new Grant("m-1", 11))));
     assertThat(facts()).as("a new pool has nothing to report before capacity decided for it")
         .hasExactlyElementsOfTypes(NodeFact.NodeAssigned.class, NodeFact.NodePoolReconciled.class);
-    KeyValueStore<String, String> timers = driver.getKeyValueStore(StoreNames.TIMERS);
+    KeyValueStore<String, String> timers = driver.store(StoreNames.TIMERS);
     assertThat(timers.get(DueIndex.key(T0.plus(BOOT), KEY))).isEqualTo(KEY);
 
     elapse(BOOT.minusSeconds(1));
@@ -171,9 +124,9 @@ class ProvisionerTopologyTest {
     assertThat(facts()).hasExactlyElementsOfTypes(NodeFact.NodeRegistered.class,
         NodeFact.NodePoolReconciled.class);
     assertThat(timers.approximateNumEntries()).isZero();
-    KeyValueStore<String, PoolMember> members = driver.getKeyValueStore(StoreNames.POOL_MEMBERS);
+    KeyValueStore<String, PoolMember> members = driver.store(StoreNames.POOL_MEMBERS);
     assertThat(members.get(KEY + "/n/m-1").node().phase()).isEqualTo(Node.Phase.Registered);
-    TestOutputTopic<String, String> events = output(Topics.NODEPOOL_EVENT_RECORDED.name());
+    TestOutputTopic<String, String> events = driver.output(Topics.NODEPOOL_EVENT_RECORDED);
     assertThat(events.readValuesToList()).anyMatch(e -> e.contains("\"CWNodeRegistered\""))
         .anyMatch(e -> e.contains("\"CWNodePoolScaledUp\""));
   }
@@ -185,33 +138,10 @@ class ProvisionerTopologyTest {
 
     accepted.pipeInput(KEY, (byte[]) null);
 
-    assertThat(driver.<String, PoolState>getKeyValueStore(StoreNames.POOLS).get(KEY)).isNull();
-    assertThat(driver.<String, PoolMember>getKeyValueStore(StoreNames.POOL_MEMBERS).approximateNumEntries())
+    assertThat(driver.<String, PoolState>store(StoreNames.POOLS).get(KEY)).isNull();
+    assertThat(driver.<String, PoolMember>store(StoreNames.POOL_MEMBERS).approximateNumEntries())
         .as("its nodes and grants are forgotten with it").isZero();
-    assertThat(driver.<String, String>getKeyValueStore(StoreNames.TIMERS).approximateNumEntries()).isZero();
-  }
-
-  @Test
-  void aPoolStoredWholeByTheVersionBeforeIsReadAndStoredSplitWithItsNextChange() {
-    // Before pools were stored split, one provisioner-pools value held every node, grant and released grant id.
-    PoolState whole = PoolShapeTest.registeredPool();
-    driver.<String, PoolState>getKeyValueStore(StoreNames.POOLS).put(KEY, whole);
-
-    activity.pipeInput(KEY, "{\"org\":\"demo\",\"pool\":\"train\",\"node\":\"m-2\",\"active\":true}"
-        .getBytes(StandardCharsets.UTF_8));
-
-    assertThat(facts()).filteredOn(NodeFact.NodeUpdated.class::isInstance).singleElement()
-        .satisfies(f -> assertThat(((NodeFact.NodeUpdated) f).node().name()).isEqualTo("m-2"));
-    PoolState head = driver.<String, PoolState>getKeyValueStore(StoreNames.POOLS).get(KEY);
-    assertThat(head.nodes()).isEmpty();
-    assertThat(head.capacity().grants()).isEmpty();
-    assertThat(head.releasedGrants()).isEmpty();
-    List<String> members = new ArrayList<>();
-    try (var all = driver.<String, PoolMember>getKeyValueStore(StoreNames.POOL_MEMBERS).all()) {
-      all.forEachRemaining(member -> members.add(member.key));
-    }
-    assertThat(members).containsExactlyInAnyOrder(KEY + "/n/m-1", KEY + "/n/m-2", KEY + "/g/11", KEY + "/g/12",
-        KEY + "/g/13", KEY + "/r/13");
+    assertThat(driver.<String, String>store(StoreNames.TIMERS).approximateNumEntries()).isZero();
   }
 
   @Test
@@ -225,7 +155,7 @@ class ProvisionerTopologyTest {
     activity.pipeInput(KEY, "{\"org\":\"demo\",\"pool\":\"train\",\"node\":\"m-1\",\"active\":true}"
         .getBytes(StandardCharsets.UTF_8));
 
-    var dead = output(Topics.NODE_ACTIVITY_REPORTED_DLQ.name()).readRecordsToList();
+    var dead = driver.output(Topics.NODE_ACTIVITY_REPORTED_DLQ).readRecordsToList();
     assertThat(dead).singleElement().satisfies(record -> {
       assertThat(record.key()).isEqualTo(KEY);
       assertThat(record.value()).isEqualTo("{garbage");
@@ -243,7 +173,7 @@ class ProvisionerTopologyTest {
     capacity.pipeInput(KEY, "{\"grants\":\"not a list\"}".getBytes(StandardCharsets.UTF_8));
     accepted.pipeInput(KEY, json(pool(1)));
 
-    var dead = output(DeadLetters.serviceTopic(ProvisionerTopology.SERVICE)).readRecordsToList();
+    var dead = driver.output(DeadLetters.serviceTopic(ProvisionerTopology.SERVICE)).readRecordsToList();
     assertThat(dead).singleElement().satisfies(record -> {
       assertThat(header(record, DeadLetters.ERROR)).isEqualTo("InvalidRecord");
       assertThat(header(record, DeadLetters.SOURCE_TOPIC)).isEqualTo(Topics.CAPACITY_CHECKED.name());
@@ -263,19 +193,19 @@ class ProvisionerTopologyTest {
     facts();
     var release = new NodeReleasePublished("stable", "2026.12.0", List.of("ncore image 2026.12.0"), T0);
 
-    input(Topics.NODE_RELEASE_PUBLISHED.name()).pipeInput("stable", json(release));
+    driver.bytesInput(Topics.NODE_RELEASE_PUBLISHED).pipeInput("stable", json(release));
 
     List<NodeFact> afterRelease = facts();
     assertThat(afterRelease).hasSize(2).allSatisfy(f -> assertThat(((NodeFact.NodePoolReconciled) f)
         .pendingNodeConfiguration().summary()).contains("release train stable: 2026.12.0"));
-    assertThat(driver.<String, NodeReleasePublished>getKeyValueStore(StoreNames.RELEASES).get("stable"))
+    assertThat(driver.<String, NodeReleasePublished>store(StoreNames.RELEASES).get("stable"))
         .isEqualTo(release);
-    input(Topics.NODE_RELEASE_PUBLISHED.name()).pipeInput("stable", json(release));
+    driver.bytesInput(Topics.NODE_RELEASE_PUBLISHED).pipeInput("stable", json(release));
     assertThat(facts()).isEmpty();
 
     var upgrade = new NodeConfigurationRequested("up-1", "demo", "train", "uid-1",
         NodeConfigurationRequested.Action.Upgrade, null, List.of(), T0);
-    input(Topics.NODEPOOL_CONFIGURATION_REQUESTED.name()).pipeInput(KEY, json(upgrade));
+    driver.bytesInput(Topics.NODEPOOL_CONFIGURATION_REQUESTED).pipeInput(KEY, json(upgrade));
 
     assertThat(facts()).singleElement().satisfies(f -> {
       var reconciled = (NodeFact.NodePoolReconciled) f;
@@ -287,23 +217,23 @@ class ProvisionerTopologyTest {
   @Test
   void badConfigurationRequestsAndReleasesGoToDeadLetterTopics() {
     accepted.pipeInput(KEY, json(pool(1)));
-    var requests = input(Topics.NODEPOOL_CONFIGURATION_REQUESTED.name());
+    var requests = driver.bytesInput(Topics.NODEPOOL_CONFIGURATION_REQUESTED);
 
     requests.pipeInput(KEY, "{\"id\":\"r-1\",\"org\":\"demo\",\"pool\":\"train\",\"action\":\"Rollback\"}"
         .getBytes(StandardCharsets.UTF_8));
     requests.pipeInput(KEY, "{\"id\":\"r-2\",\"org\":\"demo\",\"pool\":\"other\",\"action\":\"Upgrade\"}"
         .getBytes(StandardCharsets.UTF_8));
-    input(Topics.NODE_RELEASE_PUBLISHED.name()).pipeInput("nightly",
+    driver.bytesInput(Topics.NODE_RELEASE_PUBLISHED).pipeInput("nightly",
         "{\"releaseTrain\":\"nightly\",\"version\":\"1\"}".getBytes(StandardCharsets.UTF_8));
 
-    assertThat(output(Topics.NODEPOOL_CONFIGURATION_REQUESTED_DLQ.name()).readRecordsToList())
+    assertThat(driver.output(Topics.NODEPOOL_CONFIGURATION_REQUESTED_DLQ).readRecordsToList())
         .extracting(r -> header(r, DeadLetters.ERROR), r -> header(r, DeadLetters.REASON))
         .containsExactly(
             tuple("InvalidRecord",
                 "a Rollback names the nodeProfile of the revision to return to"),
             tuple("KeyMismatch",
                 "key 'demo/train' does not match the pool named in the value, 'demo/other'"));
-    assertThat(output(DeadLetters.serviceTopic(ProvisionerTopology.SERVICE)).readRecordsToList())
+    assertThat(driver.output(DeadLetters.serviceTopic(ProvisionerTopology.SERVICE)).readRecordsToList())
         .singleElement().satisfies(r -> assertThat(header(r, DeadLetters.ERROR)).isEqualTo("InvalidKey"));
   }
 
@@ -313,8 +243,8 @@ class ProvisionerTopologyTest {
     capacity.pipeInput(KEY, json(grants(new Grant("m-1", 11), new Grant("m-2", 12))));
     elapse(BOOT);
     facts();
-    var alerts = input(Topics.NODE_ALERT_RAISED.name());
-    var deletions = input(Topics.NODE_DELETION_REQUESTED.name());
+    var alerts = driver.bytesInput(Topics.NODE_ALERT_RAISED);
+    var deletions = driver.bytesInput(Topics.NODE_DELETION_REQUESTED);
 
     alerts.pipeInput(KEY, "{\"specversion\":\"1.0\"}".getBytes(StandardCharsets.UTF_8));
     alerts.pipeInput(KEY, json(CloudEvent.of("a-1", "monitoring", NodeAlert.RAISED, KEY, T0,
@@ -323,14 +253,14 @@ class ProvisionerTopologyTest {
         .getBytes(StandardCharsets.UTF_8));
     deletions.pipeInput(KEY, json(new NodeDeletionRequested("d-1", "demo", "train", "uid-1", "m-2", T0)));
 
-    assertThat(output(Topics.NODE_ALERT_RAISED_DLQ.name()).readRecordsToList()).singleElement()
+    assertThat(driver.output(Topics.NODE_ALERT_RAISED_DLQ).readRecordsToList()).singleElement()
         .satisfies(r -> assertThat(header(r, DeadLetters.ERROR)).isEqualTo("InvalidCloudEvent"));
-    assertThat(output(Topics.NODE_DELETION_REQUESTED_DLQ.name()).readRecordsToList()).singleElement()
+    assertThat(driver.output(Topics.NODE_DELETION_REQUESTED_DLQ).readRecordsToList()).singleElement()
         .satisfies(r -> assertThat(header(r, DeadLetters.ERROR)).isEqualTo("KeyMismatch"));
     assertThat(facts()).filteredOn(NodeFact.NodeUpdated.class::isInstance)
         .extracting(f -> ((NodeFact.NodeUpdated) f).node().name(), f -> ((NodeFact.NodeUpdated) f).change())
         .containsExactly(tuple("m-1", "AlertRaised"), tuple("m-2", "Draining"), tuple("m-2", "PrepareForTerminate"));
-    assertThat(output(Topics.NODEPOOL_EVENT_RECORDED.name()).readValuesToList())
+    assertThat(driver.output(Topics.NODEPOOL_EVENT_RECORDED).readValuesToList())
         .anyMatch(e -> e.contains("\"CWNodeDeletionRequestSuccess\""));
 
     // The node's durable timer removes it once its time to prepare for termination is over.

@@ -5,10 +5,9 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 
 /**
  * What the {@code quota-ledgers} store holds of one quota ledger, one record per key ({@link QuotaRecords}): its
- * head (the limit) and one record per pool, so an input writes the pools it changed, not every pool of the quota. A
- * value without {@code kind} is a head: ledgers stored whole by earlier versions read as one.
+ * head (the limit) and one record per pool, so an input writes the pools it changed, not every pool of the quota.
  */
-@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind", defaultImpl = QuotaHead.class)
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind")
 @JsonSubTypes({
     @JsonSubTypes.Type(value = QuotaHead.class, name = "Head"),
     @JsonSubTypes.Type(value = QuotaRecord.Pool.class, name = "Pool")

@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.quota.domain;
 
+import com.coreweave.nodepool.kit.streams.store.PrefixedRecords;
 import com.coreweave.nodepool.schema.events.QuotaKey;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -12,9 +13,13 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Quota ledgers as the {@code quota-ledgers} store holds them: the head under {@code <org>/<zone>/<instanceType>}
- * (the key the ledger's inputs carry) and each pool under {@code <org>/<zone>/<instanceType>/p/<org>/<pool>}, so a
- * prefix scan finds a ledger's records (and a scan of {@code <org>/} all of an org's).
+ * Quota ledgers as the {@code quota-ledgers} store holds them ({@link PrefixedRecords}): the head under
+ * {@code <org>/<zone>/<instanceType>}, each pool under {@code <org>/<zone>/<instanceType>/p/<org>/<pool>}.
+ *
+ * <ul>
+ *   <li>The head's key is the one the ledger's inputs carry.</li>
+ *   <li>A prefix scan of the key finds a ledger's records, one of {@code <org>/} all of an org's.</li>
+ * </ul>
  */
 public final class QuotaRecords {
 
@@ -27,7 +32,7 @@ public final class QuotaRecords {
 
   /** The prefix of every pool record of the ledger. */
   public static String pools(QuotaKey key) {
-    return key + "/p/";
+    return PrefixedRecords.member(head(key), "p/");
   }
 
   static String pool(QuotaKey key, String pool) {
@@ -39,13 +44,13 @@ public final class QuotaRecords {
     if (head == null) {
       return QuotaLedger.empty(key);
     }
-    Map<String, PoolEntry> entries = new TreeMap<>(head.legacy() == null ? Map.of() : head.legacy());
+    TreeMap<String, PoolEntry> entries = new TreeMap<>();
     for (QuotaRecord record : pools) {
       if (record instanceof QuotaRecord.Pool pool) {
         entries.put(pool.entry().ref().key().toString(), pool.entry());
       }
     }
-    return new QuotaLedger(key, head.limit(), head.limitSetAt(), new TreeMap<>(entries));
+    return new QuotaLedger(key, head.limit(), head.limitSetAt(), entries);
   }
 
   /** Whole ledgers from a scan of any records (heads and pools of several ledgers), in key order. */
@@ -65,11 +70,14 @@ public final class QuotaRecords {
   }
 
   /**
-   * The records to write (a null value deletes) when a ledger went from {@code before} to {@code after}: the pools
-   * that changed or left, and the head when the quota changed or the ledger is new or gone; every record when
-   * {@code before} was stored whole by an earlier version.
+   * The records to write (a null value deletes) when a ledger went from {@code before} to {@code after}.
+   *
+   * <ul>
+   *   <li>Each pool that changed or left.</li>
+   *   <li>The head when the quota changed, or the ledger is new or gone.</li>
+   * </ul>
    */
-  public static Map<String, QuotaRecord> writes(QuotaLedger before, QuotaLedger after, boolean storedWhole) {
+  public static Map<String, QuotaRecord> writes(QuotaLedger before, QuotaLedger after) {
     QuotaKey key = after.key();
     Map<String, QuotaRecord> writes = new TreeMap<>();
     if (before.isEmpty() && after.isEmpty()) {
@@ -79,7 +87,7 @@ public final class QuotaRecords {
     pools.addAll(after.pools().keySet());
     for (String pool : pools) {
       PoolEntry now = after.isEmpty() ? null : after.pools().get(pool);
-      if (storedWhole || !Objects.equals(before.pools().get(pool), now)) {
+      if (!Objects.equals(before.pools().get(pool), now)) {
         writes.put(pool(key, pool), now == null ? null : new QuotaRecord.Pool(now));
       }
     }
@@ -87,8 +95,8 @@ public final class QuotaRecords {
         || !Objects.equals(before.limitSetAt(), after.limitSetAt());
     if (after.isEmpty()) {
       writes.put(head(key), null);
-    } else if (storedWhole || headChanged) {
-      writes.put(head(key), new QuotaHead(key, after.limit(), after.limitSetAt(), null));
+    } else if (headChanged) {
+      writes.put(head(key), new QuotaHead(key, after.limit(), after.limitSetAt()));
     }
     return writes;
   }

@@ -1,8 +1,7 @@
 package com.coreweave.nodepool.quota.rest;
 
-import static com.coreweave.nodepool.kit.reads.InteractiveQueries.segment;
-
 import com.coreweave.nodepool.kit.reads.InteractiveQueries;
+import com.coreweave.nodepool.kit.reads.InternalReads;
 import com.coreweave.nodepool.quota.domain.QuotaLedger;
 import com.coreweave.nodepool.quota.domain.QuotaRecord;
 import com.coreweave.nodepool.quota.streams.StoreNames;
@@ -31,7 +30,7 @@ public class QuotaReads {
   /** Every ledger of {@code org}, from all instances. */
   public List<QuotaLedger> ofOrg(String org) {
     List<QuotaLedger> all = new ArrayList<>(localOfOrg(org));
-    all.addAll(queries.fromOthers(StoreNames.QUOTA_LEDGERS, "/internal/quotas/" + segment(org), LEDGERS,
+    all.addAll(queries.fromOthers(StoreNames.QUOTA_LEDGERS, InternalReads.path(QuotaPeerReads.QUOTAS, org), LEDGERS,
         ledger -> ledger.key().toString()));
     return all;
   }
@@ -39,7 +38,7 @@ public class QuotaReads {
   /** Every ledger the caller may read (every org's for an operator), from all instances. */
   public List<QuotaLedger> all() {
     List<QuotaLedger> all = new ArrayList<>(localAll());
-    all.addAll(queries.fromOthers(StoreNames.QUOTA_LEDGERS, "/internal/quotas", LEDGERS,
+    all.addAll(queries.fromOthers(StoreNames.QUOTA_LEDGERS, InternalReads.path(QuotaPeerReads.QUOTAS), LEDGERS,
         ledger -> ledger.key().toString()));
     return all;
   }

@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.quota.streams;
 
 import com.coreweave.nodepool.kit.streams.io.Outbound;
+import com.coreweave.nodepool.kit.streams.store.PrefixedRecords;
 import com.coreweave.nodepool.quota.domain.QuotaDecider;
 import com.coreweave.nodepool.quota.domain.QuotaInput;
 import com.coreweave.nodepool.quota.domain.QuotaLedger;
@@ -14,9 +15,7 @@ import com.coreweave.nodepool.schema.topics.Topics;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -33,8 +32,6 @@ class QuotaProcessor implements Processor<String, QuotaInput, String, Outbound> 
 
   private final Clock clock;
   private final Map<String, QuotaLedger> loaded = new HashMap<>();
-  /** Ledgers read as an earlier version stored them (whole): their first change writes every record. */
-  private final Set<String> storedWhole = new HashSet<>();
   private ProcessorContext<String, Outbound> context;
   private KeyValueStore<String, QuotaRecord> ledgers;
 
@@ -48,7 +45,6 @@ class QuotaProcessor implements Processor<String, QuotaInput, String, Outbound> 
     ledgers = context.getStateStore(StoreNames.QUOTA_LEDGERS);
     // Initialised again after the store was restored (a crash, a failed transaction): read every ledger afresh.
     loaded.clear();
-    storedWhole.clear();
   }
 
   @Override
@@ -56,13 +52,7 @@ class QuotaProcessor implements Processor<String, QuotaInput, String, Outbound> 
     Instant now = clock.instant();
     QuotaLedger before = loaded.computeIfAbsent(record.key(), this::read);
     QuotaDecider.Result result = QuotaDecider.decide(before, record.value(), now);
-    QuotaRecords.writes(before, result.ledger(), storedWhole.remove(record.key())).forEach((key, value) -> {
-      if (value == null) {
-        ledgers.delete(key);
-      } else {
-        ledgers.put(key, value);
-      }
-    });
+    QuotaRecords.writes(before, result.ledger()).forEach((key, value) -> PrefixedRecords.write(ledgers, key, value));
     loaded.put(record.key(), result.ledger());
     result.gone().forEach(gone -> toLedger(gone, CapacityDemanded.gone(gone.key().toString(), gone.uid()), now));
     result.changed().forEach(decision -> toLedger(decision.pool(), CapacityDemanded.of(decision), now));
@@ -76,11 +66,7 @@ class QuotaProcessor implements Processor<String, QuotaInput, String, Outbound> 
   }
 
   private QuotaLedger read(String key) {
-    StoredQuotas.Read read = StoredQuotas.read(ledgers, QuotaKey.parse(key));
-    if (read.storedWhole()) {
-      storedWhole.add(key);
-    }
-    return read.ledger();
+    return StoredQuotas.read(ledgers, QuotaKey.parse(key));
   }
 
   private void emit(String key, Outbound outbound, Instant now) {

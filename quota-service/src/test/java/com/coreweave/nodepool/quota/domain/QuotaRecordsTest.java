@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.quota.Pools;
 import com.coreweave.nodepool.schema.events.QuotaKey;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The quota ledger as the {@code quota-ledgers} store holds it: a head and a record per pool, of which an input
- * writes only what it changed; readable across versions.
+ * writes only what it changed.
  */
 class QuotaRecordsTest {
 
@@ -29,7 +28,7 @@ class QuotaRecordsTest {
 
   Map<String, QuotaRecord> apply(QuotaInput input) {
     QuotaLedger next = QuotaDecider.decide(ledger, input, NOW).ledger();
-    Map<String, QuotaRecord> writes = QuotaRecords.writes(ledger, next, false);
+    Map<String, QuotaRecord> writes = QuotaRecords.writes(ledger, next);
     writes.forEach((key, value) -> {
       if (value == null) {
         stored.remove(key);
@@ -79,40 +78,13 @@ class QuotaRecordsTest {
   }
 
   @Test
-  void readsALedgerStoredWholeByAnEarlierVersionAndWritesItOutRecordByRecord() {
-    String earlier = """
-        {"key":{"org":"demo","zone":"US-EAST-04A","instanceType":"gd-8xa100-i128"},"limit":8,
-        "limitSetAt":"2026-01-01T00:00:00Z","pools":{"demo/a":{"ref":{"org":"demo","pool":"a","uid":"uid-a",
-        "generation":1,"zone":"US-EAST-04A","instanceType":"gd-8xa100-i128","computeClass":"default"},
-        "requested":6,"admitted":6,"valid":true,"deleting":false},"demo/b":{"ref":{"org":"demo","pool":"b",
-        "uid":"uid-b","generation":1,"zone":"US-EAST-04A","instanceType":"gd-8xa100-i128",
-        "computeClass":"default"},"requested":4,"admitted":0,"valid":true,"deleting":false,
-        "waitingSince":"2026-01-01T00:00:00Z"}}}
-        """;
-    QuotaHead head = (QuotaHead) SERDE.deserializer().deserialize("t", earlier.getBytes(StandardCharsets.UTF_8));
-    QuotaLedger whole = QuotaRecords.ledger(KEY, head, List.of());
-    assertThat(whole.usage()).isEqualTo(6);
-    assertThat(whole.pools().get("demo/b").waiting()).isTrue();
-
-    QuotaLedger next = QuotaDecider.decide(whole, new QuotaInput.LimitSet(10, NOW), NOW).ledger();
-    Map<String, QuotaRecord> writes = QuotaRecords.writes(whole, next, true);
-
-    assertThat(writes).containsOnlyKeys(QuotaRecords.head(KEY), QuotaRecords.pools(KEY) + "demo/a",
-        QuotaRecords.pools(KEY) + "demo/b");
-    assertThat(((QuotaHead) writes.get(QuotaRecords.head(KEY))).legacy()).isNull();
-    assertThat(QuotaRecords.ledger(KEY, (QuotaHead) writes.get(QuotaRecords.head(KEY)),
-        writes.values().stream().filter(r -> r instanceof QuotaRecord.Pool).toList())).isEqualTo(next);
-    assertThat(next.pools().get("demo/b").admitted()).isEqualTo(4);
-  }
-
-  @Test
   void assemblesTheLedgersOfAScan() {
     apply(new QuotaInput.LimitSet(5, NOW));
     apply(new QuotaInput.PoolChanged(Pools.demand("a", "uid-a", 1, 3)));
     QuotaKey other = new QuotaKey("demo", "US-WEST-04A", Pools.TYPE);
     QuotaLedger elsewhere = QuotaDecider.decide(QuotaLedger.empty(other), new QuotaInput.LimitSet(2, NOW), NOW)
         .ledger();
-    QuotaRecords.writes(QuotaLedger.empty(other), elsewhere, false).forEach(stored::put);
+    QuotaRecords.writes(QuotaLedger.empty(other), elsewhere).forEach(stored::put);
 
     assertThat(QuotaRecords.ledgers(stored.values())).containsExactly(ledger, elsewhere);
   }

@@ -17,22 +17,12 @@ import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.resource.Conditions.Quota;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Topics;
+import com.coreweave.nodepool.testing.StreamsDriver;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,7 +33,7 @@ class QuotaTopologyTest {
 
   private static final String QUOTA = "demo/" + ZONE + "/" + TYPE;
 
-  private TopologyTestDriver driver;
+  private StreamsDriver driver;
   private TestInputTopic<String, byte[]> demanded;
   private TestInputTopic<String, byte[]> limits;
   private TestOutputTopic<String, String> events;
@@ -51,23 +41,14 @@ class QuotaTopologyTest {
   private TestOutputTopic<String, byte[]> deadLetters;
 
   @BeforeEach
-  void start() throws Exception {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, QuotaTopology.SERVICE);
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory(Files.createDirectories(Path.of("target", "topology-test")), "state").toString());
-    Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
-    driver = new TopologyTestDriver(QuotaTopology.build(3, clock), props);
-    demanded = driver.createInputTopic(Topics.QUOTA_DEMANDED.name(), new StringSerializer(),
-        new ByteArraySerializer());
-    limits = driver.createInputTopic(Topics.QUOTA_LIMIT_SET.name(), new StringSerializer(),
-        new ByteArraySerializer());
-    events = driver.createOutputTopic(Topics.NODEPOOL_EVENT_RECORDED.name(), new StringDeserializer(),
-        new StringDeserializer());
-    demands = driver.createOutputTopic(Topics.CAPACITY_DEMANDED.name(), new StringDeserializer(),
-        new StringDeserializer());
-    deadLetters = driver.createOutputTopic(DeadLetters.serviceTopic(QuotaTopology.SERVICE),
-        new StringDeserializer(), new ByteArrayDeserializer());
+  void start() {
+    driver = StreamsDriver.start(QuotaTopology.SERVICE, Instant.parse("2026-01-01T00:00:00Z"),
+        clock -> QuotaTopology.build(3, clock));
+    demanded = driver.bytesInput(Topics.QUOTA_DEMANDED);
+    limits = driver.bytesInput(Topics.QUOTA_LIMIT_SET);
+    events = driver.output(Topics.NODEPOOL_EVENT_RECORDED);
+    demands = driver.output(Topics.CAPACITY_DEMANDED);
+    deadLetters = driver.bytesOutput(DeadLetters.serviceTopic(QuotaTopology.SERVICE));
   }
 
   @AfterEach

@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.kit.kafka;
 
+import com.coreweave.nodepool.kit.streams.internals.StreamsInternals;
 import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Rejection.Code;
@@ -10,7 +11,6 @@ import java.util.Iterator;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.AbstractRecords;
 import org.apache.kafka.common.record.CompressionType;
 import org.apache.kafka.common.record.RecordBatch;
@@ -35,7 +35,7 @@ public final class DeadLetterRecords {
    */
   public static Headers headers(Code code, String reason, String sourceTopic, int partition, long offset,
                                 String targetTopic, String service, Instant failedAt) {
-    Headers headers = new RecordHeaders();
+    Headers headers = StreamsInternals.headers();
     headers.add(DeadLetters.REASON, utf8(DeadLetters.reason(reason)));
     headers.add(DeadLetters.ERROR, utf8(code.header()));
     if (sourceTopic != null) {
@@ -74,7 +74,7 @@ public final class DeadLetterRecords {
     if (size(key, value, headers, compression) <= room) {
       return new ProducerRecord<>(topic, null, key, value, headers);
     }
-    Headers cut = new RecordHeaders(headers.toArray());
+    Headers cut = StreamsInternals.headers(headers.toArray());
     cut.add(DeadLetters.TRUNCATED, utf8(Integer.toString(value == null ? 0 : value.length)));
     int valueRoom = room - size(key, null, cut, compression) - LENGTH_FIELDS;
     if (valueRoom < 0) {

@@ -2,6 +2,7 @@ package com.coreweave.nodepool.kit.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.coreweave.nodepool.kit.streams.internals.StreamsInternals;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -11,7 +12,6 @@ import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler.ProcessingHandlerResponse;
@@ -131,7 +131,7 @@ class DeadLetterHandlersTest {
 
       @Override
       public Headers headers() {
-        return new RecordHeaders();
+        return StreamsInternals.headers();
       }
 
       @Override

@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.systemtest.bench;
 
 import com.coreweave.nodepool.systemtest.harness.Stack;
+import com.coreweave.nodepool.testing.ChildProcess;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -16,7 +17,6 @@ import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
@@ -59,7 +59,7 @@ final class Baseline {
   private final Map<String, Long> firstHop = new ConcurrentHashMap<>();
   private final Map<String, Long> lastHop = new ConcurrentHashMap<>();
   private Path stateDir;
-  private Process child;
+  private ChildProcess child;
   private KafkaConsumer<String, byte[]> consumer;
   private Thread follower;
   private int k;
@@ -141,23 +141,14 @@ final class Baseline {
         .all().get();
     stateDir = Files.createTempDirectory("nodepool-baseline-");
     // The services' JVM options, so that the yardstick's JVM compiles and collects as theirs do.
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", Stack.jvmOptions(Path.of(System.getProperty("stack.project-root", "..")).toAbsolutePath()
+    List<String> command = new ArrayList<>(List.of(ChildProcess.java(), "-Xmx256m", Stack.jvmOptions(Path.of(System.getProperty("stack.project-root", "..")).toAbsolutePath()
             .normalize()), "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
         "-cp", System.getProperty("java.class.path"), BaselineChain.class.getName(), bootstrap, stateDir.toString(),
         String.join(",", hops.stream().map(CreatePath.Hop::service).toList())));
     settings.forEach((key, value) -> command.add(key + "=" + value));
-    Files.createDirectories(log.getParent());
-    child = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-    long deadline = System.nanoTime() + START.toNanos();
-    while (!Files.readString(log).contains(BaselineChain.READY)) {
-      if (!child.isAlive() || System.nanoTime() > deadline) {
-        throw new IllegalStateException("the baseline chain did not start within " + START.toSeconds() + " s; see "
-            + log);
-      }
-      Thread.sleep(200);
-    }
+    child = new ChildProcess("baseline", command, log);
+    child.launch();
+    child.awaitReady(() -> child.outputSinceLaunch().contains(BaselineChain.READY), START);
     follow();
   }
 
@@ -237,10 +228,7 @@ final class Baseline {
       follower.join(5_000);
     }
     if (child != null) {
-      child.destroy();
-      if (!child.waitFor(10, TimeUnit.SECONDS)) {
-        child.destroyForcibly().waitFor();
-      }
+      child.stop(Duration.ofSeconds(10));
     }
     if (stateDir != null) {
       try (Stream<Path> paths = Files.walk(stateDir)) {

@@ -1,5 +1,8 @@
 package com.coreweave.nodepool.systemtest.harness;
 
+import com.coreweave.nodepool.localkafka.LocalKafkaMain;
+import com.coreweave.nodepool.testing.ChildProcess;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -24,8 +27,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
-
-import com.coreweave.nodepool.localkafka.LocalKafkaMain;
 
 /**
  * The whole product as an operator runs it: a real broker and the services' runnable jars, each a separate process on

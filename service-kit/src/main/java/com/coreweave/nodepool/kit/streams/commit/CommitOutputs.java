@@ -1,15 +1,13 @@
 package com.coreweave.nodepool.kit.streams.commit;
-import com.coreweave.nodepool.kit.streams.store.CommitHookStore;
 
-import com.coreweave.nodepool.kit.streams.store.StoreLayers;
+import com.coreweave.nodepool.kit.streams.internals.CommitHookStore;
+import com.coreweave.nodepool.kit.streams.internals.NodeForwarder;
+import com.coreweave.nodepool.kit.streams.internals.StoreLayers;
+import com.coreweave.nodepool.kit.streams.internals.StreamsInternals;
 import java.util.List;
 import java.util.function.Supplier;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.processor.internals.InternalProcessorContext;
-import org.apache.kafka.streams.processor.internals.ProcessorNode;
-import org.apache.kafka.streams.processor.internals.ProcessorRecordContext;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 
@@ -22,7 +20,7 @@ import org.apache.kafka.streams.state.StoreBuilder;
  * of each pool a commit changed, built from what the processor holds in memory at the commit.
  *
  * <p>The processor makes a new one whenever Streams initialises it: the hook replaces any set before on the store,
- * as with {@link RecentValues}, which cannot share a store with it.
+ * as with {@code RecentValues}, which cannot share a store with it.
  */
 public final class CommitOutputs {
 
@@ -41,39 +39,17 @@ public final class CommitOutputs {
   public static <V> void atCommit(ProcessorContext<String, V> context, KeyValueStore<String, ?> store,
                                   Supplier<List<Record<String, V>>> outputs) {
     CommitHookStore<?> hook = StoreLayers.find(store, CommitHookStore.class);
-    if (hook == null || !(context instanceof InternalProcessorContext<String, V> streams)) {
+    if (hook == null || !StreamsInternals.isStreamsContext(context)) {
       throw new IllegalArgumentException("store " + store.name() + " is not built with CommitOutputs.layered, or "
           + "the context is not Streams' own");
     }
-    ProcessorNode<?, ?, ?, ?> node = streams.currentNode();
-    hook.beforeFlush(() -> forward(streams, node, outputs.get()));
+    // Forwarded outside of any process(), as Streams' own punctuators do: with a record context of no input record.
+    NodeForwarder<V> forwarder = NodeForwarder.of(context);
+    hook.beforeFlush(() -> forwarder.forwardWithoutInput(outputs.get()));
   }
 
   /** The processor holds something for the commit: it is awaited, so a caught-up thread commits it promptly. */
   public static void holding() {
     PromptCommits.pacing().held();
-  }
-
-  /**
-   * Forwards outside of any {@code process}, as Streams' own punctuators do: from the processor's node, with a record
-   * context of no input record.
-   */
-  private static <V> void forward(InternalProcessorContext<String, V> streams, ProcessorNode<?, ?, ?, ?> node,
-                                  List<Record<String, V>> records) {
-    if (records.isEmpty()) {
-      return;
-    }
-    ProcessorNode<?, ?, ?, ?> previousNode = streams.currentNode();
-    ProcessorRecordContext previousContext = streams.recordContext();
-    streams.setCurrentNode(node);
-    try {
-      for (Record<String, V> record : records) {
-        streams.setRecordContext(new ProcessorRecordContext(record.timestamp(), -1, -1, null, new RecordHeaders()));
-        streams.forward(record);
-      }
-    } finally {
-      streams.setRecordContext(previousContext);
-      streams.setCurrentNode(previousNode);
-    }
   }
 }

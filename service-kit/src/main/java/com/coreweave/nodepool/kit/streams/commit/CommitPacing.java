@@ -5,16 +5,21 @@ import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
- * When a stream thread should commit at once instead of at the next {@code commit.interval.ms}: as soon as it has
- * processed every record of a poll that left it caught up, with nothing more on any of its partitions, if anything it
- * wrote since its last commit is awaited (a record for the next service, a status a client watches), including what
- * an earlier poll that was still behind wrote. A record that reaches a service with no backlog then crosses the hop
- * in one commit's time (a few ms) instead of up to the interval. Writes nobody waits for wait for the interval or
- * ride along with the next prompt commit, as a transaction costs the machine ~15 ms of CPU across broker and
- * service: input that only moves the offsets (a fact this service ignores), and a store's changelog. A thread with a
- * backlog keeps committing per interval, so that a burst is still written in few transactions. At most one prompt
- * commit per poll, and none while behind, so prompt commits cannot pile up under load. (Services run exactly-once:
- * the producer's transaction commit is what clears the writes.)
+ * When a stream thread should commit at once instead of at the next {@code commit.interval.ms}.
+ *
+ * <ul>
+ *   <li>At once: as soon as it has processed every record of a poll that left it caught up (nothing more on any of
+ *       its partitions), if anything it wrote since its last commit is awaited (a record for the next service, a
+ *       status a client watches), including what an earlier poll that was still behind wrote.</li>
+ *   <li>Why: a record that reaches a service with no backlog then crosses the hop in one commit's time (a few ms)
+ *       instead of up to the interval.</li>
+ *   <li>Writes nobody waits for (input that only moves the offsets, a store's changelog) wait for the interval or
+ *       ride along with the next prompt commit: a transaction costs the machine ~15 ms of CPU across broker and
+ *       service.</li>
+ *   <li>A thread with a backlog keeps committing per interval, so a burst is still written in few transactions.</li>
+ *   <li>At most one prompt commit per poll, and none while behind, so prompt commits cannot pile up under load.</li>
+ *   <li>Services run exactly-once: the producer's transaction commit is what clears the writes.</li>
+ * </ul>
  */
 public final class CommitPacing {
 

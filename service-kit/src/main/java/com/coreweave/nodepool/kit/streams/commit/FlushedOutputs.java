@@ -1,15 +1,12 @@
 package com.coreweave.nodepool.kit.streams.commit;
 
-import com.coreweave.nodepool.kit.streams.store.StoreLayers;
-import java.nio.charset.StandardCharsets;
+import com.coreweave.nodepool.kit.streams.internals.NodeForwarder;
+import com.coreweave.nodepool.kit.streams.internals.StreamsInternals;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.processor.internals.InternalProcessorContext;
-import org.apache.kafka.streams.processor.internals.ProcessorNode;
-import org.apache.kafka.streams.state.internals.CachingKeyValueStore;
 
 /**
  * One output per key and commit: a record held here is forwarded when a cached store (keyed by the same String) writes
@@ -19,29 +16,31 @@ import org.apache.kafka.streams.state.internals.CachingKeyValueStore;
  * neither does, and a task closed without committing drops them with its processor.
  *
  * <p>Kafka Streams' DSL coalesces a KTable's output this way with its record cache; this does the same for a
- * processor's own output, through the same cache-flush hook (an internal Streams interface). With a store without a
- * cache, every record is forwarded at once.
+ * processor's own output, through the same cache-flush hook (an internal Streams interface). The store must be built
+ * {@code withCachingEnabled()} and the context be Streams' own (a task's or TopologyTestDriver's): without either
+ * nothing would ever release what is held, so {@link #of} refuses them.
  */
 public final class FlushedOutputs<V> {
 
   private final ProcessorContext<String, V> context;
   private final Map<String, Record<String, V>> held = new HashMap<>();
-  private final boolean holding;
 
   private FlushedOutputs(ProcessorContext<String, V> context, StateStore store) {
     this.context = context;
-    CachingKeyValueStore cache = StoreLayers.find(store, CachingKeyValueStore.class);
-    // Only Streams' own context can have a cached store (a unit test's mock context cannot initialise one).
-    holding = cache != null && context instanceof InternalProcessorContext<String, V>;
-    if (holding) {
-      InternalProcessorContext<String, V> streams = (InternalProcessorContext<String, V>) context;
-      ProcessorNode<?, ?, ?, ?> node = streams.currentNode();
-      cache.setFlushListener(flushed -> release(streams, node,
-          new String(flushed.key(), StandardCharsets.UTF_8)), false);
+    if (!StreamsInternals.isCaching(store)) {
+      throw new IllegalStateException("store " + store.name() + " has no record cache: FlushedOutputs releases an "
+          + "output when the cache flushes its key, so build the store withCachingEnabled()");
     }
+    NodeForwarder<V> forwarder = NodeForwarder.of(context);
+    StreamsInternals.onCacheFlush(store, key -> release(forwarder, key));
   }
 
-  /** Outputs of {@code context}'s processor, forwarded when {@code store} (of String keys) flushes their key. */
+  /**
+   * Outputs of {@code context}'s processor, forwarded when {@code store} (of String keys) flushes their key. Called
+   * from the processor's {@code init}.
+   *
+   * @throws IllegalStateException when {@code store} has no record cache, or {@code context} is not Streams' own
+   */
   public static <V> FlushedOutputs<V> of(ProcessorContext<String, V> context, StateStore store) {
     return new FlushedOutputs<>(context, store);
   }
@@ -51,12 +50,8 @@ public final class FlushedOutputs<V> {
    * record is awaited like one written at once, so a caught-up thread commits it promptly.
    */
   public void hold(Record<String, V> record) {
-    if (holding) {
-      held.put(record.key(), record);
-      PromptCommits.pacing().held();
-    } else {
-      context.forward(record);
-    }
+    held.put(record.key(), record);
+    PromptCommits.pacing().held();
   }
 
   /** Forwards the record held for {@code key} now, if there is one: before an output that must follow it. */
@@ -71,17 +66,10 @@ public final class FlushedOutputs<V> {
    * Called by the cache as it writes a key's entry through, outside of any processor's {@code process} when that is
    * a commit: the record is forwarded as from this processor's node, as Streams' own KTable flush listener does.
    */
-  private void release(InternalProcessorContext<String, V> streams, ProcessorNode<?, ?, ?, ?> node, String key) {
+  private void release(NodeForwarder<V> forwarder, String key) {
     Record<String, V> record = held.remove(key);
-    if (record == null) {
-      return;
-    }
-    ProcessorNode<?, ?, ?, ?> previous = streams.currentNode();
-    streams.setCurrentNode(node);
-    try {
-      streams.forward(record);
-    } finally {
-      streams.setCurrentNode(previous);
+    if (record != null) {
+      forwarder.forward(record);
     }
   }
 }

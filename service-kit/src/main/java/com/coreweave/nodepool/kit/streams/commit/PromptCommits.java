@@ -3,15 +3,16 @@ package com.coreweave.nodepool.kit.streams.commit;
 import com.coreweave.nodepool.kit.kafka.DeadLetteringProducer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -212,8 +213,13 @@ public final class PromptCommits implements ProcessorWrapper {
      * each partition it wrote to, and is fetched after its records. (A partition not fetched yet counts as none.)
      */
     private boolean caughtUp() {
-      for (TopicPartition partition : assignment()) {
-        if (currentLag(partition).orElse(0) > 1) {
+      return caughtUp(assignment().stream().map(this::currentLag).toList());
+    }
+
+    /** Whether partitions with {@code lags} (empty: not fetched yet) leave at most one offset each. */
+    static boolean caughtUp(Collection<OptionalLong> lags) {
+      for (OptionalLong lag : lags) {
+        if (lag.orElse(0) > 1) {
           return false;
         }
       }

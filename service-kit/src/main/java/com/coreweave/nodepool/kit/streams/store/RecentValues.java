@@ -1,5 +1,7 @@
 package com.coreweave.nodepool.kit.streams.store;
 
+import com.coreweave.nodepool.kit.streams.internals.CommitHookStore;
+import com.coreweave.nodepool.kit.streams.internals.StoreLayers;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -11,16 +13,21 @@ import org.apache.kafka.streams.state.StoreBuilder;
 
 /**
  * A store's most recently used values, kept parsed in front of it for the processor that is its only writer, and
- * its writes held until the commit. A value read again soon (a pool's view, read by every fact about the pool) is not
- * parsed again from the store's bytes, and a value written several times between two commits is serialized and
- * written to the store once, when Streams flushes the store for the commit (or when it leaves this cache first). So
- * the store, its changelog and the commit see what they would without this, less the intermediate values, which
- * Streams' record cache would have dropped anyway.
+ * its writes held until the commit.
  *
- * <p>The processor makes a new one whenever Streams initialises it (a task opened, or revived after a failed
- * transaction), so a value never outlives the store state it was read from and held writes go with the transaction
- * that failed. Values must be immutable. The store must be built with {@link #layered}; interactive queries read
- * what the last flush wrote.
+ * <ul>
+ *   <li>A value read again soon (a pool's view, read by every fact about the pool) is not parsed again from the
+ *       store's bytes.</li>
+ *   <li>A value written several times between two commits is serialized and written to the store once, when Streams
+ *       flushes the store for the commit (or when it leaves this cache first). The store, its changelog and the
+ *       commit see what they would without this, less the intermediate values, which Streams' record cache would
+ *       have dropped anyway.</li>
+ *   <li>The processor makes a new one whenever Streams initialises it (a task opened, or revived after a failed
+ *       transaction), so a value never outlives the store state it was read from, and held writes go with the
+ *       transaction that failed.</li>
+ *   <li>Values must be immutable. The store must be built with {@link #layered}; interactive queries read what the
+ *       last flush wrote.</li>
+ * </ul>
  */
 public final class RecentValues<V> {
 

@@ -1,5 +1,7 @@
 package com.coreweave.nodepool.kit.streams.store;
 
+import com.coreweave.nodepool.kit.streams.internals.CommitHookStore;
+import com.coreweave.nodepool.kit.streams.internals.StoreLayers;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

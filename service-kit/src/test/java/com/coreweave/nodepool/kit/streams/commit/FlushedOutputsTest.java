@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.kit.streams.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Properties;
 import org.apache.kafka.common.serialization.Serdes;
@@ -13,6 +14,7 @@ import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -34,7 +36,9 @@ class FlushedOutputsTest {
 
   @AfterEach
   void close() {
-    driver.close();
+    if (driver != null) {
+      driver.close();
+    }
   }
 
   @Test
@@ -70,12 +74,20 @@ class FlushedOutputsTest {
   }
 
   @Test
-  void aStoreWithoutACachePublishesEveryStatusAtOnce() {
-    start(false);
+  void aStoreWithoutACacheIsRefusedAtInit() {
+    // Nothing would ever release a held output: refused, where it used to forward every status at once.
+    assertThatThrownBy(() -> start(false)).rootCause().isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("views has no record cache");
+  }
 
-    facts.pipeInput("pool-a", "Pending,Provisioning,AtTarget");
+  @Test
+  void aMockContextIsRefused() {
+    var context = new MockProcessorContext<String, String>();
+    // A cached store cannot even be initialised with a mock context: built, not initialised.
+    KeyValueStore<String, String> views = store(true).withLoggingDisabled().build();
 
-    assertThat(statuses.readValuesToList()).containsExactly("Pending", "Provisioning", "AtTarget");
+    assertThatThrownBy(() -> FlushedOutputs.of(context, views)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("Kafka Streams' own processor context");
   }
 
   private void start(boolean cached) {

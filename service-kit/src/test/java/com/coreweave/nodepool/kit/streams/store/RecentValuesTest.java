@@ -3,6 +3,7 @@ package com.coreweave.nodepool.kit.streams.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.coreweave.nodepool.kit.streams.internals.StreamsInternals;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,6 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
-import org.apache.kafka.streams.state.internals.CachedStateStore;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -126,7 +126,7 @@ class RecentValuesTest {
 
   /** What Streams does to every store of a task before the commit's records go to the broker. */
   private void commit() {
-    ((CachedStateStore<?, ?>) store).flushCache();
+    StreamsInternals.flushCache(store);
   }
 
   @Test

@@ -3,6 +3,7 @@ package com.coreweave.nodepool.kit.streams.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.coreweave.nodepool.kit.streams.internals.StreamsInternals;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,6 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
-import org.apache.kafka.streams.state.internals.CachedStateStore;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -83,13 +83,13 @@ class SplitValuesTest {
     // Streams flushes a task's stores one by one before the commit: a write that reached a store flushed before
     // would wait in its cache for the next transaction.
     pools.put("org/pool-a", pool("Pending", "m-1", "Booting"));
-    ((CachedStateStore<?, ?>) members).flushCache();
+    StreamsInternals.flushCache(members);
 
     assertThat(heads.get("org/pool-a")).isEqualTo("Pending");
     assertThat(members.get("org/pool-a/m-1")).isEqualTo("Booting");
 
     pools.put("org/pool-b", pool("Pending", "m-2", "Booting"));
-    ((CachedStateStore<?, ?>) heads).flushCache();
+    StreamsInternals.flushCache(heads);
 
     assertThat(heads.get("org/pool-b")).isEqualTo("Pending");
     assertThat(members.get("org/pool-b/m-2")).isEqualTo("Booting");
@@ -258,8 +258,8 @@ class SplitValuesTest {
 
   /** What Streams does to every store of a task before the commit's records go to the broker. */
   private void commit() {
-    ((CachedStateStore<?, ?>) heads).flushCache();
-    ((CachedStateStore<?, ?>) members).flushCache();
+    StreamsInternals.flushCache(heads);
+    StreamsInternals.flushCache(members);
   }
 
   private static Pool pool(String status, String... nodesAndPhases) {

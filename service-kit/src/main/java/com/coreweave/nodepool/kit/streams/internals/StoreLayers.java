@@ -1,4 +1,4 @@
-package com.coreweave.nodepool.kit.streams.store;
+package com.coreweave.nodepool.kit.streams.internals;
 
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.state.internals.WrappedStateStore;
@@ -11,6 +11,7 @@ public final class StoreLayers {
 
   /** The outermost layer of {@code store} (itself included) that is a {@code type}, or null. */
   public static <L> L find(StateStore store, Class<L> type) {
+    // No public API reaches under the outer layer: WrappedStateStore (internal) is how Streams stacks them.
     StateStore layer = store;
     while (!type.isInstance(layer)) {
       if (!(layer instanceof WrappedStateStore<?, ?, ?> wrapped)) {

@@ -1,4 +1,4 @@
-package com.coreweave.nodepool.kit.streams.store;
+package com.coreweave.nodepool.kit.streams.internals;
 
 import java.util.List;
 import java.util.Map;
@@ -12,9 +12,10 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
 /**
  * The outermost layer of a key-value store, which runs a hook each time Streams flushes the store's cache for a
  * commit: before the commit's records are flushed to the broker and the transaction commits, so what the hook writes
- * into the store belongs to that transaction. {@link RecentValues} writes its held values there. Everything else goes
+ * into the store belongs to that transaction. {@code RecentValues} writes its held values there. Everything else goes
  * straight through to the store (interactive queries included).
  */
+// Extends the internal WrappedStateStore: Streams flushes a store's layers through it, and no public layer has a hook.
 public final class CommitHookStore<V> extends WrappedStateStore<KeyValueStore<String, V>, String, V>
     implements KeyValueStore<String, V> {
 

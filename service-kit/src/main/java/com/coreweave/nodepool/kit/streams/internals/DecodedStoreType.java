@@ -1,6 +1,5 @@
-package com.coreweave.nodepool.kit.streams.store;
+package com.coreweave.nodepool.kit.streams.internals;
 
-import com.coreweave.nodepool.kit.streams.store.StoreLayers;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Function;
@@ -33,6 +32,7 @@ public final class DecodedStoreType<T> implements QueryableStoreType<ReadOnlyKey
     return bytesUnder(store) != null;
   }
 
+  // QueryableStoreType's own signature names the internal StateStoreProvider: any store type must use it.
   @Override
   public ReadOnlyKeyValueStore<String, T> create(StateStoreProvider provider, String storeName) {
     return new Decoded(provider, storeName);
@@ -41,6 +41,7 @@ public final class DecodedStoreType<T> implements QueryableStoreType<ReadOnlyKey
   /** The bytes store under a store's metering layer (its record cache, changelog and RocksDB), or null. */
   @SuppressWarnings("unchecked")
   private static KeyValueStore<Bytes, byte[]> bytesUnder(StateStore store) {
+    // The serde is applied by the internal metering layer; the bytes under it are reachable no other way.
     MeteredKeyValueStore<?, ?> metered = StoreLayers.find(store, MeteredKeyValueStore.class);
     return metered == null ? null : (KeyValueStore<Bytes, byte[]>) metered.wrapped();
   }
