@@ -8,7 +8,7 @@ import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasItems;
 
-import com.coreweave.nodepool.api.domain.ContinueToken;
+import com.coreweave.nodepool.api.kube.ContinueToken;
 import com.coreweave.nodepool.testing.KafkaResource;
 import com.coreweave.nodepool.testing.TopicProbe;
 import io.quarkus.test.common.WithTestResource;

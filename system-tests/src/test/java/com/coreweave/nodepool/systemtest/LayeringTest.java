@@ -9,6 +9,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -79,14 +80,49 @@ class LayeringTest {
         .check(classes);
   }
 
-  /** Not yet nodepool-api-service ({@code com.coreweave.nodepool.api}): its rest and streams packages are untangled apart. */
   @Test
   void noModuleHasAPackageCycle() {
-    for (String module : List.of("schema", "kit", "quota", "capacity", "provisioner", "preemption")) {
+    for (String module : List.of("schema", "kit", "api", "quota", "capacity", "provisioner", "preemption")) {
       slices().matching("com.coreweave.nodepool." + module + ".(**)")
           .should().beFreeOfCycles()
           .because("a module's packages build on each other one way")
           .check(classes);
     }
+  }
+
+  private static final List<String> SERVICES = List.of("api", "quota", "capacity", "provisioner", "preemption");
+
+  /**
+   * A layer's packages in every service ({@code rest}, {@code streams}, ...); service-kit's own ({@code kit.rest},
+   * {@code kit.streams}) are helpers any layer may use within the other rules, so not one of them.
+   */
+  private static String[] ofEveryService(String... layers) {
+    return SERVICES.stream().flatMap(service -> Stream.of(layers).map(l -> "com.coreweave.nodepool." + service + "."
+        + l + "..")).toArray(String[]::new);
+  }
+
+  @Test
+  void nothingDependsOnAServiceRestPackage() {
+    noClasses().that().resideInAnyPackage("com.coreweave.nodepool..domain..", "com.coreweave.nodepool..kube..",
+            "com.coreweave.nodepool..streams..", "com.coreweave.nodepool..messaging..")
+        .should().dependOnClassesThat().resideInAnyPackage(ofEveryService("rest"))
+        .because("REST is the outer layer: it calls the topology, the topics and the decisions, never the reverse")
+        .check(classes);
+  }
+
+  @Test
+  void decisionsKnowNothingOfStreamsOrMessaging() {
+    noClasses().that().resideInAnyPackage("com.coreweave.nodepool..domain..", "com.coreweave.nodepool..kube..")
+        .should().dependOnClassesThat().resideInAnyPackage(ofEveryService("streams", "messaging"))
+        .because("decisions know nothing of how records reach them")
+        .check(classes);
+  }
+
+  @Test
+  void theApiServicesKubernetesMachineryIsPlainJavaToo() {
+    noClasses().that().resideInAPackage("com.coreweave.nodepool.api.kube..")
+        .should().dependOnClassesThat().resideInAnyPackage(RUNTIME)
+        .because("selectors, patches, tables and discovery are values in, values out, as the domain is")
+        .check(classes);
   }
 }

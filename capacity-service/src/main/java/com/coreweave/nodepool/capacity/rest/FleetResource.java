@@ -6,9 +6,10 @@ import com.coreweave.nodepool.capacity.domain.Ledger;
 import com.coreweave.nodepool.capacity.domain.LedgerSummary;
 import com.coreweave.nodepool.kit.auth.CurrentCaller;
 import com.coreweave.nodepool.kit.rest.ApiException;
-import com.coreweave.nodepool.schema.Json;
-import com.coreweave.nodepool.schema.events.FleetChangeRequested;
+import com.coreweave.nodepool.kit.rest.FieldErrors;
+import com.coreweave.nodepool.kit.rest.RequestBody;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested.Operation;
+import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
 import com.coreweave.nodepool.schema.resource.Statuses;
 import jakarta.inject.Inject;
@@ -97,7 +98,7 @@ public class FleetResource {
                           String body) {
     caller.admin();
     ZoneTypeKey key = offered(zone, instanceType);
-    Integer machines = read(body, SetSize.class).machines();
+    Integer machines = RequestBody.value(body, SetSize.class, "{\"machines\": n}").machines();
     if (machines == null || machines < 0) {
       throw ApiException.badRequest("body must be {\"machines\": n} with n zero or more");
     }
@@ -110,7 +111,7 @@ public class FleetResource {
   public Response add(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType, String body) {
     caller.admin();
     ZoneTypeKey key = offered(zone, instanceType);
-    Integer add = read(body, Add.class).add();
+    Integer add = RequestBody.value(body, Add.class, "{\"add\": n}").add();
     if (add == null || add < 1) {
       throw ApiException.badRequest("body must be {\"add\": n} with n 1 or more");
     }
@@ -153,7 +154,7 @@ public class FleetResource {
                               String body) {
     caller.admin();
     ZoneTypeKey key = offered(zone, instanceType);
-    Integer nodes = read(body, Nodes.class).nodes();
+    Integer nodes = RequestBody.value(body, Nodes.class, "{\"nodes\": n}").nodes();
     if (nodes == null || nodes < 1) {
       throw ApiException.badRequest("body must be {\"nodes\": n} with n 1 or more");
     }
@@ -186,33 +187,17 @@ public class FleetResource {
   /** The ledger key of a type in a zone it is offered in; anything else is an invalid fleet (422). */
   private ZoneTypeKey offered(String zone, String instanceType) {
     catalogue.refusal(zone, instanceType).ifPresent(why -> {
-      throw ApiException.invalid("Fleet", zone + "/" + instanceType,
-          List.of(Statuses.cause(Statuses.NOT_SUPPORTED, why, "instanceType")));
+      throw FieldErrors.one(Statuses.NOT_SUPPORTED, why, "instanceType").refusal("Fleet", zone + "/" + instanceType);
     });
     return new ZoneTypeKey(zone, instanceType);
   }
 
   private static List<String> machineNames(String body) {
-    List<String> machines = read(body, Machines.class).machines();
+    List<String> machines = RequestBody.value(body, Machines.class, "{\"machines\": [\"<machine name>\", ...]}")
+        .machines();
     if (machines == null || machines.isEmpty() || machines.stream().anyMatch(m -> m == null || m.isBlank())) {
       throw ApiException.badRequest("body must be {\"machines\": [\"<machine name>\", ...]} with at least one name");
     }
     return machines;
-  }
-
-  private static <T> T read(String body, Class<T> type) {
-    if (body == null || body.isBlank()) {
-      throw ApiException.badRequest("a JSON body is required");
-    }
-    T value;
-    try {
-      value = Json.mapper().readValue(body, type);
-    } catch (Exception e) {
-      throw ApiException.badRequest("request body is not valid JSON for this call: " + e.getMessage());
-    }
-    if (value == null) {
-      throw ApiException.badRequest("a JSON object body is required");
-    }
-    return value;
   }
 }

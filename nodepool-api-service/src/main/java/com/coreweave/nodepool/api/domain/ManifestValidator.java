@@ -8,6 +8,10 @@ import static com.coreweave.nodepool.schema.resource.Statuses.TOO_LONG;
 import static com.coreweave.nodepool.schema.resource.Statuses.TOO_MANY;
 import static com.coreweave.nodepool.schema.resource.Statuses.TYPE_INVALID;
 
+import com.coreweave.nodepool.api.kube.JsonSize;
+import com.coreweave.nodepool.api.kube.KubeSyntax;
+import com.coreweave.nodepool.api.kube.NodePoolDefinition;
+import com.coreweave.nodepool.kit.rest.FieldErrors;
 import com.coreweave.nodepool.schema.Limits;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -36,7 +40,7 @@ import java.util.stream.Collectors;
  * need the platform's knowledge (the catalogue) are {@link PlatformValidator}'s.
  *
  * <p>One pass over the tree, each value looked at once: the work and the answer grow with the manifest, never with
- * the square of its bad items, and at most {@link Limits#MAX_CAUSES} causes are listed ({@link Causes}).
+ * the square of its bad items, and at most {@link Limits#MAX_CAUSES} causes are listed ({@link FieldErrors}).
  */
 public final class ManifestValidator {
 
@@ -83,7 +87,7 @@ public final class ManifestValidator {
   }
 
   /** The manifest as it is to be stored (no status; no unknown fields unless Strict), its errors and warnings. */
-  public record Checked(JsonNode manifest, Causes found, List<String> warnings) {
+  public record Checked(JsonNode manifest, FieldErrors found, List<String> warnings) {
 
     /** The errors as a Status lists them: at most {@link Limits#MAX_CAUSES}, then how many more. */
     public List<StatusCause> causes() {
@@ -92,7 +96,7 @@ public final class ManifestValidator {
   }
 
   private final FieldValidation mode;
-  private final Causes causes = new Causes();
+  private final FieldErrors causes = new FieldErrors();
   private final List<String> warnings = new ArrayList<>();
   private int unlistedWarnings;
   /** The size of each map of labels or annotations, keys and values in UTF-8 bytes. */
@@ -414,11 +418,11 @@ public final class ManifestValidator {
   }
 
   private static String shown(JsonNode value) {
-    return Causes.shown(value.toString());
+    return FieldErrors.shown(value.toString());
   }
 
   private static String shown(String text) {
-    return Causes.shown(text);
+    return FieldErrors.shown(text);
   }
 
   private static long utf8(String text) {

@@ -7,6 +7,7 @@ import static com.coreweave.nodepool.schema.resource.Statuses.TOO_LONG;
 import static com.coreweave.nodepool.schema.resource.Statuses.TOO_MANY;
 import static com.coreweave.nodepool.schema.resource.Statuses.TYPE_INVALID;
 
+import com.coreweave.nodepool.kit.rest.FieldErrors;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested.Action;
@@ -43,7 +44,7 @@ public record NodeConfigurationBody(String nodeProfile, List<String> nodes, List
   }
 
   public static NodeConfigurationBody read(Action action, JsonNode body) {
-    Causes causes = new Causes();
+    FieldErrors causes = new FieldErrors();
     JsonNode fields = body == null ? Json.mapper().createObjectNode() : body;
     if (!fields.isObject()) {
       causes.add(TYPE_INVALID, "must be a JSON object", "");
@@ -58,7 +59,7 @@ public record NodeConfigurationBody(String nodeProfile, List<String> nodes, List
     };
     fields.fieldNames().forEachRemaining(f -> {
       if (!known.contains(f)) {
-        causes.add(INVALID, "unknown field \"" + Causes.shown(f) + "\"", Causes.shown(f));
+        causes.add(INVALID, "unknown field \"" + FieldErrors.shown(f) + "\"", FieldErrors.shown(f));
       }
     });
     return new NodeConfigurationBody(profile, nodes, causes.list());
@@ -76,11 +77,11 @@ public record NodeConfigurationBody(String nodeProfile, List<String> nodes, List
     return UUID.nameUUIDFromBytes(name.getBytes(StandardCharsets.UTF_8)).toString();
   }
 
-  private static String nodeProfile(JsonNode value, Causes causes) {
+  private static String nodeProfile(JsonNode value, FieldErrors causes) {
     if (value == null || value.isNull()) {
       causes.add(REQUIRED, "Required value", "nodeProfile");
     } else if (!value.isTextual()) {
-      causes.add(TYPE_INVALID, "Invalid value: " + Causes.shown(value.toString()) + ": must be a string",
+      causes.add(TYPE_INVALID, "Invalid value: " + FieldErrors.shown(value.toString()) + ": must be a string",
           "nodeProfile");
     } else if (value.textValue().isBlank()) {
       causes.add(REQUIRED, "Required value", "nodeProfile");
@@ -92,12 +93,12 @@ public record NodeConfigurationBody(String nodeProfile, List<String> nodes, List
     return null;
   }
 
-  private static List<String> nodes(JsonNode value, Causes causes) {
+  private static List<String> nodes(JsonNode value, FieldErrors causes) {
     if (value == null || value.isNull()) {
       return List.of();
     }
     if (!value.isArray()) {
-      causes.add(TYPE_INVALID, "Invalid value: " + Causes.shown(value.toString())
+      causes.add(TYPE_INVALID, "Invalid value: " + FieldErrors.shown(value.toString())
           + ": must be a list of node names", "nodes");
       return List.of();
     }
@@ -111,7 +112,7 @@ public record NodeConfigurationBody(String nodeProfile, List<String> nodes, List
       JsonNode name = value.get(i);
       String path = "nodes[" + i + "]";
       if (!name.isTextual()) {
-        causes.add(TYPE_INVALID, "Invalid value: " + Causes.shown(name.toString()) + ": must be a string", path);
+        causes.add(TYPE_INVALID, "Invalid value: " + FieldErrors.shown(name.toString()) + ": must be a string", path);
       } else if (name.textValue().isBlank()) {
         causes.add(REQUIRED, "Required value", path);
       } else if (name.textValue().length() > MAX_NODE_NAME_LENGTH) {

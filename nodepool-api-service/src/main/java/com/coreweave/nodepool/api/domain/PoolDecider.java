@@ -1,18 +1,20 @@
 package com.coreweave.nodepool.api.domain;
 
+import com.coreweave.nodepool.api.kube.JsonSize;
+import com.coreweave.nodepool.api.kube.ResourceVersions;
+import com.coreweave.nodepool.kit.rest.FieldErrors;
 import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
-import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.events.RequestDecided.Outcome;
+import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.resource.Statuses;
 import io.fabric8.kubernetes.api.model.Status;
-import io.fabric8.kubernetes.api.model.StatusCause;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -119,18 +121,18 @@ public final class PoolDecider {
     }
     NodePoolSpec spec = request.manifest().spec().withDefaults(current.nodePool().spec().region());
     NodePoolSpec old = current.nodePool().spec();
-    List<StatusCause> immutable = new ArrayList<>();
+    FieldErrors immutable = new FieldErrors();
     if (!Objects.equals(spec.instanceType(), old.instanceType())) {
-      immutable.add(Statuses.cause(Statuses.INVALID, "Invalid value: \"" + spec.instanceType()
-          + "\": field is immutable", "spec.instanceType"));
+      immutable.add(Statuses.INVALID, "Invalid value: \"" + spec.instanceType() + "\": field is immutable",
+          "spec.instanceType");
     }
     String requestedRegion = request.manifest().spec().region();
     if (requestedRegion != null && !requestedRegion.equals(old.region())) {
-      immutable.add(Statuses.cause(Statuses.INVALID, "Invalid value: \"" + requestedRegion
-          + "\": field is immutable", "spec.region"));
+      immutable.add(Statuses.INVALID, "Invalid value: \"" + requestedRegion + "\": field is immutable",
+          "spec.region");
     }
     if (!immutable.isEmpty()) {
-      return Decision.refused(request, Statuses.invalid(NodePool.KIND, name, immutable), ctx.now());
+      return Decision.refused(request, immutable.invalid(NodePool.KIND, name), ctx.now());
     }
     ObjectMeta given = request.manifest().metadata();
     boolean specChanged = !spec.equals(old);
@@ -229,10 +231,11 @@ public final class PoolDecider {
     }
     long metadata = JsonSize.of(pool.metadata(), Long.MAX_VALUE);
     long spec = JsonSize.of(pool.spec(), Long.MAX_VALUE);
-    return Statuses.invalid(NodePool.KIND, pool.name(), List.of(Statuses.cause(Statuses.TOO_LONG,
+    return FieldErrors.one(Statuses.TOO_LONG,
         "Too long: the NodePool as stored (metadata with managedFields, and spec) must have at most "
             + Limits.MAX_POOL_BYTES + " bytes of JSON, this one would have " + JsonSize.of(pool, Long.MAX_VALUE)
-            + " (metadata " + metadata + ", spec " + spec + ")", metadata >= spec ? "metadata" : "spec")));
+            + " (metadata " + metadata + ", spec " + spec + ")", metadata >= spec ? "metadata" : "spec")
+        .invalid(NodePool.KIND, pool.name());
   }
 
   private static List<RecordedEvent> findings(PoolRef ref, PlatformValidator.Verdict verdict, Instant now) {

@@ -21,9 +21,9 @@ import java.util.TreeMap;
  * capacity's verdicts), the nodes and spot preemptions, the resource as last published (whose conditions carry the
  * transition times the next status keeps) and the pool's Kubernetes Events. It is stored split: the {@link #head}
  * under the pool's key in the {@code pool-views} store, and each node and preemption ({@link #parts}) under a key of
- * its own in {@code pool-view-parts}, so a pool of thousands of nodes writes no large value. The published resource is written first and the
- * events next, so a LIST of pools or of events reads its part without binding the rest ({@link #publishedIn},
- * {@link #eventsIn}). Events live here rather than in a store of their own so that a commit writes a pool once.
+ * its own in {@code pool-view-parts}, so a pool of thousands of nodes writes no large value. The published resource
+ * is written first and the events next, so a LIST of pools or of events reads its part without binding the rest
+ * ({@link #publishedIn}, {@link #eventsIn}). Events live here rather than in a store of their own so that a commit writes a pool once.
  */
 @JsonPropertyOrder({"published", "events"})
 public record PoolView(
@@ -118,13 +118,12 @@ public record PoolView(
   }
 
   /**
-   * The view stored as {@code head} and {@code parts}. A head stored before views were split holds its nodes and
-   * preemptions itself: they are kept, and stored as parts with the view's next change.
+   * The view stored as {@code head} and {@code parts}. A head holds no nodes or preemptions of its own (stores of
+   * the version before the split are not read: {@code ./stack reset}).
    */
   public static PoolView joined(PoolView head, Map<String, ViewPart> parts) {
-    Map<String, Node> nodes = new TreeMap<>(head.nodes);
+    Map<String, Node> nodes = new TreeMap<>();
     Map<String, Preemption> preemptions = new TreeMap<>();
-    head.preemptions.forEach(p -> preemptions.put(preemptionId(p), p));
     parts.values().forEach(part -> {
       switch (part) {
         case ViewPart.NodePart n -> nodes.put(n.node().name(), n.node());

@@ -1,6 +1,5 @@
 package com.coreweave.nodepool.api.domain;
 
-import com.coreweave.nodepool.kit.streams.io.Interpretation;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.CloudEvent;
@@ -19,16 +18,16 @@ import com.fasterxml.jackson.databind.JsonNode;
  * request for the pool processor: the manifest of an APPLY must pass every structural rule the REST API applies
  * ({@link ManifestValidator}), a DELETE names the pool. Anything else is rejected with a code and a reason that end
  * up in the dead-letter headers: for an invalid manifest its first causes and how many more, in at most
- * {@link Limits#MAX_DLQ_REASON_BYTES}.
+ * {@link Limits#MAX_DLQ_REASON_BYTES}. The topology reads the topic with {@link #interpret} (a method, not the
+ * kit's interface, so the domain knows nothing of streams).
  */
-public final class RequestReader implements Interpretation<CloudEvent<JsonNode>, PoolRequest> {
+public final class RequestReader {
 
   /** The whole reading of one record: the topic's checks, then this one's. */
   public PoolRequest read(String key, byte[] value) {
     return interpret(key, Topics.NODEPOOL_REQUESTED.read(key, value), value);
   }
 
-  @Override
   public PoolRequest interpret(String key, CloudEvent<JsonNode> event, byte[] raw) {
     PoolKey poolKey = PoolKey.parse(key);
     JsonNode data = event.data();

@@ -1,9 +1,10 @@
 package com.coreweave.nodepool.api.rest;
 
-import com.coreweave.nodepool.api.domain.CoreEvents;
-import com.coreweave.nodepool.api.domain.EventTable;
 import com.coreweave.nodepool.api.domain.PoolEvents;
-import com.coreweave.nodepool.api.domain.TableConvertor;
+import com.coreweave.nodepool.api.kube.CoreEvents;
+import com.coreweave.nodepool.api.kube.EventTable;
+import com.coreweave.nodepool.api.kube.TableConvertor;
+import com.coreweave.nodepool.api.messaging.LiveFeed;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.resource.Statuses;
 import io.fabric8.kubernetes.api.model.Event;

@@ -1,7 +1,7 @@
 package com.coreweave.nodepool.api.rest;
 
-import com.coreweave.nodepool.api.domain.FieldSelector;
-import com.coreweave.nodepool.api.domain.LabelSelector;
+import com.coreweave.nodepool.api.kube.FieldSelector;
+import com.coreweave.nodepool.api.kube.LabelSelector;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.QueryParam;

@@ -1,6 +1,6 @@
 package com.coreweave.nodepool.api.rest;
 
-import com.coreweave.nodepool.api.domain.TableConvertor;
+import com.coreweave.nodepool.api.kube.TableConvertor;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;

@@ -1,10 +1,10 @@
 package com.coreweave.nodepool.api.rest;
 
 import com.coreweave.nodepool.api.config.ListSettings;
-import com.coreweave.nodepool.api.domain.ContinueToken;
-import com.coreweave.nodepool.api.domain.FieldSelector;
-import com.coreweave.nodepool.api.domain.LabelSelector;
-import com.coreweave.nodepool.api.domain.Table;
+import com.coreweave.nodepool.api.kube.ContinueToken;
+import com.coreweave.nodepool.api.kube.FieldSelector;
+import com.coreweave.nodepool.api.kube.LabelSelector;
+import com.coreweave.nodepool.api.kube.Table;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.resource.Statuses;
 import jakarta.annotation.PostConstruct;

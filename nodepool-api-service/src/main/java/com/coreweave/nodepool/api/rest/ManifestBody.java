@@ -4,37 +4,23 @@ import com.coreweave.nodepool.api.domain.ManifestValidator.FieldValidation;
 import com.coreweave.nodepool.api.domain.ManifestValidator;
 import com.coreweave.nodepool.api.domain.OrgLabel;
 import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.kit.rest.RequestBody;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 
 /**
- * Reads a request body as a JSON tree, from JSON or YAML by its Content-Type (unreadable bodies are a 400), and turns
- * a manifest tree into the NodePool to write (structural errors are a 422).
+ * Turns a manifest read from a body ({@link RequestBody}) into the NodePool to write: structural errors are a 422,
+ * a name other than the path's a 400.
  */
 final class ManifestBody {
 
-  private ManifestBody() {
-  }
+  /** What a NodePool write's body is to be, as a 400 about it says. */
+  static final String MANIFEST = "a NodePool manifest";
 
-  static JsonNode parse(String body, MediaType type) {
-    if (body == null || body.isBlank()) {
-      throw ApiException.badRequest("the request body is empty; expected a NodePool manifest");
-    }
-    boolean yaml = type != null && type.getSubtype().toLowerCase().contains("yaml");
-    try {
-      JsonNode tree = (yaml ? Json.yaml() : Json.mapper()).readTree(body);
-      if (tree == null || tree.isMissingNode()) {
-        throw ApiException.badRequest("the request body is empty; expected a NodePool manifest");
-      }
-      return tree;
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw ApiException.badRequest("the request body is not valid " + (yaml ? "YAML" : "JSON") + ": "
-          + e.getOriginalMessage());
-    }
+  private ManifestBody() {
   }
 
   /** The manifest, structurally valid, named as the path says (when the path names it). */
@@ -53,11 +39,7 @@ final class ManifestBody {
   }
 
   static NodePool bind(JsonNode manifest) {
-    try {
-      return Json.mapper().treeToValue(manifest, NodePool.class);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw ApiException.badRequest("the manifest cannot be read: " + e.getOriginalMessage());
-    }
+    return RequestBody.bind(manifest, NodePool.class, MANIFEST);
   }
 
   /** The user-writable part of a stored pool, as a patch applies to it. */

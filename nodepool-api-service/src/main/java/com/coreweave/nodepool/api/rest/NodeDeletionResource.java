@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.api.rest;
 
+import com.coreweave.nodepool.api.messaging.NodeDeletions;
 import com.coreweave.nodepool.kit.auth.CurrentCaller;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.PoolKey;

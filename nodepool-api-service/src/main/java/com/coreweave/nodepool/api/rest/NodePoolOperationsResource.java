@@ -1,19 +1,18 @@
 package com.coreweave.nodepool.api.rest;
 
-import com.coreweave.nodepool.api.domain.Causes;
 import com.coreweave.nodepool.api.domain.NodeConfigurationBody;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.PreemptionHistory;
 import com.coreweave.nodepool.kit.kafka.RecordPublisher;
 import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.kit.rest.RequestBody;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
-import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested.Action;
+import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
-import com.coreweave.nodepool.schema.resource.Statuses;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Event;
@@ -31,7 +30,6 @@ import jakarta.ws.rs.core.Response;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * What a NodePool offers beyond Kubernetes' verbs: its events and nodes as the pool sees them, node activity
@@ -41,9 +39,6 @@ import java.util.Set;
 @Path("/apis/compute.coreweave.com/v1alpha1/nodepools")
 @Produces(MediaType.APPLICATION_JSON)
 public class NodePoolOperationsResource {
-
-  private static final Set<String> ACTIVITY_FIELDS = Set.of("active",
-      "terminationGracePeriodSeconds", "disruptionsAllowed");
 
   @Inject
   Tenancy tenancy;
@@ -74,36 +69,19 @@ public class NodePoolOperationsResource {
 
   /**
    * A platform team reports a node busy or idle (what {@code CWActive} and the scale-down strategies read); the
-   * report goes to {@code node-activity-reported} like one published there directly.
+   * report goes to {@code node-activity-reported} like one published there directly, and is checked as one is there
+   * ({@link ActivityReports}).
    */
   @PUT
   @Path("/{name}/nodes/{node}/activity")
   @Consumes(MediaType.APPLICATION_JSON)
   public Response reportActivity(@PathParam("name") String name, @PathParam("node") String node, String body) {
-    JsonNode report = ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE);
-    // Counts the causes past the first hundred rather than keeping them: a body may name a million unknown fields.
-    Causes causes = new Causes();
-    JsonNode active = report.get("active");
-    if (active == null || !active.isBoolean()) {
-      causes.add(Statuses.cause(Statuses.REQUIRED, "must be true (busy) or false (idle)", "active"));
-    }
-    Integer grace = count(report, "terminationGracePeriodSeconds", causes);
-    Integer disruptionsAllowed = count(report, "disruptionsAllowed", causes);
-    report.fieldNames().forEachRemaining(f -> {
-      if (!ACTIVITY_FIELDS.contains(f)) {
-        causes.add(Statuses.INVALID, "unknown field \"" + Causes.shown(f) + "\"", Causes.shown(f));
-      }
-    });
-    if (!causes.isEmpty()) {
-      throw ApiException.invalid("NodeActivity", node, causes.list());
-    }
+    PoolKey key = new PoolKey(tenancy.writer(), name);
+    NodeActivityReported reported = ActivityReports.read(key, node, body, clock.instant());
     if (!view(name).nodes().containsKey(node)) {
       throw ApiException.notFound("Node", node);
     }
-    var reported = new NodeActivityReported(tenancy.writer(), name, node, active.booleanValue(), grace,
-        clock.instant(), disruptionsAllowed);
-    publisher.publish(Topics.NODE_ACTIVITY_REPORTED.name(), new PoolKey(tenancy.writer(), name).toString(),
-        reported);
+    publisher.publish(Topics.NODE_ACTIVITY_REPORTED.name(), key.toString(), reported);
     return Response.accepted(reported).build();
   }
 
@@ -139,7 +117,7 @@ public class NodePoolOperationsResource {
    */
   private Response requestConfiguration(String name, Action action, String body, String idempotencyKey) {
     JsonNode tree = body == null || body.isBlank() ? null
-        : ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE);
+        : RequestBody.tree(body, "a " + NodeConfigurationBody.KIND);
     NodeConfigurationBody request = NodeConfigurationBody.read(action, tree);
     if (!request.causes().isEmpty()) {
       throw ApiException.invalid(NodeConfigurationBody.KIND, name, request.causes());
@@ -164,19 +142,6 @@ public class NodePoolOperationsResource {
   @Path("/{name}/preemptions")
   public PreemptionHistory preemptions(@PathParam("name") String name) {
     return PreemptionHistory.of(view(name), clock.instant());
-  }
-
-  /** An optional non-negative integer field of a report; a bad one is a cause. */
-  private static Integer count(JsonNode report, String field, Causes causes) {
-    JsonNode value = report.get(field);
-    if (value == null || value.isNull()) {
-      return null;
-    }
-    if (!value.isIntegralNumber() || !value.canConvertToInt() || value.intValue() < 0) {
-      causes.add(Statuses.cause(Statuses.INVALID, "must be a non-negative integer", field));
-      return null;
-    }
-    return value.intValue();
   }
 
   /** The pool with its nodes and preemptions. */

@@ -1,12 +1,15 @@
 package com.coreweave.nodepool.api.rest;
 
-import com.coreweave.nodepool.api.domain.JsonPatch;
 import com.coreweave.nodepool.api.domain.ManifestValidator;
-import com.coreweave.nodepool.api.domain.MergePatch;
-import com.coreweave.nodepool.api.domain.NodePoolTable;
 import com.coreweave.nodepool.api.domain.OrgLabel;
-import com.coreweave.nodepool.api.domain.TableConvertor;
+import com.coreweave.nodepool.api.kube.JsonPatch;
+import com.coreweave.nodepool.api.kube.MergePatch;
+import com.coreweave.nodepool.api.kube.NodePoolTable;
+import com.coreweave.nodepool.api.kube.TableConvertor;
+import com.coreweave.nodepool.api.messaging.LiveFeed;
 import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.kit.rest.FieldErrors;
+import com.coreweave.nodepool.kit.rest.RequestBody;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
 import com.coreweave.nodepool.schema.events.PoolKey;
@@ -91,7 +94,7 @@ public class NodePoolResource implements Lister<NodePool> {
   @Consumes({MediaType.APPLICATION_JSON, YAML, "application/x-yaml", "text/yaml"})
   public Response create(String body, @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType type,
                          @HeaderParam("Idempotency-Key") String idempotencyKey, @BeanParam WriteOptions options) {
-    ManifestValidator.Checked checked = ManifestBody.checked(ManifestBody.parse(body, type), null,
+    ManifestValidator.Checked checked = ManifestBody.checked(RequestBody.tree(body, type, ManifestBody.MANIFEST), null,
         options.fieldValidation());
     NodePool manifest = ManifestBody.bind(checked.manifest());
     PoolKey key = new PoolKey(tenancy.writer(), manifest.name());
@@ -105,7 +108,7 @@ public class NodePoolResource implements Lister<NodePool> {
   @Consumes({MediaType.APPLICATION_JSON, YAML, "application/x-yaml", "text/yaml"})
   public Response replace(@PathParam("name") String name, String body,
                           @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType type, @BeanParam WriteOptions options) {
-    ManifestValidator.Checked checked = ManifestBody.checked(ManifestBody.parse(body, type), name,
+    ManifestValidator.Checked checked = ManifestBody.checked(RequestBody.tree(body, type, ManifestBody.MANIFEST), name,
         options.fieldValidation());
     NodePool manifest = ManifestBody.bind(checked.manifest());
     String precondition = manifest.metadata().resourceVersion();
@@ -123,13 +126,13 @@ public class NodePoolResource implements Lister<NodePool> {
                         @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType type, @BeanParam WriteOptions options) {
     String subtype = type == null ? "" : type.getType() + "/" + type.getSubtype();
     return switch (subtype) {
-      case APPLY_PATCH -> serverSideApply(name, ManifestBody.parse(body, type), options);
-      case JSON_PATCH -> patched(name, options, ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE),
+      case APPLY_PATCH -> serverSideApply(name, RequestBody.tree(body, type, ManifestBody.MANIFEST), options);
+      case JSON_PATCH -> patched(name, options, RequestBody.tree(body, "a NodePool patch"),
           JsonPatch::apply);
       case STRATEGIC_MERGE_PATCH -> throw new ApiException(Statuses.failure(
           415, "UnsupportedMediaType", "strategic merge patch is not supported for custom resources such as "
               + "NodePool; use a merge patch (kubectl patch --type=merge) or a JSON patch (--type=json)", null));
-      default -> patched(name, options, ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE), (current, patch) -> {
+      default -> patched(name, options, RequestBody.tree(body, "a NodePool patch"), (current, patch) -> {
         if (!patch.isObject()) {
           throw new IllegalArgumentException("a merge patch must be a JSON object");
         }
@@ -157,8 +160,8 @@ public class NodePoolResource implements Lister<NodePool> {
       try {
         merged = how.apply(ManifestBody.writable(current), patch);
       } catch (IllegalArgumentException e) {
-        throw ApiException.invalid(NodePool.KIND, name, List.of(Statuses.cause(Statuses.INVALID,
-            "the patch cannot be applied: " + e.getMessage(), "")));
+        throw FieldErrors.one(Statuses.INVALID, "the patch cannot be applied: " + e.getMessage(), "")
+            .refusal(NodePool.KIND, name);
       }
       ManifestValidator.Checked checked = ManifestBody.checked(merged, name, options.fieldValidation());
       warnings[0] = checked.warnings();

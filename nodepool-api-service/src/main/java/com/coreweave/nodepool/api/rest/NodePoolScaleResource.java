@@ -1,9 +1,10 @@
 package com.coreweave.nodepool.api.rest;
 
-import com.coreweave.nodepool.api.domain.Causes;
-import com.coreweave.nodepool.api.domain.JsonPatch;
-import com.coreweave.nodepool.api.domain.MergePatch;
+import com.coreweave.nodepool.api.kube.JsonPatch;
+import com.coreweave.nodepool.api.kube.MergePatch;
 import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.kit.rest.FieldErrors;
+import com.coreweave.nodepool.kit.rest.RequestBody;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.PoolKey;
@@ -24,7 +25,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
-import java.util.List;
 
 /**
  * The {@code scale} subresource of a NodePool ({@code kubectl scale nodepool X --replicas=N}): an
@@ -56,14 +56,14 @@ public class NodePoolScaleResource {
   @PUT
   @Consumes(MediaType.APPLICATION_JSON)
   public Scale replace(@PathParam("name") String name, String body, @BeanParam WriteOptions options) {
-    return rescale(name, options, current -> ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE));
+    return rescale(name, options, current -> RequestBody.tree(body, "a Scale"));
   }
 
   @PATCH
   @Consumes({NodePoolResource.MERGE_PATCH, MediaType.APPLICATION_JSON, NodePoolResource.JSON_PATCH})
   public Scale patch(@PathParam("name") String name, String body,
                      @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType type, @BeanParam WriteOptions options) {
-    JsonNode patch = ManifestBody.parse(body, MediaType.APPLICATION_JSON_TYPE);
+    JsonNode patch = RequestBody.tree(body, "a Scale patch");
     boolean json = type != null && NodePoolResource.JSON_PATCH.equals(type.getType() + "/" + type.getSubtype());
     return rescale(name, options, current -> json ? JsonPatch.apply(current, patch) : MergePatch.apply(current,
         patch));
@@ -80,9 +80,8 @@ public class NodePoolScaleResource {
       JsonNode replicas = wanted.path("spec").path("replicas");
       if (!replicas.isIntegralNumber() || !replicas.canConvertToInt() || replicas.intValue() < 0
           || replicas.intValue() > Limits.MAX_TARGET_NODES) {
-        throw ApiException.invalid("Scale", name, List.of(Statuses.cause(Statuses.INVALID, "Invalid value: "
-            + Causes.shown(replicas.toString()) + ": must be an integer from 0 to " + Limits.MAX_TARGET_NODES,
-            "spec.replicas")));
+        throw FieldErrors.one(Statuses.INVALID, "Invalid value: " + FieldErrors.shown(replicas.toString())
+            + ": must be an integer from 0 to " + Limits.MAX_TARGET_NODES, "spec.replicas").refusal("Scale", name);
       }
       String version = wanted.path("metadata").path("resourceVersion").asText(null);
       if (version != null && !version.equals(current.metadata().resourceVersion())) {

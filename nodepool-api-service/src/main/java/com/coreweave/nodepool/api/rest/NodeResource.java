@@ -1,10 +1,12 @@
 package com.coreweave.nodepool.api.rest;
 
-import com.coreweave.nodepool.api.domain.CoreNodes;
-import com.coreweave.nodepool.api.domain.NodeTable;
 import com.coreweave.nodepool.api.domain.PoolView;
-import com.coreweave.nodepool.api.domain.TableConvertor;
 import com.coreweave.nodepool.api.domain.ViewPart;
+import com.coreweave.nodepool.api.kube.CoreNodes;
+import com.coreweave.nodepool.api.kube.NodeTable;
+import com.coreweave.nodepool.api.kube.TableConvertor;
+import com.coreweave.nodepool.api.messaging.LiveFeed;
+import com.coreweave.nodepool.api.messaging.NodeDeletions;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.PoolKey;

@@ -1,6 +1,6 @@
 package com.coreweave.nodepool.api.rest;
 
-import com.coreweave.nodepool.api.domain.OpenApi;
+import com.coreweave.nodepool.api.kube.OpenApi;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.resource.Statuses;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,7 +1,7 @@
 package com.coreweave.nodepool.api.rest;
 
-import com.coreweave.nodepool.api.domain.FieldOwnership;
 import com.coreweave.nodepool.api.domain.PoolView;
+import com.coreweave.nodepool.api.kube.FieldOwnership;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;

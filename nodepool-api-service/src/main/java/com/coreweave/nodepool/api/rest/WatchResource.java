@@ -1,10 +1,11 @@
 package com.coreweave.nodepool.api.rest;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
-import com.coreweave.nodepool.api.domain.CoreEvents;
-import com.coreweave.nodepool.api.domain.CoreNodes;
-import com.coreweave.nodepool.api.domain.ListVersion;
 import com.coreweave.nodepool.api.domain.OrgLabel;
+import com.coreweave.nodepool.api.kube.CoreEvents;
+import com.coreweave.nodepool.api.kube.CoreNodes;
+import com.coreweave.nodepool.api.kube.ListVersion;
+import com.coreweave.nodepool.api.messaging.LiveFeed;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.resource.NodePool;

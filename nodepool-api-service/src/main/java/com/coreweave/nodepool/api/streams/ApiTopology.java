@@ -1,15 +1,16 @@
 package com.coreweave.nodepool.api.streams;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
+import com.coreweave.nodepool.api.domain.PoolInput;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.RequestReader;
 import com.coreweave.nodepool.api.domain.ViewPart;
-import com.coreweave.nodepool.api.rest.DecisionWaiter;
+import com.coreweave.nodepool.api.messaging.DecisionWaiter;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
+import com.coreweave.nodepool.kit.streams.commit.PromptCommits;
 import com.coreweave.nodepool.kit.streams.io.Inputs;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
-import com.coreweave.nodepool.kit.streams.commit.PromptCommits;
 import com.coreweave.nodepool.kit.streams.store.SplitValues;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.OrgPoolCount;
@@ -20,6 +21,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import java.time.Clock;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
@@ -80,13 +82,13 @@ public class ApiTopology {
         () -> new GlobalStoreUpdater<>(Topics.ORG_POOLS_COUNTED, StoreNames.ORG_POOL_COUNTS));
 
     Inputs in = new Inputs(builder, SERVICE, partitions, clock);
-    KStream<String, Object> requests = in.read(Topics.NODEPOOL_REQUESTED, new RequestReader(),
+    KStream<String, PoolInput> requests = in.read(Topics.NODEPOOL_REQUESTED, new RequestReader()::interpret,
             Topics.NODEPOOL_REQUESTED_DLQ.name())
-        .mapValues(v -> (Object) v, Named.as("as-request"));
-    KStream<String, Object> inputs = requests
-        .merge(fact(in, Topics.NODEPOOL_NODES_CHANGED))
-        .merge(fact(in, Topics.SPOT_PREEMPTION_PROGRESSED))
-        .merge(fact(in, Topics.NODEPOOL_EVENT_RECORDED));
+        .mapValues(PoolInput.Requested::new, Named.as("as-request"));
+    KStream<String, PoolInput> inputs = requests
+        .merge(fact(in, Topics.NODEPOOL_NODES_CHANGED, PoolInput.NodesChanged::new))
+        .merge(fact(in, Topics.SPOT_PREEMPTION_PROGRESSED, PoolInput.PreemptionProgressed::new))
+        .merge(fact(in, Topics.NODEPOOL_EVENT_RECORDED, PoolInput.EventsRecorded::new));
     KStream<String, Outbound> outputs = inputs.process(() -> new PoolProcessor(settings, partitions, clock, answered),
         Named.as("pool-processor"),
         StoreNames.POOL_VIEWS, StoreNames.POOL_VIEW_PARTS,
@@ -95,9 +97,10 @@ public class ApiTopology {
     return builder.build();
   }
 
-  private static KStream<String, Object> fact(Inputs in, Topic<?, ?> topic) {
+  /** A topic's present records as the processor's input; its tombstones say nothing the processor needs. */
+  private static <V> KStream<String, PoolInput> fact(Inputs in, Topic<?, V> topic, Function<V, PoolInput> input) {
     return in.read(topic)
         .filter((key, value) -> value != null, Named.as("present-" + topic.name()))
-        .mapValues(v -> (Object) v, Named.as("as-fact-" + topic.name()));
+        .mapValues(input::apply, Named.as("as-fact-" + topic.name()));
   }
 }

@@ -1,10 +1,9 @@
 package com.coreweave.nodepool.api.streams;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
-import com.coreweave.nodepool.api.domain.PoolRequest;
+import com.coreweave.nodepool.api.domain.PoolInput;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
 import com.coreweave.nodepool.kit.streams.time.Ticker;
-import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,7 +19,7 @@ import org.apache.kafka.streams.processor.api.Record;
  * {@link RequestDecision} for requests, {@link StatusAggregation} for the other services' facts and recorded events,
  * {@link PoolMaintenance} on wall-clock time. Everything it changes (stores and outputs) commits in one transaction.
  */
-class PoolProcessor implements Processor<String, Object, String, Outbound> {
+class PoolProcessor implements Processor<String, PoolInput, String, Outbound> {
 
   private static final Duration REQUEST_ID_SWEEP = Duration.ofMinutes(10);
 
@@ -58,12 +57,14 @@ class PoolProcessor implements Processor<String, Object, String, Outbound> {
   }
 
   @Override
-  public void process(Record<String, Object> record) {
+  public void process(Record<String, PoolInput> record) {
     Instant now = clock.instant();
     switch (record.value()) {
-      case PoolRequest request -> requests.onRequest(record.key(), request, now);
-      case RecordedEvents recorded -> recorded.events().forEach(event -> status.onEvent(record.key(), event));
-      default -> status.onFact(record.key(), record.value(), now);
+      case PoolInput.Requested requested -> requests.onRequest(record.key(), requested.request(), now);
+      case PoolInput.NodesChanged changed -> status.onFact(record.key(), changed.fact(), now);
+      case PoolInput.PreemptionProgressed progressed -> status.onFact(record.key(), progressed.fact(), now);
+      case PoolInput.EventsRecorded recorded ->
+          recorded.recorded().events().forEach(event -> status.onEvent(record.key(), event));
     }
   }
 }

@@ -1,21 +1,21 @@
 package com.coreweave.nodepool.api.streams;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
-import com.coreweave.nodepool.api.domain.Causes;
 import com.coreweave.nodepool.api.domain.PoolDecider;
 import com.coreweave.nodepool.api.domain.PoolRequest;
 import com.coreweave.nodepool.api.domain.PoolView;
-import com.coreweave.nodepool.api.domain.ResourceVersions;
+import com.coreweave.nodepool.api.kube.ResourceVersions;
+import com.coreweave.nodepool.kit.rest.FieldErrors;
+import com.coreweave.nodepool.kit.streams.commit.PromptCommits;
 import com.coreweave.nodepool.kit.streams.io.Inputs;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
-import com.coreweave.nodepool.kit.streams.commit.PromptCommits;
 import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.events.RequestDecided;
-import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.Rejection.Code;
+import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.Topics;
 import io.fabric8.kubernetes.api.model.Status;
 import java.time.Clock;
@@ -112,7 +112,7 @@ final class RequestDecision {
     RecordMetadata meta = stores.context().recordMetadata().orElseThrow();
     var why = refused.error();
     Code code = Objects.requireNonNullElse(Code.ofHeader(why.getReason()), Code.INVALID);
-    var headers = Inputs.headers(new Rejection(code, Causes.reason(why, Limits.MAX_DLQ_REASON_BYTES)), meta.topic(),
+    var headers = Inputs.headers(new Rejection(code, FieldErrors.reason(why, Limits.MAX_DLQ_REASON_BYTES)), meta.topic(),
         meta.partition(), meta.offset(), ApiTopology.SERVICE, clock);
     stores.context().forward(new Record<>(key, Outbound.to(Topics.NODEPOOL_REQUESTED_DLQ, request.raw()),
         now.toEpochMilli(), headers));

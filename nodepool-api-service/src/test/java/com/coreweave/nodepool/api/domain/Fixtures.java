@@ -29,7 +29,7 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /** Small builders shared by the domain tests: one pool of the reference's healthy example and its surroundings. */
-final class Fixtures {
+public final class Fixtures {
 
   static final Instant NOW = Instant.parse("2025-06-09T14:48:54.789Z");
   static final Instant NOW_SECONDS = Instant.parse("2025-06-09T14:48:54Z");
@@ -56,7 +56,7 @@ final class Fixtures {
 
   // ---- JSON manifests -------------------------------------------------------------------------------------------
 
-  static ObjectNode json(String text) {
+  public static ObjectNode json(String text) {
     try {
       return (ObjectNode) Json.mapper().readTree(text);
     } catch (Exception e) {
@@ -64,7 +64,7 @@ final class Fixtures {
     }
   }
 
-  static JsonNode anyJson(String text) {
+  public static JsonNode anyJson(String text) {
     try {
       return Json.mapper().readTree(text);
     } catch (Exception e) {
@@ -73,7 +73,7 @@ final class Fixtures {
   }
 
   /** The smallest manifest the API accepts: a fresh tree each call, for a test to break one thing in it. */
-  static ObjectNode manifest() {
+  public static ObjectNode manifest() {
     return json("""
         {"apiVersion": "compute.coreweave.com/v1alpha1", "kind": "NodePool",
          "metadata": {"name": "example-nodepool"},

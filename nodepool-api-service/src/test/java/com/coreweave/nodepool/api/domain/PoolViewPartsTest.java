@@ -10,7 +10,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.resource.Node;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -38,14 +37,5 @@ class PoolViewPartsTest {
 
     assertThat(Json.bytes(thousand.head()).length).isEqualTo(Json.bytes(one.head()).length);
     assertThat(thousand.parts()).hasSize(1001);
-  }
-
-  @Test
-  void aHeadStoredWholeByTheVersionBeforeKeepsItsNodes() {
-    PoolView stored = Json.read(Json.bytes(whole), PoolView.class);
-
-    assertThat(PoolView.joined(stored, Map.of())).isEqualTo(stored);
-    assertThat(PoolView.joined(stored, Map.of()).nodes()).containsOnlyKeys("n-1", "n-2");
-    assertThat(PoolView.joined(stored, stored.parts()).preemptions()).as("no preemption twice").hasSize(1);
   }
 }

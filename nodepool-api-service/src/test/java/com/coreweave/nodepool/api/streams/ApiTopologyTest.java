@@ -10,10 +10,13 @@ import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolRequested;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.QuotaDemanded;
+import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.events.Verdicts;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.NodePool;
+import com.coreweave.nodepool.schema.resource.ObjectReference;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.coreweave.nodepool.testing.InstanceTypes;
 import com.coreweave.nodepool.testing.StreamsDriver;
@@ -316,5 +319,19 @@ class ApiTopologyTest {
     public java.util.Map<String, Integer> poolCountLimitPerOrg() {
       return java.util.Map.of("tiny", 2);
     }
+  }
+
+  /** The sealed PoolInput: each topic's record reaches the processor as its own input and is handled as such. */
+  @Test
+  void aRecordedEventReachesThePoolProcessorAsItsOwnInputAndBecomesAKubernetesEvent() {
+    requests.pipeInput(KEY, apply("req-1", 2, null));
+    String uid = Json.read(decided.readValuesToList().getFirst(), RequestDecided.class).nodePool().metadata().uid();
+    events.readValuesToList();
+    var recorded = new RecordedEvent("ev-1", "demo", "train", uid, ObjectReference.nodePool("train", uid),
+        "CWSealedInputSeen", "Normal", "seen through PoolInput.EventsRecorded", "test", NOW);
+
+    driver.input(Topics.NODEPOOL_EVENT_RECORDED).pipeInput(KEY, Json.string(new RecordedEvents(List.of(recorded))));
+
+    assertThat(events.readValuesToList()).singleElement().asString().contains("CWSealedInputSeen");
   }
 }

@@ -2,7 +2,8 @@ package com.coreweave.nodepool.provisioner.rest;
 
 import com.coreweave.nodepool.kit.auth.CurrentCaller;
 import com.coreweave.nodepool.kit.kafka.RecordPublisher;
-import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.kit.rest.FieldErrors;
+import com.coreweave.nodepool.kit.rest.RequestBody;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.NodeAlert;
@@ -19,7 +20,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Clock;
-import java.util.List;
 import java.util.UUID;
 
 /**
@@ -47,10 +47,7 @@ public class NodeAlertResource {
   @Consumes(MediaType.APPLICATION_JSON)
   public Response report(String body) {
     caller.admin();
-    JsonNode tree = JsonBody.read(body);
-    if (tree == null || !tree.isObject()) {
-      throw ApiException.badRequest("the body must be a NodeAlertRaised or NodeAlertResolved CloudEvent object");
-    }
+    JsonNode tree = RequestBody.object(body, "a NodeAlertRaised or NodeAlertResolved CloudEvent object");
     ObjectNode event = ((ObjectNode) tree).deepCopy();
     event.putIfAbsent("specversion", event.textNode(CloudEvent.SPEC_VERSION));
     event.putIfAbsent("id", event.textNode(UUID.randomUUID().toString()));
@@ -59,15 +56,15 @@ public class NodeAlertResource {
     event.putIfAbsent("datacontenttype", event.textNode(CloudEvent.JSON));
     String key = event.path("subject").asText("");
     if (key.isBlank()) {
-      throw ApiException.invalid("NodeAlert", event.path("id").asText(null), List.of(Statuses.cause(
-          Statuses.REQUIRED, "the pool the node belongs to, as <org>/<pool>", "subject")));
+      throw FieldErrors.one(Statuses.REQUIRED, "the pool the node belongs to, as <org>/<pool>", "subject")
+          .refusal("NodeAlert", event.path("id").asText(null));
     }
     CloudEvent<NodeAlert> alert;
     try {
       alert = Topics.NODE_ALERT_RAISED.read(key, Json.bytes(event));
     } catch (Rejection rejection) {
-      throw ApiException.invalid("NodeAlert", event.path("id").asText(null),
-          List.of(Statuses.cause(Statuses.INVALID, rejection.reason(), null)));
+      throw FieldErrors.one(Statuses.INVALID, rejection.reason(), null)
+          .refusal("NodeAlert", event.path("id").asText(null));
     }
     publisher.publish(Topics.NODE_ALERT_RAISED.name(), key, alert);
     return Response.accepted(alert).build();

@@ -1,15 +1,17 @@
 package com.coreweave.nodepool.provisioner.rest;
 
 import com.coreweave.nodepool.kit.auth.CurrentCaller;
-import com.coreweave.nodepool.kit.reads.InteractiveQueries;
 import com.coreweave.nodepool.kit.kafka.RecordPublisher;
+import com.coreweave.nodepool.kit.reads.InteractiveQueries;
 import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.kit.rest.RequestBody;
 import com.coreweave.nodepool.provisioner.domain.NodeReleases;
 import com.coreweave.nodepool.provisioner.domain.ReleaseRequest;
 import com.coreweave.nodepool.provisioner.streams.StoreNames;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import io.fabric8.kubernetes.api.model.StatusCause;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -47,7 +49,9 @@ public class NodeReleaseResource {
   @Consumes(MediaType.APPLICATION_JSON)
   public Response publish(String body) {
     caller.admin();
-    JsonNode tree = JsonBody.read(body);
+    // No body is one more problem of the release (a 422 listing what it lacks), not a 400.
+    JsonNode tree = body == null || body.isBlank() ? MissingNode.getInstance()
+        : RequestBody.tree(body, "a node release");
     List<StatusCause> causes = ReleaseRequest.problems(tree);
     if (!causes.isEmpty()) {
       throw ApiException.invalid("NodeRelease", tree != null && tree.path("version").isTextual()

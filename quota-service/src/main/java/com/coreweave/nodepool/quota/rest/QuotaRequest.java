@@ -4,20 +4,16 @@ import static com.coreweave.nodepool.schema.resource.Statuses.INVALID;
 import static com.coreweave.nodepool.schema.resource.Statuses.REQUIRED;
 
 import com.coreweave.nodepool.kit.rest.ApiException;
-import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.kit.rest.FieldErrors;
+import com.coreweave.nodepool.kit.rest.RequestBody;
 import com.coreweave.nodepool.schema.events.QuotaKey;
-import com.coreweave.nodepool.schema.resource.Statuses;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fabric8.kubernetes.api.model.StatusCause;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.regex.Pattern;
 
 /**
  * Reads an operator's quota request: the {@code <org>/<zone>/<instanceType>} of the path and the body
- * {@code {"maxNodes": n}}. Unreadable JSON is a 400; readable JSON that is not such a body, or a bad name, is a 422
- * with one cause per bad field, as Kubernetes answers.
+ * {@code {"maxNodes": n}}. No body or unreadable JSON is a 400 ({@link RequestBody}); readable JSON that is not
+ * such a body, or a bad name, is a 422 with one cause per bad field ({@link FieldErrors}), as Kubernetes answers.
  */
 final class QuotaRequest {
 
@@ -29,53 +25,45 @@ final class QuotaRequest {
   }
 
   static QuotaKey key(String org, String zone, String instanceType) {
-    List<StatusCause> causes = new ArrayList<>();
+    FieldErrors causes = new FieldErrors();
     checkName(causes, "org", org);
     checkName(causes, "zone", zone);
     checkName(causes, "instanceType", instanceType);
     if (!causes.isEmpty()) {
-      throw ApiException.invalid(KIND, org + "/" + zone + "/" + instanceType, causes);
+      throw ApiException.invalid(KIND, org + "/" + zone + "/" + instanceType, causes.list());
     }
     return new QuotaKey(org, zone, instanceType);
   }
 
   static int maxNodes(String body, QuotaKey key) {
-    if (body == null || body.isBlank()) {
-      throw ApiException.badRequest("a body {\"maxNodes\": <nodes>} is required");
-    }
-    JsonNode json;
-    try {
-      json = Json.mapper().readTree(body);
-    } catch (JsonProcessingException e) {
-      throw ApiException.badRequest("request body is not valid JSON: " + e.getOriginalMessage());
-    }
+    JsonNode json = RequestBody.tree(body, "{\"maxNodes\": <nodes>}");
+    FieldErrors causes = new FieldErrors();
     if (!json.isObject()) {
-      throw ApiException.invalid(KIND, key.toString(), List.of(Statuses.cause(INVALID,
-          "the body must be a JSON object {\"maxNodes\": <nodes>}", null)));
+      causes.add(INVALID, "the body must be a JSON object {\"maxNodes\": <nodes>}", null);
+      throw ApiException.invalid(KIND, key.toString(), causes.list());
     }
-    List<StatusCause> causes = new ArrayList<>();
     json.fieldNames().forEachRemaining(field -> {
       if (!"maxNodes".equals(field)) {
-        causes.add(Statuses.cause(INVALID, "unknown field \"" + field + "\"", field));
+        causes.add(INVALID, "unknown field \"" + FieldErrors.shown(field) + "\"", FieldErrors.shown(field));
       }
     });
     JsonNode maxNodes = json.get("maxNodes");
     if (maxNodes == null || maxNodes.isNull()) {
-      causes.add(Statuses.cause(REQUIRED, "Required value", "maxNodes"));
+      causes.add(REQUIRED, "Required value", "maxNodes");
     } else if (!maxNodes.isIntegralNumber() || !maxNodes.canConvertToInt() || maxNodes.intValue() < 0) {
-      causes.add(Statuses.cause(INVALID, "Invalid value: " + maxNodes + ": must be a whole number of at "
-          + "least 0", "maxNodes"));
+      causes.add(INVALID, "Invalid value: " + FieldErrors.shown(maxNodes.toString()) + ": must be a whole number of "
+          + "at least 0", "maxNodes");
     }
     if (!causes.isEmpty()) {
-      throw ApiException.invalid(KIND, key.toString(), causes);
+      throw ApiException.invalid(KIND, key.toString(), causes.list());
     }
     return maxNodes.intValue();
   }
 
-  private static void checkName(List<StatusCause> causes, String field, String value) {
+  private static void checkName(FieldErrors causes, String field, String value) {
     if (value == null || !NAME.matcher(value).matches()) {
-      causes.add(Statuses.cause(INVALID, "Invalid value: \"" + value + "\": must be letters, digits, '.', "
-          + "'_' or '-', starting and ending with a letter or digit", field));
+      causes.add(INVALID, "Invalid value: \"" + FieldErrors.shown(String.valueOf(value)) + "\": must be letters, "
+          + "digits, '.', '_' or '-', starting and ending with a letter or digit", field);
     }
   }
 }

@@ -31,8 +31,7 @@ public class StatusMappers {
 
   @ServerExceptionMapper(priority = 4000)
   public Response unreadableJson(JsonProcessingException e) {
-    return respond(Statuses.failure(400, "BadRequest", "request body is not valid JSON: "
-        + e.getOriginalMessage(), null));
+    return respond(RequestBody.malformed("JSON", e).status());
   }
 
   @ServerExceptionMapper
