@@ -7,6 +7,7 @@ import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.ViewPart;
 import com.coreweave.nodepool.api.streams.StoreNames;
 import com.coreweave.nodepool.kit.reads.InteractiveQueries;
+import com.coreweave.nodepool.kit.reads.InternalReads;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.resource.Node;
@@ -47,7 +48,7 @@ public class PoolReads {
   /** The nodes of the pools of {@code org} (every org's when null), keyed {@code <org>/<pool>/n/<node>}. */
   public SortedMap<String, Node> nodes(String org) {
     SortedMap<String, Node> all = localNodes(org);
-    all.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEW_PARTS, "/internal/pool-nodes" + scope(org),
+    all.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEW_PARTS, InternalReads.path("pool-nodes") + scope(org),
         new TypeReference<Map<String, Node>>() { }));
     return all;
   }
@@ -69,7 +70,7 @@ public class PoolReads {
     String prefix = key + "/";
     SortedMap<String, ViewPart> parts = new TreeMap<>();
     queries.<ViewPart>membersOf(StoreNames.POOL_VIEW_PARTS, StoreNames.POOL_VIEWS, key.toString(),
-            "/internal/pool-parts/" + segment(key.org()) + "/" + segment(key.pool()),
+            InternalReads.path("pool-parts", key.org(), key.pool()),
             new TypeReference<Map<String, ViewPart>>() { })
         .forEach((stored, part) -> parts.put(stored.substring(prefix.length()), part));
     return parts;
@@ -83,20 +84,20 @@ public class PoolReads {
   /** The pool's view as stored under its key: without its nodes and preemptions ({@link #wholeView}). */
   public Optional<PoolView> view(PoolKey key) {
     return queries.get(StoreNames.POOL_VIEWS, key.toString(),
-        "/internal/pool-views/" + segment(key.org()) + "/" + segment(key.pool()), PoolView.class);
+        InternalReads.path("pool-views", key.org(), key.pool()), PoolView.class);
   }
 
   /** The published resource of a pool, read from its view's bytes alone ({@link PoolView#publishedIn}). */
   public Optional<NodePool> published(PoolKey key) {
     return queries.get(StoreNames.POOL_VIEWS, key.toString(),
-        "/internal/pool-published/" + segment(key.org()) + "/" + segment(key.pool()), NodePool.class,
+        InternalReads.path("pool-published", key.org(), key.pool()), NodePool.class,
         PoolView::publishedIn);
   }
 
   /** The Kubernetes Events of a pool, read from its view's bytes alone ({@link PoolView#eventsIn}). */
   public Optional<PoolEvents> events(PoolKey key) {
     return queries.get(StoreNames.POOL_VIEWS, key.toString(),
-        "/internal/pool-events/" + segment(key.org()) + "/" + segment(key.pool()), PoolEvents.class,
+        InternalReads.path("pool-events", key.org(), key.pool()), PoolEvents.class,
         PoolView::eventsIn);
   }
 
@@ -107,7 +108,7 @@ public class PoolReads {
    */
   public SortedMap<String, NodePool> publishedPage(String org, String after, int limit) {
     SortedMap<String, NodePool> page = localPublishedPage(org, after, limit);
-    page.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEWS, "/internal/pool-published?limit=" + limit
+    page.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEWS, InternalReads.path("pool-published") + "?limit=" + limit
         + (org == null ? "" : "&org=" + segment(org)) + (after == null ? "" : "&after=" + segment(after)),
         new TypeReference<Map<String, NodePool>>() { }));
     while (page.size() > limit) {
@@ -147,7 +148,7 @@ public class PoolReads {
   /** The events of every pool of {@code org} (of every org when null), from all instances. */
   public SortedMap<String, PoolEvents> events(String org) {
     SortedMap<String, PoolEvents> all = localEvents(org);
-    all.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEWS, "/internal/pool-events" + scope(org),
+    all.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEWS, InternalReads.path("pool-events") + scope(org),
         new TypeReference<Map<String, PoolEvents>>() { }));
     return all;
   }
