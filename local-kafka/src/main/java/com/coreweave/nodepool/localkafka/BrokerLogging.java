@@ -2,7 +2,6 @@ package com.coreweave.nodepool.localkafka;
 
 import java.util.List;
 import java.util.logging.Level;
-
 import org.jboss.logmanager.LogContext;
 
 /** Keeps the broker's INFO chatter (hundreds of config lines per start) out of the logs: only warnings and errors. */
@@ -22,8 +21,7 @@ final class BrokerLogging {
             "org.apache.kafka.snapshot",
             "org.apache.kafka.storage");
 
-    private BrokerLogging() {
-    }
+    private BrokerLogging() {}
 
     /** For a JVM shared with clients under test: quiets the broker's categories, leaves the clients' ones alone. */
     static void quietBroker() {

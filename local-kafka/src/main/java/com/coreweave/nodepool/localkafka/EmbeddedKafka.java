@@ -2,7 +2,6 @@ package com.coreweave.nodepool.localkafka;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.server.common.MetadataVersion;

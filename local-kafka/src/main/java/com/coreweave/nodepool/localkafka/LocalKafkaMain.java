@@ -8,14 +8,12 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
-
-import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.utils.Time;
-import org.apache.kafka.server.common.MetadataVersion;
-
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.server.common.MetadataVersion;
 
 /**
  * A real single-node KRaft Kafka (combined broker and controller) run as its own process, for {@code ./stack} and the
@@ -23,8 +21,7 @@ import kafka.tools.StorageTool;
  */
 public final class LocalKafkaMain {
 
-    private LocalKafkaMain() {
-    }
+    private LocalKafkaMain() {}
 
     public static void main(String[] args) {
         // Kafka logs through slf4j and log4j-api, both routed to JBoss LogManager, which wants to own JUL as well.
@@ -58,12 +55,15 @@ public final class LocalKafkaMain {
         formatIfNeeded(options, config);
         KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(properties), Time.SYSTEM);
         server.startup();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.out.println("local-kafka stopping");
-            server.shutdown();
-            server.awaitShutdown();
-            System.out.println("local-kafka stopped");
-        }, "local-kafka-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            System.out.println("local-kafka stopping");
+                            server.shutdown();
+                            server.awaitShutdown();
+                            System.out.println("local-kafka stopped");
+                        },
+                        "local-kafka-shutdown"));
         awaitPortOpen(options.port());
         System.out.println("local-kafka ready on localhost:" + options.port());
         server.awaitShutdown();
@@ -74,8 +74,9 @@ public final class LocalKafkaMain {
         properties.putAll(SingleNodeSettings.BROKER);
         properties.put("process.roles", "broker,controller");
         properties.put("node.id", "1");
-        properties.put("listeners", "PLAINTEXT://localhost:" + options.port()
-                + ",CONTROLLER://localhost:" + options.controllerPort());
+        properties.put(
+                "listeners",
+                "PLAINTEXT://localhost:" + options.port() + ",CONTROLLER://localhost:" + options.controllerPort());
         properties.put("advertised.listeners", "PLAINTEXT://localhost:" + options.port());
         properties.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
         properties.put("inter.broker.listener.name", "PLAINTEXT");
@@ -90,9 +91,18 @@ public final class LocalKafkaMain {
         if (Files.exists(logDir(options).resolve("meta.properties"))) {
             return;
         }
-        int exit = StorageTool.execute(new String[] {
-            "format", "-t", Uuid.randomUuid().toString(), "-c", config.toString(), "--standalone",
-            "--release-version", MetadataVersion.LATEST_PRODUCTION.version()}, System.out);
+        int exit = StorageTool.execute(
+                new String[] {
+                    "format",
+                    "-t",
+                    Uuid.randomUuid().toString(),
+                    "-c",
+                    config.toString(),
+                    "--standalone",
+                    "--release-version",
+                    MetadataVersion.LATEST_PRODUCTION.version()
+                },
+                System.out);
         if (exit != 0) {
             throw new IllegalStateException("formatting " + logDir(options) + " failed with exit code " + exit);
         }

@@ -26,6 +26,5 @@ final class SingleNodeSettings {
             Map.entry("broker.heartbeat.interval.ms", "1000"),
             Map.entry("auto.create.topics.enable", "false"));
 
-    private SingleNodeSettings() {
-    }
+    private SingleNodeSettings() {}
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.util.List;
 import java.util.Map;
-
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -19,8 +18,10 @@ class EmbeddedKafkaTest {
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
             TestClients.createTopic(kafka.bootstrapServers(), "orders");
             Map<String, Object> config = Map.of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                    ProducerConfig.TRANSACTIONAL_ID_CONFIG, "embedded-kafka-test");
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    kafka.bootstrapServers(),
+                    ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+                    "embedded-kafka-test");
             try (KafkaProducer<String, String> producer =
                     new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
                 producer.initTransactions();

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -53,7 +52,9 @@ class LocalKafkaMainTest {
 
     @Test
     void missingDataDirPrintsUsageAndFails() throws Exception {
-        Process process = new ProcessBuilder(javaCommand("--port", "1234")).redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(javaCommand("--port", "1234"))
+                .redirectErrorStream(true)
+                .start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 
         assertEquals(2, process.waitFor());
@@ -62,7 +63,8 @@ class LocalKafkaMainTest {
 
     /** Both sockets are open at once, so the two ports differ (two {@code ServerSocket(0)} in turn may not). */
     private static int[] twoFreePorts() throws IOException {
-        try (ServerSocket broker = new ServerSocket(0); ServerSocket controller = new ServerSocket(0)) {
+        try (ServerSocket broker = new ServerSocket(0);
+                ServerSocket controller = new ServerSocket(0)) {
             return new int[] {broker.getLocalPort(), controller.getLocalPort()};
         }
     }
@@ -70,7 +72,10 @@ class LocalKafkaMainTest {
     private static List<String> javaCommand(String... args) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), LocalKafkaMain.class.getName()));
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                LocalKafkaMain.class.getName()));
         command.addAll(List.of(args));
         return command;
     }
@@ -79,14 +84,20 @@ class LocalKafkaMainTest {
     private record Broker(Process process, Thread reader, StringBuffer lines) {
 
         static Broker start(Path dataDir, int port, int controllerPort) throws Exception {
-            Process process = new ProcessBuilder(javaCommand("--data-dir", dataDir.toString(),
-                    "--port", String.valueOf(port), "--controller-port", String.valueOf(controllerPort)))
-                    .redirectErrorStream(true).start();
+            Process process = new ProcessBuilder(javaCommand(
+                            "--data-dir",
+                            dataDir.toString(),
+                            "--port",
+                            String.valueOf(port),
+                            "--controller-port",
+                            String.valueOf(controllerPort)))
+                    .redirectErrorStream(true)
+                    .start();
             StringBuffer output = new StringBuffer();
             CompletableFuture<Void> ready = new CompletableFuture<>();
             Thread reader = Thread.ofPlatform().daemon().start(() -> {
-                try (BufferedReader lines = new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                try (BufferedReader lines =
+                        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                     for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                         output.append(line).append('\n');
                         if (line.equals("local-kafka ready on localhost:" + port)) {

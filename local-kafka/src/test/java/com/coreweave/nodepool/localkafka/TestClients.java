@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -17,8 +16,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 /** Plain Kafka clients against a broker under test: create a one-partition topic, read what is committed. */
 final class TestClients {
 
-    private TestClients() {
-    }
+    private TestClients() {}
 
     static void createTopic(String bootstrapServers, String topic) throws Exception {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers))) {
@@ -32,8 +30,10 @@ final class TestClients {
      */
     static List<String> readCommitted(String bootstrapServers, String topic, int count) {
         Map<String, Object> config = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed");
         List<String> values = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer =
                 new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {

@@ -9,36 +9,36 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Stands in for the quota-service's HTTP API at the address the test profile gives it (the real one answers in the
- * system tests): it echoes which path was asked with which token, and refuses one token the way the quota-service
- * does.
+ * system tests): it echoes which path was asked with which token, and refuses one token the way the quota-service does.
  */
 final class QuotaServiceStub implements AutoCloseable {
 
-  private final HttpServer server;
+    private final HttpServer server;
 
-  QuotaServiceStub(URI address) {
-    try {
-      server = HttpServer.create(new InetSocketAddress(address.getHost(), address.getPort()), 0);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    QuotaServiceStub(URI address) {
+        try {
+            server = HttpServer.create(new InetSocketAddress(address.getHost(), address.getPort()), 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        server.createContext("/", exchange -> {
+            String token = exchange.getRequestHeaders().getFirst("Authorization");
+            boolean refused = "Bearer other-token".equals(token);
+            byte[] body = (refused
+                            ? "{\"kind\":\"Status\",\"status\":\"Failure\",\"reason\":\"Forbidden\",\"code\":403}"
+                            : "{\"kind\":\"QuotaList\",\"asked\":\""
+                                    + exchange.getRequestURI().getPath() + "\",\"token\":\"" + token + "\"}")
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(refused ? 403 : 200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
     }
-    server.createContext("/", exchange -> {
-      String token = exchange.getRequestHeaders().getFirst("Authorization");
-      boolean refused = "Bearer other-token".equals(token);
-      byte[] body = (refused
-          ? "{\"kind\":\"Status\",\"status\":\"Failure\",\"reason\":\"Forbidden\",\"code\":403}"
-          : "{\"kind\":\"QuotaList\",\"asked\":\"" + exchange.getRequestURI().getPath() + "\",\"token\":\""
-              + token + "\"}").getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().add("Content-Type", "application/json");
-      exchange.sendResponseHeaders(refused ? 403 : 200, body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
-    });
-    server.start();
-  }
 
-  @Override
-  public void close() {
-    server.stop(0);
-  }
+    @Override
+    public void close() {
+        server.stop(0);
+    }
 }

@@ -18,138 +18,160 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 10's proof that any Kafka client works: pools published with kcat and its own defaults (librdkafka hashes
- * keys with CRC32, not Java's murmur2) and with explicit partitions 0, 1 and 2 reach the state a REST-created pool
- * reaches; a node reported busy through kcat is busy; a DELETE published through kcat, LZ4-compressed as a platform
- * team's producer may be, is carried out.
+ * Issue 10's proof that any Kafka client works: pools published with kcat and its own defaults (librdkafka hashes keys
+ * with CRC32, not Java's murmur2) and with explicit partitions 0, 1 and 2 reach the state a REST-created pool reaches;
+ * a node reported busy through kcat is busy; a DELETE published through kcat, LZ4-compressed as a platform team's
+ * producer may be, is carried out.
  */
 class AnyKafkaClientIT {
 
-  static final String ZONE = "US-CENTRAL-07A";
-  static final String TYPE = "gd-8xa100-i128";
-  static final int PARTITIONS = 3;
-  static Path kcat;
-  static Api demo;
+    static final String ZONE = "US-CENTRAL-07A";
+    static final String TYPE = "gd-8xa100-i128";
+    static final int PARTITIONS = 3;
+    static Path kcat;
+    static Api demo;
 
-  @BeforeAll
-  static void setUp() {
-    kcat = ExternalClient.require("kcat", "apt-get install kcat");
-    demo = SystemStack.api("demo-token");
-    SystemStack.quota("demo", ZONE, TYPE, 24);
-    SystemStack.fleet(ZONE, TYPE, 24);
-  }
-
-  @Test
-  void poolsPublishedWithKcatsDefaultsAndOnEveryPartitionReachTheStateOfARestPool() {
-    List<String> hashed = List.of("kcat-a", "kcat-b", "kcat-c", "kcat-d", "kcat-e", "kcat-f");
-    assertThat(hashed).as("kcat's partitioner puts some of these elsewhere than Java's would")
-        .anyMatch(name -> Crc32Partitioner.partition("demo/" + name, PARTITIONS) != murmur2Partition("demo/" + name));
-    kcat(List.of(), hashed.stream().map(name -> line(name, apply("k-" + name, name, 1))).toList());
-    List<String> placed = new ArrayList<>();
-    for (int partition = 0; partition < PARTITIONS; partition++) {
-      String name = "kcat-p" + partition;
-      placed.add(name);
-      kcat(List.of("-p", Integer.toString(partition)), List.of(line(name, apply("k-" + name, name, 2))));
+    @BeforeAll
+    static void setUp() {
+        kcat = ExternalClient.require("kcat", "apt-get install kcat");
+        demo = SystemStack.api("demo-token");
+        SystemStack.quota("demo", ZONE, TYPE, 24);
+        SystemStack.fleet(ZONE, TYPE, 24);
     }
-    assertThat(demo.post(Api.POOLS, pool("rest-twin", 1)).code()).isEqualTo(201);
 
-    awaitHealthy("rest-twin", 1);
-    hashed.forEach(name -> awaitHealthy(name, 1));
-    placed.forEach(name -> awaitHealthy(name, 2));
-    assertThat(eventReasons("kcat-a")).containsAll(eventReasons("rest-twin"));
-  }
+    @Test
+    void poolsPublishedWithKcatsDefaultsAndOnEveryPartitionReachTheStateOfARestPool() {
+        List<String> hashed = List.of("kcat-a", "kcat-b", "kcat-c", "kcat-d", "kcat-e", "kcat-f");
+        assertThat(hashed)
+                .as("kcat's partitioner puts some of these elsewhere than Java's would")
+                .anyMatch(name ->
+                        Crc32Partitioner.partition("demo/" + name, PARTITIONS) != murmur2Partition("demo/" + name));
+        kcat(
+                List.of(),
+                hashed.stream()
+                        .map(name -> line(name, apply("k-" + name, name, 1)))
+                        .toList());
+        List<String> placed = new ArrayList<>();
+        for (int partition = 0; partition < PARTITIONS; partition++) {
+            String name = "kcat-p" + partition;
+            placed.add(name);
+            kcat(List.of("-p", Integer.toString(partition)), List.of(line(name, apply("k-" + name, name, 2))));
+        }
+        assertThat(demo.post(Api.POOLS, pool("rest-twin", 1)).code()).isEqualTo(201);
 
-  @Test
-  void nodeActivityAndADeletePublishedWithKcatAreCarriedOut() {
-    String name = "kcat-lifecycle";
-    kcat(List.of(), List.of(line(name, apply("l-1", name, 1))));
-    awaitHealthy(name, 1);
-    String node = demo.get(Api.POOLS + "/" + name + "/nodes").body().at("/items/0/metadata/name").asText();
-    int elsewhere = (murmur2Partition("demo/" + name) + 1) % PARTITIONS;
-
-    kcat("node-activity-reported", List.of("-p", Integer.toString(elsewhere)), List.of(line(name, """
-        {"org":"demo","pool":"%s","node":"%s","active":true,"terminationGracePeriodSeconds":5}"""
-        .formatted(name, node).replace("\n", ""))));
-    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(activeStatus(name)).isEqualTo("True"));
-
-    kcat(List.of("-p", Integer.toString(elsewhere), "-z", "lz4"), List.of(line(name, delete("l-2", name))));
-    await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
-        assertThat(demo.get(Api.POOLS + "/" + name).code()).isEqualTo(404));
-  }
-
-  private static String activeStatus(String pool) {
-    for (var c : demo.get(Api.POOLS + "/" + pool + "/nodes").body().at("/items/0/status/conditions")) {
-      if ("CWActive".equals(c.path("type").asText())) {
-        return c.path("status").asText();
-      }
+        awaitHealthy("rest-twin", 1);
+        hashed.forEach(name -> awaitHealthy(name, 1));
+        placed.forEach(name -> awaitHealthy(name, 2));
+        assertThat(eventReasons("kcat-a")).containsAll(eventReasons("rest-twin"));
     }
-    return "absent";
-  }
 
-  private static void awaitHealthy(String name, int nodes) {
-    await().atMost(Duration.ofSeconds(120)).untilAsserted(() ->
-        SpineIT.assertHealthy(demo.get(Api.POOLS + "/" + name), nodes));
-  }
+    @Test
+    void nodeActivityAndADeletePublishedWithKcatAreCarriedOut() {
+        String name = "kcat-lifecycle";
+        kcat(List.of(), List.of(line(name, apply("l-1", name, 1))));
+        awaitHealthy(name, 1);
+        String node = demo.get(Api.POOLS + "/" + name + "/nodes")
+                .body()
+                .at("/items/0/metadata/name")
+                .asText();
+        int elsewhere = (murmur2Partition("demo/" + name) + 1) % PARTITIONS;
 
-  private static List<String> eventReasons(String pool) {
-    List<String> reasons = new ArrayList<>();
-    demo.get(Api.POOLS + "/" + pool + "/events").body().path("items")
-        .forEach(e -> reasons.add(e.path("reason").asText()));
-    return reasons.stream().distinct().toList();
-  }
+        kcat("node-activity-reported", List.of("-p", Integer.toString(elsewhere)), List.of(line(name, """
+        {"org":"demo","pool":"%s","node":"%s","active":true,"terminationGracePeriodSeconds":5}""".formatted(
+                        name, node)
+                .replace("\n", ""))));
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> assertThat(activeStatus(name)).isEqualTo("True"));
 
-  /** Publishes {@code key|value} lines with kcat as a platform team would, e.g. {@code kcat -P -t ... -K'|'}. */
-  private static void kcat(List<String> options, List<String> lines) {
-    kcat("nodepool-requested", options, lines);
-  }
-
-  private static void kcat(String topic, List<String> options, List<String> lines) {
-    List<String> command = new ArrayList<>(List.of(kcat.toString(), "-P", "-b",
-        SystemStack.get().bootstrapServers(), "-t", topic, "-K", "|"));
-    command.addAll(options);
-    try {
-      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      process.getOutputStream().write((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
-      process.getOutputStream().close();
-      assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("kcat finished").isTrue();
-      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(process.exitValue()).as("kcat exit code; it said: %s", output).isZero();
-    } catch (IOException e) {
-      throw new AssertionError("cannot run kcat", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
+        kcat(List.of("-p", Integer.toString(elsewhere), "-z", "lz4"), List.of(line(name, delete("l-2", name))));
+        await().atMost(Duration.ofSeconds(90))
+                .untilAsserted(() ->
+                        assertThat(demo.get(Api.POOLS + "/" + name).code()).isEqualTo(404));
     }
-  }
 
-  private static String line(String pool, String value) {
-    return "demo/" + pool + "|" + value;
-  }
+    private static String activeStatus(String pool) {
+        for (var c : demo.get(Api.POOLS + "/" + pool + "/nodes").body().at("/items/0/status/conditions")) {
+            if ("CWActive".equals(c.path("type").asText())) {
+                return c.path("status").asText();
+            }
+        }
+        return "absent";
+    }
 
-  private static String apply(String id, String name, int target) {
-    return envelope(id, name, "APPLY", """
+    private static void awaitHealthy(String name, int nodes) {
+        await().atMost(Duration.ofSeconds(120))
+                .untilAsserted(() -> SpineIT.assertHealthy(demo.get(Api.POOLS + "/" + name), nodes));
+    }
+
+    private static List<String> eventReasons(String pool) {
+        List<String> reasons = new ArrayList<>();
+        demo.get(Api.POOLS + "/" + pool + "/events")
+                .body()
+                .path("items")
+                .forEach(e -> reasons.add(e.path("reason").asText()));
+        return reasons.stream().distinct().toList();
+    }
+
+    /** Publishes {@code key|value} lines with kcat as a platform team would, e.g. {@code kcat -P -t ... -K'|'}. */
+    private static void kcat(List<String> options, List<String> lines) {
+        kcat("nodepool-requested", options, lines);
+    }
+
+    private static void kcat(String topic, List<String> options, List<String> lines) {
+        List<String> command = new ArrayList<>(
+                List.of(kcat.toString(), "-P", "-b", SystemStack.get().bootstrapServers(), "-t", topic, "-K", "|"));
+        command.addAll(options);
+        try {
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
+            process.getOutputStream().write((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+            process.getOutputStream().close();
+            assertThat(process.waitFor(30, TimeUnit.SECONDS))
+                    .as("kcat finished")
+                    .isTrue();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(process.exitValue())
+                    .as("kcat exit code; it said: %s", output)
+                    .isZero();
+        } catch (IOException e) {
+            throw new AssertionError("cannot run kcat", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String line(String pool, String value) {
+        return "demo/" + pool + "|" + value;
+    }
+
+    private static String apply(String id, String name, int target) {
+        return envelope(id, name, "APPLY", """
         {"apiVersion":"compute.coreweave.com/v1alpha1","kind":"NodePool","metadata":{"name":"%s"},
          "spec":{"instanceType":"%s","targetNodes":%d,"region":"%s"}}""".formatted(name, TYPE, target, ZONE));
-  }
+    }
 
-  private static String delete(String id, String name) {
-    return envelope(id, name, "DELETE", "{\"metadata\":{\"name\":\"" + name + "\"}}");
-  }
+    private static String delete(String id, String name) {
+        return envelope(id, name, "DELETE", "{\"metadata\":{\"name\":\"" + name + "\"}}");
+    }
 
-  private static String envelope(String id, String name, String operation, String nodePool) {
-    return ("{\"specversion\":\"1.0\",\"id\":\"" + id + "\",\"source\":\"platform-team/kcat\","
-        + "\"type\":\"NodePoolRequested\",\"subject\":\"demo/" + name + "\",\"time\":\"" + Instant.now() + "\","
-        + "\"datacontenttype\":\"application/json\",\"data\":{\"operation\":\"" + operation + "\",\"nodePool\":"
-        + nodePool + "}}").replace("\n", "");
-  }
+    private static String envelope(String id, String name, String operation, String nodePool) {
+        return ("{\"specversion\":\"1.0\",\"id\":\"" + id + "\",\"source\":\"platform-team/kcat\","
+                        + "\"type\":\"NodePoolRequested\",\"subject\":\"demo/" + name + "\",\"time\":\"" + Instant.now()
+                        + "\","
+                        + "\"datacontenttype\":\"application/json\",\"data\":{\"operation\":\"" + operation
+                        + "\",\"nodePool\":"
+                        + nodePool + "}}")
+                .replace("\n", "");
+    }
 
-  private static String pool(String name, int target) {
-    return """
+    private static String pool(String name, int target) {
+        return """
         {"apiVersion":"compute.coreweave.com/v1alpha1","kind":"NodePool","metadata":{"name":"%s"},
          "spec":{"instanceType":"%s","targetNodes":%d,"region":"%s"}}""".formatted(name, TYPE, target, ZONE);
-  }
+    }
 
-  private static int murmur2Partition(String key) {
-    return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % PARTITIONS;
-  }
+    private static int murmur2Partition(String key) {
+        return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % PARTITIONS;
+    }
 }

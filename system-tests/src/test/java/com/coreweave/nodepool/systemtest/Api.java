@@ -14,97 +14,109 @@ import java.time.Duration;
 /** A caller of one service's REST API with one bearer token, as a platform team's tooling would be. */
 final class Api {
 
-  static final String POOLS = "/apis/compute.coreweave.com/v1alpha1/nodepools";
+    static final String POOLS = "/apis/compute.coreweave.com/v1alpha1/nodepools";
 
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  private final URI base;
-  private final String token;
+    private final URI base;
+    private final String token;
 
-  Api(URI base, String token) {
-    this.base = base;
-    this.token = token;
-  }
-
-  /** An HTTP answer: its status code and its JSON body (missing when the body is not JSON). */
-  record Answer(int code, JsonNode body) {
-
-    String text(String pointer) {
-      return body.at(pointer).asText(null);
+    Api(URI base, String token) {
+        this.base = base;
+        this.token = token;
     }
 
-    int number(String pointer) {
-      return body.at(pointer).asInt(-1);
-    }
+    /** An HTTP answer: its status code and its JSON body (missing when the body is not JSON). */
+    record Answer(int code, JsonNode body) {
 
-    /** The condition of that type in a NodePool's status, or a missing node. */
-    JsonNode condition(String type) {
-      for (JsonNode c : body.at("/status/conditions")) {
-        if (type.equals(c.path("type").asText())) {
-          return c;
+        String text(String pointer) {
+            return body.at(pointer).asText(null);
         }
-      }
-      return MissingNode.getInstance();
+
+        int number(String pointer) {
+            return body.at(pointer).asInt(-1);
+        }
+
+        /** The condition of that type in a NodePool's status, or a missing node. */
+        JsonNode condition(String type) {
+            for (JsonNode c : body.at("/status/conditions")) {
+                if (type.equals(c.path("type").asText())) {
+                    return c;
+                }
+            }
+            return MissingNode.getInstance();
+        }
     }
-  }
 
-  Answer get(String path) {
-    return send(HttpRequest.newBuilder(base.resolve(path)).GET());
-  }
-
-  Answer post(String path, String json) {
-    return send(HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(json)));
-  }
-
-  /** A create a client may retry: the same {@code idempotencyKey} gets the first call's answer. */
-  Answer post(String path, String json, String idempotencyKey) {
-    return send(HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "application/json")
-        .header("Idempotency-Key", idempotencyKey).POST(HttpRequest.BodyPublishers.ofString(json)));
-  }
-
-  Answer put(String path, String json) {
-    return send(HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "application/json")
-        .PUT(HttpRequest.BodyPublishers.ofString(json)));
-  }
-
-  Answer patch(String path, String mergePatch) {
-    return send(HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "application/merge-patch+json")
-        .method("PATCH", HttpRequest.BodyPublishers.ofString(mergePatch)));
-  }
-
-  /** Any request with any body, as a careless or hostile client might send it. */
-  Answer send(String method, String path, String contentType, String body) {
-    return send(HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", contentType)
-        .method(method, HttpRequest.BodyPublishers.ofString(body)));
-  }
-
-  Answer delete(String path) {
-    return send(HttpRequest.newBuilder(base.resolve(path)).DELETE());
-  }
-
-  private Answer send(HttpRequest.Builder request) {
-    try {
-      HttpResponse<String> response = HTTP.send(request.header("Authorization", "Bearer " + token)
-          .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-      JsonNode body;
-      try {
-        body = response.body().isBlank() ? MissingNode.getInstance() : Json.mapper().readTree(response.body());
-      } catch (IOException e) {
-        body = MissingNode.getInstance();
-      }
-      return new Answer(response.statusCode(), body);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
+    Answer get(String path) {
+        return send(HttpRequest.newBuilder(base.resolve(path)).GET());
     }
-  }
 
-  static String pool(String name, String instanceType, int target) {
-    return """
+    Answer post(String path, String json) {
+        return send(HttpRequest.newBuilder(base.resolve(path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    /** A create a client may retry: the same {@code idempotencyKey} gets the first call's answer. */
+    Answer post(String path, String json, String idempotencyKey) {
+        return send(HttpRequest.newBuilder(base.resolve(path))
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", idempotencyKey)
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    Answer put(String path, String json) {
+        return send(HttpRequest.newBuilder(base.resolve(path))
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    Answer patch(String path, String mergePatch) {
+        return send(HttpRequest.newBuilder(base.resolve(path))
+                .header("Content-Type", "application/merge-patch+json")
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(mergePatch)));
+    }
+
+    /** Any request with any body, as a careless or hostile client might send it. */
+    Answer send(String method, String path, String contentType, String body) {
+        return send(HttpRequest.newBuilder(base.resolve(path))
+                .header("Content-Type", contentType)
+                .method(method, HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    Answer delete(String path) {
+        return send(HttpRequest.newBuilder(base.resolve(path)).DELETE());
+    }
+
+    private Answer send(HttpRequest.Builder request) {
+        try {
+            HttpResponse<String> response = HTTP.send(
+                    request.header("Authorization", "Bearer " + token)
+                            .timeout(Duration.ofSeconds(30))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            JsonNode body;
+            try {
+                body = response.body().isBlank()
+                        ? MissingNode.getInstance()
+                        : Json.mapper().readTree(response.body());
+            } catch (IOException e) {
+                body = MissingNode.getInstance();
+            }
+            return new Answer(response.statusCode(), body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static String pool(String name, String instanceType, int target) {
+        return """
         {"apiVersion":"compute.coreweave.com/v1alpha1","kind":"NodePool","metadata":{"name":"%s"},
          "spec":{"instanceType":"%s","targetNodes":%d}}""".formatted(name, instanceType, target);
-  }
+    }
 }

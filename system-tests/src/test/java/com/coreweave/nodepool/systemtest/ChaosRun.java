@@ -21,284 +21,330 @@ import java.util.concurrent.CompletableFuture;
 import java.util.logging.Logger;
 
 /**
- * The fault harness ({@code ./stack chaos}, and one round of it in {@link ChaosIT}): runs {@link ChaosLoad} against
- * the stack while it injects faults one at a time — kill -9 of each service (then a restart), kill -9 of the broker
- * (then a restart on the same data), SIGSTOP of a service for longer than its session timeout (then SIGCONT) — and
- * times each recovery: from the fault until every service is ready and a pool created after the fault reaches
- * TargetMet. Then it stops the load and {@link ChaosFindings} fills the {@link FaultTable} from the topics.
+ * The fault harness ({@code ./stack chaos}, and one round of it in {@link ChaosIT}): runs {@link ChaosLoad} against the
+ * stack while it injects faults one at a time — kill -9 of each service (then a restart), kill -9 of the broker (then a
+ * restart on the same data), SIGSTOP of a service for longer than its session timeout (then SIGCONT) — and times each
+ * recovery: from the fault until every service is ready and a pool created after the fault reaches TargetMet. Then it
+ * stops the load and {@link ChaosFindings} fills the {@link FaultTable} from the topics.
  *
- * <p>The load's three orgs share one scarce ledger ({@link #LOAD}: 14 machines, quotas of 8, 6 and 6), so requests
- * go over quota and queue; the recovery probes use a ledger of their own ({@link #PROBES}).
+ * <p>The load's three orgs share one scarce ledger ({@link #LOAD}: 14 machines, quotas of 8, 6 and 6), so requests go
+ * over quota and queue; the recovery probes use a ledger of their own ({@link #PROBES}).
  */
 public final class ChaosRun {
 
-  static final String ZONE = "US-CENTRAL-07A";
-  static final String PROBE_ORG = "chaos-probe";
-  /** The load's ledger: scarce, so requests go over quota and queue. */
-  static final Invariants.Setup LOAD = new Invariants.Setup(ZONE, "gd-8xl40s-i128", 14, orderedQuotas());
-  /** The recovery probes' ledger, so a probe never waits behind the load. */
-  static final Invariants.Setup PROBES = new Invariants.Setup(ZONE, "gd-8xb200ib-i128", 6, Map.of(PROBE_ORG, 6));
-  private static final Logger LOG = Logger.getLogger(ChaosRun.class.getName());
+    static final String ZONE = "US-CENTRAL-07A";
+    static final String PROBE_ORG = "chaos-probe";
+    /** The load's ledger: scarce, so requests go over quota and queue. */
+    static final Invariants.Setup LOAD = new Invariants.Setup(ZONE, "gd-8xl40s-i128", 14, orderedQuotas());
+    /** The recovery probes' ledger, so a probe never waits behind the load. */
+    static final Invariants.Setup PROBES = new Invariants.Setup(ZONE, "gd-8xb200ib-i128", 6, Map.of(PROBE_ORG, 6));
 
-  /** How long and how hard: {@code -Dchaos.<name>=<value>} (docs/reliability.md). */
-  record Settings(int rounds, Duration pause, Duration warmup, Duration calm, Duration recoveryTimeout,
-                  Duration settle, long seed) {
+    private static final Logger LOG = Logger.getLogger(ChaosRun.class.getName());
 
-    static Settings of(int defaultRounds) {
-      return new Settings(Integer.getInteger("chaos.rounds", defaultRounds), seconds("chaos.pause-seconds", 15),
-          seconds("chaos.warmup-seconds", 15), seconds("chaos.calm-seconds", 5),
-          seconds("chaos.recovery-timeout-seconds", 180), seconds("chaos.settle-seconds", 180),
-          Long.getLong("chaos.seed", 20261123L));
-    }
+    /** How long and how hard: {@code -Dchaos.<name>=<value>} (docs/reliability.md). */
+    record Settings(
+            int rounds,
+            Duration pause,
+            Duration warmup,
+            Duration calm,
+            Duration recoveryTimeout,
+            Duration settle,
+            long seed) {
 
-    private static Duration seconds(String property, int fallback) {
-      return Duration.ofSeconds(Integer.getInteger(property, fallback));
-    }
-  }
-
-  /** One fault to inject: on a service, or on the broker ({@code service} null); kill -9 unless {@code pause}. */
-  private record Fault(String row, Service service, boolean pause) {
-  }
-
-  private final Stack stack;
-  private final Settings settings;
-  private final List<ChaosLoad.Sent> probes = new ArrayList<>();
-  private final List<String> evidence = new ArrayList<>();
-
-  ChaosRun(Stack stack, Settings settings) {
-    this.stack = stack;
-    this.settings = settings;
-  }
-
-  public static void main(String[] args) {
-    Settings settings = Settings.of(3);
-    int status;
-    long started = System.nanoTime();
-    try (Stack stack = SystemStack.configured().build().start()) {
-      ChaosRun chaos = new ChaosRun(stack, settings);
-      FaultTable table = chaos.run();
-      String report = chaos.report(table, Duration.ofNanos(System.nanoTime() - started));
-      System.out.println(report);
-      Path out = Path.of(System.getProperty("chaos.output-dir", "target"))
-          .resolve("chaos-" + Instant.now().truncatedTo(ChronoUnit.SECONDS).toString().replace(":", "") + ".md");
-      Files.writeString(out, report);
-      System.out.println("written to " + out.toAbsolutePath());
-      status = table.clean() ? 0 : 1;
-    } catch (Exception | AssertionError e) {
-      e.printStackTrace();
-      status = 2;
-    }
-    System.exit(status);
-  }
-
-  /** Sets up the ledgers, runs the load through every round of faults, and checks what the topics say. */
-  FaultTable run() {
-    for (Invariants.Setup ledger : List.of(LOAD, PROBES)) {
-      ledger.quotas().forEach((org, max) -> SystemStack.quota(stack, org, ZONE, ledger.instanceType(), max));
-      SystemStack.fleet(stack, ZONE, ledger.instanceType(), ledger.fleetSize());
-    }
-    List<FaultTable.Injected> injected = new ArrayList<>();
-    ChaosLoad load = new ChaosLoad(stack, ZONE, LOAD.instanceType(), List.copyOf(LOAD.quotas().keySet()),
-        settings.seed());
-    try (load) {
-      load.start();
-      sleep(settings.warmup());
-      for (int round = 1; round <= settings.rounds(); round++) {
-        for (Fault fault : faults(round)) {
-          injected.add(inject(fault, round));
-          sleep(settings.calm());
+        static Settings of(int defaultRounds) {
+            return new Settings(
+                    Integer.getInteger("chaos.rounds", defaultRounds),
+                    seconds("chaos.pause-seconds", 15),
+                    seconds("chaos.warmup-seconds", 15),
+                    seconds("chaos.calm-seconds", 5),
+                    seconds("chaos.recovery-timeout-seconds", 180),
+                    seconds("chaos.settle-seconds", 180),
+                    Long.getLong("chaos.seed", 20261123L));
         }
-      }
+
+        private static Duration seconds(String property, int fallback) {
+            return Duration.ofSeconds(Integer.getInteger(property, fallback));
+        }
     }
-    LOG.info(() -> "load stopped: " + load.acks.size() + " requests acknowledged, " + load.unanswered.get()
-        + " calls unanswered, " + load.poison.size() + " poison records");
-    return new ChaosFindings(stack, settings.settle(), probes, evidence).check(load, injected);
-  }
 
-  private List<Fault> faults(int round) {
-    List<Fault> faults = new ArrayList<>();
-    for (Service service : Service.values()) {
-      faults.add(new Fault("kill -9 " + service.module(), service, false));
+    /** One fault to inject: on a service, or on the broker ({@code service} null); kill -9 unless {@code pause}. */
+    private record Fault(String row, Service service, boolean pause) {}
+
+    private final Stack stack;
+    private final Settings settings;
+    private final List<ChaosLoad.Sent> probes = new ArrayList<>();
+    private final List<String> evidence = new ArrayList<>();
+
+    ChaosRun(Stack stack, Settings settings) {
+        this.stack = stack;
+        this.settings = settings;
     }
-    faults.add(new Fault("kill -9 broker", null, false));
-    Service paused = Service.values()[(round - 1) % Service.values().length];
-    faults.add(new Fault("SIGSTOP " + settings.pause().toSeconds() + " s, then SIGCONT (a service per round)",
-        paused, true));
-    return faults;
-  }
 
-  // ----------------------------------------------------------------------------------------------------- faults
-
-  private FaultTable.Injected inject(Fault fault, int round) {
-    Instant at = Instant.now();
-    long start = System.nanoTime();
-    long deadline = start + settings.recoveryTimeout().toNanos();
-    String target = fault.service() == null ? "the broker" : fault.service().module();
-    String detail = (fault.pause() ? "SIGSTOP " : "kill -9 ") + target;
-    LOG.info(() -> "round " + round + ": " + detail);
-    CompletableFuture<Long> probe = null;
-    try {
-      if (fault.service() == null) {
-        stack.kill9Broker();
-        probe = probe(at, deadline);
-        stack.restartBroker();
-      } else if (fault.pause()) {
-        stack.pause(fault.service());
-        probe = probe(at, deadline);
-        sleep(settings.pause());
-        stack.resume(fault.service());
-      } else {
-        stack.kill9(fault.service());
-        probe = probe(at, deadline);
-        stack.restart(fault.service());
-      }
-    } catch (RuntimeException e) {
-      evidence.add("round " + round + ", " + detail + ": " + e.getMessage());
+    public static void main(String[] args) {
+        Settings settings = Settings.of(3);
+        int status;
+        long started = System.nanoTime();
+        try (Stack stack = SystemStack.configured().build().start()) {
+            ChaosRun chaos = new ChaosRun(stack, settings);
+            FaultTable table = chaos.run();
+            String report = chaos.report(table, Duration.ofNanos(System.nanoTime() - started));
+            System.out.println(report);
+            Path out = Path.of(System.getProperty("chaos.output-dir", "target"))
+                    .resolve("chaos-"
+                            + Instant.now()
+                                    .truncatedTo(ChronoUnit.SECONDS)
+                                    .toString()
+                                    .replace(":", "") + ".md");
+            Files.writeString(out, report);
+            System.out.println("written to " + out.toAbsolutePath());
+            status = table.clean() ? 0 : 1;
+        } catch (Exception | AssertionError e) {
+            e.printStackTrace();
+            status = 2;
+        }
+        System.exit(status);
     }
-    long ready = allReady(deadline);
-    long targetMet = probe == null ? -1 : probe.join();
-    Duration recovery = ready < 0 || targetMet < 0 ? null : Duration.ofNanos(Math.max(ready, targetMet) - start);
-    LOG.info(() -> "round " + round + ": " + detail + ": " + (recovery == null ? "NOT recovered within "
-        + settings.recoveryTimeout().toSeconds() + " s" : "recovered in " + recovery.toMillis() + " ms"));
-    if (ready < 0) {
-      restartWhatIsDown(round, detail);
+
+    /** Sets up the ledgers, runs the load through every round of faults, and checks what the topics say. */
+    FaultTable run() {
+        for (Invariants.Setup ledger : List.of(LOAD, PROBES)) {
+            ledger.quotas().forEach((org, max) -> SystemStack.quota(stack, org, ZONE, ledger.instanceType(), max));
+            SystemStack.fleet(stack, ZONE, ledger.instanceType(), ledger.fleetSize());
+        }
+        List<FaultTable.Injected> injected = new ArrayList<>();
+        ChaosLoad load = new ChaosLoad(
+                stack, ZONE, LOAD.instanceType(), List.copyOf(LOAD.quotas().keySet()), settings.seed());
+        try (load) {
+            load.start();
+            sleep(settings.warmup());
+            for (int round = 1; round <= settings.rounds(); round++) {
+                for (Fault fault : faults(round)) {
+                    injected.add(inject(fault, round));
+                    sleep(settings.calm());
+                }
+            }
+        }
+        LOG.info(() -> "load stopped: " + load.acks.size() + " requests acknowledged, " + load.unanswered.get()
+                + " calls unanswered, " + load.poison.size() + " poison records");
+        return new ChaosFindings(stack, settings.settle(), probes, evidence).check(load, injected);
     }
-    return new FaultTable.Injected(fault.row(), detail, at, recovery);
-  }
 
-  /** A pool created once the fault is in place, on its way to TargetMet (see {@link #newPoolTargetMet}). */
-  private CompletableFuture<Long> probe(Instant faultAt, long deadline) {
-    return CompletableFuture.supplyAsync(() -> newPoolTargetMet(faultAt, deadline),
-        task -> Thread.ofPlatform().name("chaos-probe").start(task));
-  }
-
-  /** When every service answered ready (nanoTime), or -1 if one did not by the deadline. */
-  private long allReady(long deadline) {
-    while (System.nanoTime() < deadline) {
-      boolean all = true;
-      for (Service service : Service.values()) {
-        all &= stack.ready(service);
-      }
-      if (all) {
-        return System.nanoTime();
-      }
-      sleep(Duration.ofMillis(250));
+    private List<Fault> faults(int round) {
+        List<Fault> faults = new ArrayList<>();
+        for (Service service : Service.values()) {
+            faults.add(new Fault("kill -9 " + service.module(), service, false));
+        }
+        faults.add(new Fault("kill -9 broker", null, false));
+        Service paused = Service.values()[(round - 1) % Service.values().length];
+        faults.add(new Fault(
+                "SIGSTOP " + settings.pause().toSeconds() + " s, then SIGCONT (a service per round)", paused, true));
+        return faults;
     }
-    return -1;
-  }
 
-  private void restartWhatIsDown(int round, String detail) {
-    for (Service service : Service.values()) {
-      if (!stack.ready(service)) {
-        evidence.add("round " + round + ", " + detail + ": " + service.module() + " was not ready after "
-            + settings.recoveryTimeout().toSeconds() + " s; restarted it to go on");
+    // ----------------------------------------------------------------------------------------------------- faults
+
+    private FaultTable.Injected inject(Fault fault, int round) {
+        Instant at = Instant.now();
+        long start = System.nanoTime();
+        long deadline = start + settings.recoveryTimeout().toNanos();
+        String target = fault.service() == null ? "the broker" : fault.service().module();
+        String detail = (fault.pause() ? "SIGSTOP " : "kill -9 ") + target;
+        LOG.info(() -> "round " + round + ": " + detail);
+        CompletableFuture<Long> probe = null;
         try {
-          stack.restart(service);
+            if (fault.service() == null) {
+                stack.kill9Broker();
+                probe = probe(at, deadline);
+                stack.restartBroker();
+            } else if (fault.pause()) {
+                stack.pause(fault.service());
+                probe = probe(at, deadline);
+                sleep(settings.pause());
+                stack.resume(fault.service());
+            } else {
+                stack.kill9(fault.service());
+                probe = probe(at, deadline);
+                stack.restart(fault.service());
+            }
         } catch (RuntimeException e) {
-          evidence.add(service.module() + " did not start again: " + e.getMessage());
+            evidence.add("round " + round + ", " + detail + ": " + e.getMessage());
         }
-      }
+        long ready = allReady(deadline);
+        long targetMet = probe == null ? -1 : probe.join();
+        Duration recovery = ready < 0 || targetMet < 0 ? null : Duration.ofNanos(Math.max(ready, targetMet) - start);
+        LOG.info(() -> "round " + round + ": " + detail + ": "
+                + (recovery == null
+                        ? "NOT recovered within " + settings.recoveryTimeout().toSeconds() + " s"
+                        : "recovered in " + recovery.toMillis() + " ms"));
+        if (ready < 0) {
+            restartWhatIsDown(round, detail);
+        }
+        return new FaultTable.Injected(fault.row(), detail, at, recovery);
     }
-  }
 
-  /**
-   * Creates a one-node pool in the probe ledger (retrying while the API cannot take it) and returns when it reached
-   * TargetMet (nanoTime), or -1 at the deadline; then deletes it.
-   */
-  private long newPoolTargetMet(Instant faultAt, long deadline) {
-    String name = "probe-" + faultAt.toEpochMilli();
-    synchronized (probes) {
-      probes.add(new ChaosLoad.Sent(PROBE_ORG + "/" + name, faultAt));
+    /** A pool created once the fault is in place, on its way to TargetMet (see {@link #newPoolTargetMet}). */
+    private CompletableFuture<Long> probe(Instant faultAt, long deadline) {
+        return CompletableFuture.supplyAsync(
+                () -> newPoolTargetMet(faultAt, deadline),
+                task -> Thread.ofPlatform().name("chaos-probe").start(task));
     }
-    Api api = new Api(stack.url(Service.API), SystemStack.token(PROBE_ORG));
-    String body = """
+
+    /** When every service answered ready (nanoTime), or -1 if one did not by the deadline. */
+    private long allReady(long deadline) {
+        while (System.nanoTime() < deadline) {
+            boolean all = true;
+            for (Service service : Service.values()) {
+                all &= stack.ready(service);
+            }
+            if (all) {
+                return System.nanoTime();
+            }
+            sleep(Duration.ofMillis(250));
+        }
+        return -1;
+    }
+
+    private void restartWhatIsDown(int round, String detail) {
+        for (Service service : Service.values()) {
+            if (!stack.ready(service)) {
+                evidence.add("round " + round + ", " + detail + ": " + service.module() + " was not ready after "
+                        + settings.recoveryTimeout().toSeconds() + " s; restarted it to go on");
+                try {
+                    stack.restart(service);
+                } catch (RuntimeException e) {
+                    evidence.add(service.module() + " did not start again: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /**
+     * Creates a one-node pool in the probe ledger (retrying while the API cannot take it) and returns when it reached
+     * TargetMet (nanoTime), or -1 at the deadline; then deletes it.
+     */
+    private long newPoolTargetMet(Instant faultAt, long deadline) {
+        String name = "probe-" + faultAt.toEpochMilli();
+        synchronized (probes) {
+            probes.add(new ChaosLoad.Sent(PROBE_ORG + "/" + name, faultAt));
+        }
+        Api api = new Api(stack.url(Service.API), SystemStack.token(PROBE_ORG));
+        String body = """
         {"apiVersion":"compute.coreweave.com/v1alpha1","kind":"NodePool","metadata":{"name":"%s"},
          "spec":{"instanceType":"%s","region":"%s","targetNodes":1}}""".formatted(name, PROBES.instanceType(), ZONE);
-    String idempotencyKey = UUID.randomUUID().toString();
-    boolean created = false;
-    while (!created && System.nanoTime() < deadline) {
-      created = answered(() -> api.post(Api.POOLS, body, idempotencyKey).code() == 201);
-      if (!created) {
-        sleep(Duration.ofMillis(500));
-      }
+        String idempotencyKey = UUID.randomUUID().toString();
+        boolean created = false;
+        while (!created && System.nanoTime() < deadline) {
+            created = answered(() -> api.post(Api.POOLS, body, idempotencyKey).code() == 201);
+            if (!created) {
+                sleep(Duration.ofMillis(500));
+            }
+        }
+        while (created && System.nanoTime() < deadline) {
+            if (answered(() -> "TargetMet/True".equals(SpineIT.reason(api.get(Api.POOLS + "/" + name), "AtTarget")))) {
+                long at = System.nanoTime();
+                answered(() -> api.delete(Api.POOLS + "/" + name).code() == 200);
+                return at;
+            }
+            sleep(Duration.ofMillis(250));
+        }
+        return -1;
     }
-    while (created && System.nanoTime() < deadline) {
-      if (answered(() -> "TargetMet/True".equals(SpineIT.reason(api.get(Api.POOLS + "/" + name), "AtTarget")))) {
-        long at = System.nanoTime();
-        answered(() -> api.delete(Api.POOLS + "/" + name).code() == 200);
-        return at;
-      }
-      sleep(Duration.ofMillis(250));
+
+    private interface Call {
+        boolean succeeded();
     }
-    return -1;
-  }
 
-  private interface Call {
-    boolean succeeded();
-  }
-
-  /** A call that may fail while a service or the broker is down: false when it did. */
-  private static boolean answered(Call call) {
-    try {
-      return call.succeeded();
-    } catch (RuntimeException e) {
-      return false;
+    /** A call that may fail while a service or the broker is down: false when it did. */
+    private static boolean answered(Call call) {
+        try {
+            return call.succeeded();
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
-  }
 
-  // ----------------------------------------------------------------------------------------------------- report
+    // ----------------------------------------------------------------------------------------------------- report
 
-  String report(FaultTable table, Duration took) {
-    StringBuilder out = new StringBuilder();
-    out.append(String.format(Locale.ROOT, "## ./stack chaos: %d round(s) of %d faults, %s%n%n", settings.rounds(),
-        faults(1).size(), Instant.now().truncatedTo(ChronoUnit.SECONDS)));
-    out.append("Machine: ").append(machine()).append(". Commit: ")
-        .append(System.getProperty("chaos.commit", "unknown")).append(String.format(Locale.ROOT,
-            ". Took %.1f min (pause %d s, recovery deadline %d s).%n%n", took.toSeconds() / 60.0,
-            settings.pause().toSeconds(), settings.recoveryTimeout().toSeconds()));
-    out.append(table.markdown());
-    out.append("\nFaults in order:\n");
-    for (FaultTable.Injected fault : table.faults()) {
-      out.append("- ").append(fault.at().truncatedTo(ChronoUnit.SECONDS)).append(' ').append(fault.detail())
-          .append(": ").append(fault.recovery() == null ? "not recovered"
-              : String.format(Locale.ROOT, "%.1f s", fault.recovery().toMillis() / 1000.0)).append('\n');
+    String report(FaultTable table, Duration took) {
+        StringBuilder out = new StringBuilder();
+        out.append(String.format(
+                Locale.ROOT,
+                "## ./stack chaos: %d round(s) of %d faults, %s%n%n",
+                settings.rounds(),
+                faults(1).size(),
+                Instant.now().truncatedTo(ChronoUnit.SECONDS)));
+        out.append("Machine: ")
+                .append(machine())
+                .append(". Commit: ")
+                .append(System.getProperty("chaos.commit", "unknown"))
+                .append(String.format(
+                        Locale.ROOT,
+                        ". Took %.1f min (pause %d s, recovery deadline %d s).%n%n",
+                        took.toSeconds() / 60.0,
+                        settings.pause().toSeconds(),
+                        settings.recoveryTimeout().toSeconds()));
+        out.append(table.markdown());
+        out.append("\nFaults in order:\n");
+        for (FaultTable.Injected fault : table.faults()) {
+            out.append("- ")
+                    .append(fault.at().truncatedTo(ChronoUnit.SECONDS))
+                    .append(' ')
+                    .append(fault.detail())
+                    .append(": ")
+                    .append(
+                            fault.recovery() == null
+                                    ? "not recovered"
+                                    : String.format(
+                                            Locale.ROOT,
+                                            "%.1f s",
+                                            fault.recovery().toMillis() / 1000.0))
+                    .append('\n');
+        }
+        if (!evidence.isEmpty()) {
+            out.append("\nEvidence (").append(evidence.size()).append(" lines, the first 60):\n");
+            evidence.stream()
+                    .limit(60)
+                    .forEach(line -> out.append("- ").append(line).append('\n'));
+        }
+        return out.toString();
     }
-    if (!evidence.isEmpty()) {
-      out.append("\nEvidence (").append(evidence.size()).append(" lines, the first 60):\n");
-      evidence.stream().limit(60).forEach(line -> out.append("- ").append(line).append('\n'));
+
+    private static String machine() {
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        String load;
+        try {
+            load = Files.readString(Path.of("/proc/loadavg"), StandardCharsets.UTF_8)
+                    .split(" ")[0];
+        } catch (IOException e) {
+            load = String.format(Locale.ROOT, "%.2f", os.getSystemLoadAverage());
+        }
+        return String.format(
+                Locale.ROOT,
+                "%d cores, %.0f GiB, %s %s, Java %s, load %s at the end",
+                Runtime.getRuntime().availableProcessors(),
+                os.getTotalMemorySize() / (1024.0 * 1024 * 1024),
+                System.getProperty("os.name"),
+                System.getProperty("os.version"),
+                Runtime.version(),
+                load);
     }
-    return out.toString();
-  }
 
-  private static String machine() {
-    var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-    String load;
-    try {
-      load = Files.readString(Path.of("/proc/loadavg"), StandardCharsets.UTF_8).split(" ")[0];
-    } catch (IOException e) {
-      load = String.format(Locale.ROOT, "%.2f", os.getSystemLoadAverage());
+    // ---------------------------------------------------------------------------------------------------- helpers
+
+    private static Map<String, Integer> orderedQuotas() {
+        Map<String, Integer> quotas = new LinkedHashMap<>();
+        quotas.put("chaos-a", 8);
+        quotas.put("chaos-b", 6);
+        quotas.put("chaos-c", 6);
+        return Collections.unmodifiableMap(quotas);
     }
-    return String.format(Locale.ROOT, "%d cores, %.0f GiB, %s %s, Java %s, load %s at the end",
-        Runtime.getRuntime().availableProcessors(), os.getTotalMemorySize() / (1024.0 * 1024 * 1024),
-        System.getProperty("os.name"), System.getProperty("os.version"), Runtime.version(), load);
-  }
 
-  // ---------------------------------------------------------------------------------------------------- helpers
-
-  private static Map<String, Integer> orderedQuotas() {
-    Map<String, Integer> quotas = new LinkedHashMap<>();
-    quotas.put("chaos-a", 8);
-    quotas.put("chaos-b", 6);
-    quotas.put("chaos-c", 6);
-    return Collections.unmodifiableMap(quotas);
-  }
-
-  private static void sleep(Duration duration) {
-    try {
-      Thread.sleep(duration.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
-  }
 }

@@ -19,21 +19,24 @@ import org.junit.jupiter.api.Test;
  */
 class DashboardScriptsIT {
 
-  @Test
-  void theDashboardsScriptsPassTheirUnitTests() throws IOException, InterruptedException {
-    Path node = ExternalClient.require("node", "apt-get install nodejs");
-    Path dashboard = Path.of(System.getProperty("stack.project-root", "..")).resolve("dashboard");
-    List<String> command = new ArrayList<>(List.of(node.toString(), "--test"));
-    try (Stream<Path> files = Files.list(dashboard.resolve("src/test/js"))) {
-      files.filter(f -> f.toString().endsWith(".test.js")).sorted().forEach(f -> command.add(f.toString()));
+    @Test
+    void theDashboardsScriptsPassTheirUnitTests() throws IOException, InterruptedException {
+        Path node = ExternalClient.require("node", "apt-get install nodejs");
+        Path dashboard = Path.of(System.getProperty("stack.project-root", "..")).resolve("dashboard");
+        List<String> command = new ArrayList<>(List.of(node.toString(), "--test"));
+        try (Stream<Path> files = Files.list(dashboard.resolve("src/test/js"))) {
+            files.filter(f -> f.toString().endsWith(".test.js")).sorted().forEach(f -> command.add(f.toString()));
+        }
+        assertThat(command).hasSizeGreaterThan(2);
+
+        Process run = new ProcessBuilder(command)
+                .directory(dashboard.toFile())
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(run.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(run.exitValue()).as(output).isZero();
+        assertThat(output).containsPattern("# pass [1-9]").contains("# fail 0");
     }
-    assertThat(command).hasSizeGreaterThan(2);
-
-    Process run = new ProcessBuilder(command).directory(dashboard.toFile()).redirectErrorStream(true).start();
-    String output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(run.waitFor(60, TimeUnit.SECONDS)).isTrue();
-
-    assertThat(run.exitValue()).as(output).isZero();
-    assertThat(output).containsPattern("# pass [1-9]").contains("# fail 0");
-  }
 }

@@ -13,39 +13,41 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The real kubectl, run as a user runs it: with a kubeconfig that names the API's HTTPS address, trusts its
- * certificate and holds one org's bearer token, and its own discovery cache.
+ * The real kubectl, run as a user runs it: with a kubeconfig that names the API's HTTPS address, trusts its certificate
+ * and holds one org's bearer token, and its own discovery cache.
  */
 final class Kubectl {
 
-  /** What one kubectl run printed and how it ended. */
-  record Run(int exit, String out, String err) {
+    /** What one kubectl run printed and how it ended. */
+    record Run(int exit, String out, String err) {
 
-    Run ok() {
-      if (exit != 0) {
-        throw new AssertionError("kubectl failed (" + exit + "): " + err + out);
-      }
-      return this;
+        Run ok() {
+            if (exit != 0) {
+                throw new AssertionError("kubectl failed (" + exit + "): " + err + out);
+            }
+            return this;
+        }
     }
-  }
 
-  private static final long TIMEOUT_SECONDS = 180;
+    private static final long TIMEOUT_SECONDS = 180;
 
-  private final Path program;
-  private final Path kubeconfig;
-  private final Path cache;
+    private final Path program;
+    private final Path kubeconfig;
+    private final Path cache;
 
-  private Kubectl(Path program, Path kubeconfig, Path cache) {
-    this.program = program;
-    this.kubeconfig = kubeconfig;
-    this.cache = cache;
-  }
+    private Kubectl(Path program, Path kubeconfig, Path cache) {
+        this.program = program;
+        this.kubeconfig = kubeconfig;
+        this.cache = cache;
+    }
 
-  /** kubectl for {@code token}'s org against {@code server}, trusting {@code pem}; skipped where kubectl is missing. */
-  static Kubectl of(URI server, String pem, String token, Path dir) {
-    Path program = ExternalClient.require("kubectl", "apt-get install kubernetes-client");
-    String user = token.replace("-token", "");
-    String config = """
+    /**
+     * kubectl for {@code token}'s org against {@code server}, trusting {@code pem}; skipped where kubectl is missing.
+     */
+    static Kubectl of(URI server, String pem, String token, Path dir) {
+        Path program = ExternalClient.require("kubectl", "apt-get install kubernetes-client");
+        String user = token.replace("-token", "");
+        String config = """
         apiVersion: v1
         kind: Config
         clusters:
@@ -61,65 +63,76 @@ final class Kubectl {
         - name: %s
           context: {cluster: nodepool, user: %s}
         current-context: %s
-        """.formatted(server, Base64.getEncoder().encodeToString(pem.getBytes(StandardCharsets.UTF_8)), user,
-        token, user, user, user);
-    try {
-      Path file = dir.resolve("kubeconfig-" + user);
-      Files.writeString(file, config);
-      return new Kubectl(program, file, dir.resolve("cache-" + user));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  Run run(String... args) {
-    return runWith(null, args);
-  }
-
-  /** Runs kubectl with {@code stdin} (a manifest for {@code -f -}) and waits for it to end. */
-  Run runWith(String stdin, String... args) {
-    try {
-      Process process = start(args);
-      try (var in = process.getOutputStream()) {
-        if (stdin != null) {
-          in.write(stdin.getBytes(StandardCharsets.UTF_8));
+        """.formatted(
+                        server,
+                        Base64.getEncoder().encodeToString(pem.getBytes(StandardCharsets.UTF_8)),
+                        user,
+                        token,
+                        user,
+                        user,
+                        user);
+        try {
+            Path file = dir.resolve("kubeconfig-" + user);
+            Files.writeString(file, config);
+            return new Kubectl(program, file, dir.resolve("cache-" + user));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-      }
-      var out = process.getInputStream().readAllBytes();
-      var err = process.getErrorStream().readAllBytes();
-      if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        throw new AssertionError("kubectl " + String.join(" ", args) + " did not end within " + TIMEOUT_SECONDS
-            + "s");
-      }
-      return new Run(process.exitValue(), new String(out, StandardCharsets.UTF_8),
-          new String(err, StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
     }
-  }
 
-  /** Starts a long-running kubectl (a watch) whose output goes to {@code out}; the caller stops it. */
-  Process background(Path out, String... args) {
-    try {
-      List<String> command = command(args);
-      return new ProcessBuilder(command).redirectOutput(out.toFile()).redirectErrorStream(true).start();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    Run run(String... args) {
+        return runWith(null, args);
     }
-  }
 
-  private Process start(String... args) throws IOException {
-    return new ProcessBuilder(command(args)).start();
-  }
+    /** Runs kubectl with {@code stdin} (a manifest for {@code -f -}) and waits for it to end. */
+    Run runWith(String stdin, String... args) {
+        try {
+            Process process = start(args);
+            try (var in = process.getOutputStream()) {
+                if (stdin != null) {
+                    in.write(stdin.getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            var out = process.getInputStream().readAllBytes();
+            var err = process.getErrorStream().readAllBytes();
+            if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError(
+                        "kubectl " + String.join(" ", args) + " did not end within " + TIMEOUT_SECONDS + "s");
+            }
+            return new Run(
+                    process.exitValue(),
+                    new String(out, StandardCharsets.UTF_8),
+                    new String(err, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
 
-  private List<String> command(String... args) {
-    List<String> command = new ArrayList<>(List.of(program.toString(), "--kubeconfig", kubeconfig.toString(),
-        "--cache-dir", cache.toString()));
-    command.addAll(List.of(args));
-    return command;
-  }
+    /** Starts a long-running kubectl (a watch) whose output goes to {@code out}; the caller stops it. */
+    Process background(Path out, String... args) {
+        try {
+            List<String> command = command(args);
+            return new ProcessBuilder(command)
+                    .redirectOutput(out.toFile())
+                    .redirectErrorStream(true)
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Process start(String... args) throws IOException {
+        return new ProcessBuilder(command(args)).start();
+    }
+
+    private List<String> command(String... args) {
+        List<String> command = new ArrayList<>(
+                List.of(program.toString(), "--kubeconfig", kubeconfig.toString(), "--cache-dir", cache.toString()));
+        command.addAll(List.of(args));
+        return command;
+    }
 }

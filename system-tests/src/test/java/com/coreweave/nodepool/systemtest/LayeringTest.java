@@ -15,114 +15,174 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The layers every module keeps: decision logic in {@code domain} packages is plain Java (no Kafka, Quarkus, CDI or
- * JAX-RS), the contracts in events-schema know nothing of the runtime, and no service imports another (they meet
- * only on topics). Reads the main classes every module of the reactor compiled before this one.
+ * JAX-RS), the contracts in events-schema know nothing of the runtime, and no service imports another (they meet only
+ * on topics). Reads the main classes every module of the reactor compiled before this one.
  */
 class LayeringTest {
 
-  private static final List<String> MODULES = List.of("events-schema", "service-kit", "nodepool-api-service",
-      "quota-service", "capacity-service", "provisioner-service", "preemption-service");
-  private static final String[] RUNTIME = {"org.apache.kafka..", "io.quarkus..", "io.smallrye..", "io.vertx..",
-      "jakarta.ws.rs..", "jakarta.enterprise..", "jakarta.inject..", "org.jboss.resteasy.."};
+    private static final List<String> MODULES = List.of(
+            "events-schema",
+            "service-kit",
+            "nodepool-api-service",
+            "quota-service",
+            "capacity-service",
+            "provisioner-service",
+            "preemption-service");
+    private static final String[] RUNTIME = {
+        "org.apache.kafka..",
+        "io.quarkus..",
+        "io.smallrye..",
+        "io.vertx..",
+        "jakarta.ws.rs..",
+        "jakarta.enterprise..",
+        "jakarta.inject..",
+        "org.jboss.resteasy.."
+    };
 
-  private static JavaClasses classes;
+    private static JavaClasses classes;
 
-  @BeforeAll
-  static void importModules() {
-    Path root = Path.of(System.getProperty("stack.project-root", "..")).toAbsolutePath().normalize();
-    List<Path> dirs = MODULES.stream().map(m -> root.resolve(m).resolve("target/classes")).toList();
-    assertThat(dirs).as("every module compiled first (the reactor builds system-tests last)")
-        .allMatch(Files::isDirectory);
-    classes = new ClassFileImporter().importPaths(dirs);
-    assertThat(classes.containPackage("com.coreweave.nodepool.provisioner.domain")).isTrue();
-  }
-
-  @Test
-  void domainPackagesArePlainJava() {
-    noClasses().that().resideInAPackage("com.coreweave.nodepool..domain..")
-        .should().dependOnClassesThat().resideInAnyPackage(RUNTIME)
-        .because("decisions are values in, values out, tested without Kafka or Quarkus")
-        .check(classes);
-  }
-
-  @Test
-  void theContractsKnowNothingOfTheRuntime() {
-    noClasses().that().resideInAPackage("com.coreweave.nodepool.schema..")
-        .should().dependOnClassesThat().resideInAnyPackage(RUNTIME)
-        .orShould().dependOnClassesThat().resideInAPackage("com.coreweave.nodepool.kit..")
-        .check(classes);
-  }
-
-  @Test
-  void servicesDoNotImportEachOther() {
-    slices().matching("com.coreweave.nodepool.(api|quota|capacity|provisioner|preemption)..")
-        .should().notDependOnEachOther()
-        .because("services meet only on topics and REST")
-        .check(classes);
-  }
-
-  @Test
-  void kafkaInternalsStayBehindTheirFence() {
-    noClasses().that().resideOutsideOfPackage("com.coreweave.nodepool.kit.streams.internals..")
-        .should().dependOnClassesThat().resideInAPackage("org.apache.kafka..internals..")
-        .because("a Kafka upgrade may change its internals: kit.streams.internals holds every use, and "
-            + "StreamsInternalsContractTest checks them")
-        .check(classes);
-  }
-
-  @Test
-  void theKitImportsNoService() {
-    noClasses().that().resideInAPackage("com.coreweave.nodepool.kit..")
-        .should().dependOnClassesThat().resideInAnyPackage("com.coreweave.nodepool.api..",
-            "com.coreweave.nodepool.quota..", "com.coreweave.nodepool.capacity..",
-            "com.coreweave.nodepool.provisioner..", "com.coreweave.nodepool.preemption..")
-        .because("every service builds on the kit, never the other way")
-        .check(classes);
-  }
-
-  @Test
-  void noModuleHasAPackageCycle() {
-    for (String module : List.of("schema", "kit", "api", "quota", "capacity", "provisioner", "preemption")) {
-      slices().matching("com.coreweave.nodepool." + module + ".(**)")
-          .should().beFreeOfCycles()
-          .because("a module's packages build on each other one way")
-          .check(classes);
+    @BeforeAll
+    static void importModules() {
+        Path root = Path.of(System.getProperty("stack.project-root", ".."))
+                .toAbsolutePath()
+                .normalize();
+        List<Path> dirs = MODULES.stream()
+                .map(m -> root.resolve(m).resolve("target/classes"))
+                .toList();
+        assertThat(dirs)
+                .as("every module compiled first (the reactor builds system-tests last)")
+                .allMatch(Files::isDirectory);
+        classes = new ClassFileImporter().importPaths(dirs);
+        assertThat(classes.containPackage("com.coreweave.nodepool.provisioner.domain"))
+                .isTrue();
     }
-  }
 
-  private static final List<String> SERVICES = List.of("api", "quota", "capacity", "provisioner", "preemption");
+    @Test
+    void domainPackagesArePlainJava() {
+        noClasses()
+                .that()
+                .resideInAPackage("com.coreweave.nodepool..domain..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(RUNTIME)
+                .because("decisions are values in, values out, tested without Kafka or Quarkus")
+                .check(classes);
+    }
 
-  /**
-   * A layer's packages in every service ({@code rest}, {@code streams}, ...); service-kit's own ({@code kit.rest},
-   * {@code kit.streams}) are helpers any layer may use within the other rules, so not one of them.
-   */
-  private static String[] ofEveryService(String... layers) {
-    return SERVICES.stream().flatMap(service -> Stream.of(layers).map(l -> "com.coreweave.nodepool." + service + "."
-        + l + "..")).toArray(String[]::new);
-  }
+    @Test
+    void theContractsKnowNothingOfTheRuntime() {
+        noClasses()
+                .that()
+                .resideInAPackage("com.coreweave.nodepool.schema..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(RUNTIME)
+                .orShould()
+                .dependOnClassesThat()
+                .resideInAPackage("com.coreweave.nodepool.kit..")
+                .check(classes);
+    }
 
-  @Test
-  void nothingDependsOnAServiceRestPackage() {
-    noClasses().that().resideInAnyPackage("com.coreweave.nodepool..domain..", "com.coreweave.nodepool..kube..",
-            "com.coreweave.nodepool..streams..", "com.coreweave.nodepool..messaging..")
-        .should().dependOnClassesThat().resideInAnyPackage(ofEveryService("rest"))
-        .because("REST is the outer layer: it calls the topology, the topics and the decisions, never the reverse")
-        .check(classes);
-  }
+    @Test
+    void servicesDoNotImportEachOther() {
+        slices().matching("com.coreweave.nodepool.(api|quota|capacity|provisioner|preemption)..")
+                .should()
+                .notDependOnEachOther()
+                .because("services meet only on topics and REST")
+                .check(classes);
+    }
 
-  @Test
-  void decisionsKnowNothingOfStreamsOrMessaging() {
-    noClasses().that().resideInAnyPackage("com.coreweave.nodepool..domain..", "com.coreweave.nodepool..kube..")
-        .should().dependOnClassesThat().resideInAnyPackage(ofEveryService("streams", "messaging"))
-        .because("decisions know nothing of how records reach them")
-        .check(classes);
-  }
+    @Test
+    void kafkaInternalsStayBehindTheirFence() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("com.coreweave.nodepool.kit.streams.internals..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.apache.kafka..internals..")
+                .because("a Kafka upgrade may change its internals: kit.streams.internals holds every use, and "
+                        + "StreamsInternalsContractTest checks them")
+                .check(classes);
+    }
 
-  @Test
-  void theApiServicesKubernetesMachineryIsPlainJavaToo() {
-    noClasses().that().resideInAPackage("com.coreweave.nodepool.api.kube..")
-        .should().dependOnClassesThat().resideInAnyPackage(RUNTIME)
-        .because("selectors, patches, tables and discovery are values in, values out, as the domain is")
-        .check(classes);
-  }
+    @Test
+    void theKitImportsNoService() {
+        noClasses()
+                .that()
+                .resideInAPackage("com.coreweave.nodepool.kit..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "com.coreweave.nodepool.api..",
+                        "com.coreweave.nodepool.quota..",
+                        "com.coreweave.nodepool.capacity..",
+                        "com.coreweave.nodepool.provisioner..",
+                        "com.coreweave.nodepool.preemption..")
+                .because("every service builds on the kit, never the other way")
+                .check(classes);
+    }
+
+    @Test
+    void noModuleHasAPackageCycle() {
+        for (String module : List.of("schema", "kit", "api", "quota", "capacity", "provisioner", "preemption")) {
+            slices().matching("com.coreweave.nodepool." + module + ".(**)")
+                    .should()
+                    .beFreeOfCycles()
+                    .because("a module's packages build on each other one way")
+                    .check(classes);
+        }
+    }
+
+    private static final List<String> SERVICES = List.of("api", "quota", "capacity", "provisioner", "preemption");
+
+    /**
+     * A layer's packages in every service ({@code rest}, {@code streams}, ...); service-kit's own ({@code kit.rest},
+     * {@code kit.streams}) are helpers any layer may use within the other rules, so not one of them.
+     */
+    private static String[] ofEveryService(String... layers) {
+        return SERVICES.stream()
+                .flatMap(service -> Stream.of(layers).map(l -> "com.coreweave.nodepool." + service + "." + l + ".."))
+                .toArray(String[]::new);
+    }
+
+    @Test
+    void nothingDependsOnAServiceRestPackage() {
+        noClasses()
+                .that()
+                .resideInAnyPackage(
+                        "com.coreweave.nodepool..domain..",
+                        "com.coreweave.nodepool..kube..",
+                        "com.coreweave.nodepool..streams..",
+                        "com.coreweave.nodepool..messaging..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(ofEveryService("rest"))
+                .because(
+                        "REST is the outer layer: it calls the topology, the topics and the decisions, never the reverse")
+                .check(classes);
+    }
+
+    @Test
+    void decisionsKnowNothingOfStreamsOrMessaging() {
+        noClasses()
+                .that()
+                .resideInAnyPackage("com.coreweave.nodepool..domain..", "com.coreweave.nodepool..kube..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(ofEveryService("streams", "messaging"))
+                .because("decisions know nothing of how records reach them")
+                .check(classes);
+    }
+
+    @Test
+    void theApiServicesKubernetesMachineryIsPlainJavaToo() {
+        noClasses()
+                .that()
+                .resideInAPackage("com.coreweave.nodepool.api.kube..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(RUNTIME)
+                .because("selectors, patches, tables and discovery are values in, values out, as the domain is")
+                .check(classes);
+    }
 }

@@ -34,223 +34,271 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Poison on every topic a service consumes: for each topic each of the five services reads (taken from the
- * services' own consumer groups, see {@link ConsumedTopics}), records a careless or hostile producer could write —
- * unreadable JSON, JSON of the wrong shape, an object with none of the fields, no key, a key that does not match the
- * value, a tombstone where none belongs — each land exactly once in that service's dead-letter topic with the
- * {@code dlq.*} headers, and a good record after them on the same partition is processed (the service's committed
- * offset passes it) and not dead-lettered.
+ * Poison on every topic a service consumes: for each topic each of the five services reads (taken from the services'
+ * own consumer groups, see {@link ConsumedTopics}), records a careless or hostile producer could write — unreadable
+ * JSON, JSON of the wrong shape, an object with none of the fields, no key, a key that does not match the value, a
+ * tombstone where none belongs — each land exactly once in that service's dead-letter topic with the {@code dlq.*}
+ * headers, and a good record after them on the same partition is processed (the service's committed offset passes it)
+ * and not dead-lettered.
  *
- * <p>The good records are real ones: org {@code poison} drives one spot pool through every topic first (REST
- * create, activity, reconfigure, a quota, a fleet, a spot reclaim), and each topic's latest such record is sent
- * again unchanged after the poison, a redelivery every handler must take in its stride. The poison records carry a
- * marker in their value (or, a tombstone, in their key) and are keyed by the live pool, so a service that did not
- * refuse them would fold them into real state.
+ * <p>The good records are real ones: org {@code poison} drives one spot pool through every topic first (REST create,
+ * activity, reconfigure, a quota, a fleet, a spot reclaim), and each topic's latest such record is sent again unchanged
+ * after the poison, a redelivery every handler must take in its stride. The poison records carry a marker in their
+ * value (or, a tombstone, in their key) and are keyed by the live pool, so a service that did not refuse them would
+ * fold them into real state.
  */
 class PoisonIT {
 
-  static final String ORG = "poison";
-  static final String POOL = "poison-spot";
-  static final String ZONE = "EU-SOUTH-04A";
-  static final String TYPE = "gd-8xl40s-i128";
-  static final Duration PROGRESS = Duration.ofSeconds(120);
+    static final String ORG = "poison";
+    static final String POOL = "poison-spot";
+    static final String ZONE = "EU-SOUTH-04A";
+    static final String TYPE = "gd-8xl40s-i128";
+    static final Duration PROGRESS = Duration.ofSeconds(120);
 
-  private static final Logger LOG = Logger.getLogger(PoisonIT.class.getName());
+    private static final Logger LOG = Logger.getLogger(PoisonIT.class.getName());
 
-  static Stack stack;
-  static Api api;
+    static Stack stack;
+    static Api api;
 
-  /** One kind of bad record, made from a real record of the topic (its key and JSON value) and a unique marker. */
-  enum Kind {
-    NOT_JSON(sample -> sample.key(), (sample, marker) -> "not JSON at all " + marker),
-    WRONG_SHAPE(sample -> sample.key(), (sample, marker) -> "[\"" + marker + "\"]"),
-    NO_FIELDS(sample -> sample.key(), (sample, marker) -> "{\"poisonMarker\":\"" + marker + "\"}"),
-    /** Only on topics that are not compacted: the broker refuses a record without a key on a compacted one. */
-    NO_KEY(sample -> null, PoisonIT::marked),
-    KEY_MISMATCH(sample -> sample.key() + "-elsewhere", PoisonIT::marked),
-    /** Only on topics that are not compacted: there a record without a value means nothing. */
-    TOMBSTONE(sample -> sample.key() + "-tombstone", (sample, marker) -> null);
+    /** One kind of bad record, made from a real record of the topic (its key and JSON value) and a unique marker. */
+    enum Kind {
+        NOT_JSON(sample -> sample.key(), (sample, marker) -> "not JSON at all " + marker),
+        WRONG_SHAPE(sample -> sample.key(), (sample, marker) -> "[\"" + marker + "\"]"),
+        NO_FIELDS(sample -> sample.key(), (sample, marker) -> "{\"poisonMarker\":\"" + marker + "\"}"),
+        /** Only on topics that are not compacted: the broker refuses a record without a key on a compacted one. */
+        NO_KEY(sample -> null, PoisonIT::marked),
+        KEY_MISMATCH(sample -> sample.key() + "-elsewhere", PoisonIT::marked),
+        /** Only on topics that are not compacted: there a record without a value means nothing. */
+        TOMBSTONE(sample -> sample.key() + "-tombstone", (sample, marker) -> null);
 
-    boolean appliesTo(Topic<?, ?> topic) {
-      return !topic.compacted() || (this != NO_KEY && this != TOMBSTONE);
-    }
-
-    final Function<TopicProbe.Read, String> key;
-    final BiFunction<TopicProbe.Read, String, String> value;
-
-    Kind(Function<TopicProbe.Read, String> key,
-         BiFunction<TopicProbe.Read, String, String> value) {
-      this.key = key;
-      this.value = value;
-    }
-  }
-
-  /** A poison record as published: where it went and how to recognise it in a dead-letter topic. */
-  record Poison(String topic, Kind kind, int partition, String key, String marker) {
-
-    boolean matches(TopicProbe.Read dead) {
-      return kind == Kind.TOMBSTONE ? dead.value() == null && key.equals(dead.key())
-          : dead.value() != null && dead.value().contains(marker);
-    }
-  }
-
-  @BeforeAll
-  static void onePoolThroughEveryTopic() {
-    stack = SystemStack.forFaults();
-    api = new Api(stack.url(Service.API), SystemStack.token(ORG));
-    SystemStack.quota(stack, ORG, ZONE, TYPE, 4);
-    SystemStack.fleet(stack, ZONE, TYPE, 4);
-    assertThat(api.post(Api.POOLS, SpotPreemptionIT.spotPool(POOL, TYPE, 2).replace("\"targetNodes\"",
-        "\"region\":\"" + ZONE + "\",\"targetNodes\"")).code()).isEqualTo(201);
-    await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-        assertThat(SpineIT.reason(api.get(Api.POOLS + "/" + POOL), "AtTarget")).isEqualTo("TargetMet/True"));
-    String node = SpotPreemptionIT.nodeNames(api, POOL).get(0);
-    assertThat(api.put(Api.POOLS + "/" + POOL + "/nodes/" + node + "/activity", "{\"active\": false}").code())
-        .isEqualTo(202);
-    assertThat(api.post(Api.POOLS + "/" + POOL + "/reconfigure", "{}").code()).isEqualTo(202);
-    // An alert of the catalogue that is only recorded, so the node stays; and one node deleted (it is replaced).
-    assertThat(SystemStack.admin(stack, Service.PROVISIONER).post("/admin/node-alerts", """
-        {"type":"NodeAlertRaised","subject":"%s/%s","data":{"node":"%s","alert":"DPUContainerdThreadExhaustion"}}"""
-        .formatted(ORG, POOL, node)).code()).isEqualTo(202);
-    assertThat(api.delete(Api.POOLS + "/" + POOL + "/nodes/" + SpotPreemptionIT.nodeNames(api, POOL).get(1)).code())
-        .isIn(200, 202);
-    assertThat(SystemStack.admin(stack, Service.CAPACITY).post("/admin/fleet/" + ZONE + "/" + TYPE + "/reclaim-spot",
-        "{\"nodes\": 1}").code()).isIn(200, 202);
-    // The release the fleet starts with, published again: changes nothing, and gives the topic a record.
-    assertThat(SystemStack.admin(stack, Service.PROVISIONER).post("/admin/node-releases",
-        "{\"releaseTrain\":\"stable\",\"version\":\"2026.10.2\",\"summary\":[\"ncore image 2026.10.2\","
-            + "\"Kubernetes v1.31.6\"]}").code()).isEqualTo(202);
-  }
-
-  @Test
-  void everyPoisonRecordLandsOnceInItsServicesDeadLetterTopicAndTheNextGoodRecordIsProcessed() throws Exception {
-    Map<Service, Set<String>> consumed = ConsumedTopics.of(stack.bootstrapServers());
-    Set<String> topics = new TreeSet<>();
-    consumed.values().forEach(topics::addAll);
-    assertThat(topics).as("topics the services consume").contains(Topics.NODEPOOL_REQUESTED.name(),
-        Topics.NODE_ACTIVITY_REPORTED.name());
-
-    List<Poison> poison = new ArrayList<>();
-    Map<String, TopicPartition> goodAt = new TreeMap<>();
-    Map<TopicPartition, Long> good = new HashMap<>();
-    try (TopicProbe kafka = new TopicProbe(stack.bootstrapServers())) {
-      int n = 0;
-      for (String topic : topics) {
-        TopicProbe.Read sample = sample(kafka, topic);
-        for (Kind kind : Kind.values()) {
-          if (!kind.appliesTo(registered(topic))) {
-            continue;
-          }
-          // Fixed width, so that no marker is a prefix of another.
-          String marker = String.format("poison-%d-%04d", System.currentTimeMillis(), n++);
-          String key = kind.key.apply(sample);
-          key = kind == Kind.TOMBSTONE ? key + "-" + n : key;
-          kafka.send(topic, sample.partition(), key, kind.value.apply(sample, marker), Map.of());
-          poison.add(new Poison(topic, kind, sample.partition(), key, marker));
+        boolean appliesTo(Topic<?, ?> topic) {
+            return !topic.compacted() || (this != NO_KEY && this != TOMBSTONE);
         }
-        RecordMetadata again = kafka.send(topic, sample.partition(), sample.key(), sample.value(), Map.of());
-        goodAt.put(topic, new TopicPartition(topic, again.partition()));
-        good.put(goodAt.get(topic), again.offset());
-      }
 
-      awaitProgress(consumed, good);
+        final Function<TopicProbe.Read, String> key;
+        final BiFunction<TopicProbe.Read, String, String> value;
 
-      SoftAssertions soft = new SoftAssertions();
-      Map<String, List<TopicProbe.Read>> deadLetters = new TreeMap<>();
-      for (var entry : consumed.entrySet()) {
-        Service service = entry.getKey();
-        for (String topic : entry.getValue()) {
-          String dlq = ConsumedTopics.deadLetters(topic, service);
-          List<TopicProbe.Read> refused = deadLetters.computeIfAbsent(dlq, kafka::readAll).stream()
-              .filter(r -> service.module().equals(r.header(DeadLetters.SERVICE))
-                  && topic.equals(r.header(DeadLetters.SOURCE_TOPIC)))
-              .toList();
-          for (Poison p : poison.stream().filter(p -> p.topic().equals(topic)).toList()) {
-            List<TopicProbe.Read> found = refused.stream().filter(p::matches).toList();
-            String row = service.module() + " <- " + topic + " " + p.kind();
-            soft.assertThat(found).as("%s: in %s exactly once", row, dlq).hasSize(1);
-            found.forEach(r -> {
-              for (String h : List.of(DeadLetters.REASON, DeadLetters.ERROR, DeadLetters.SOURCE_PARTITION,
-                  DeadLetters.SOURCE_OFFSET, DeadLetters.FAILED_AT)) {
-                soft.assertThat(r.header(h)).as("%s: header %s", row, h).isNotBlank();
-              }
-              soft.assertThat(r.header(DeadLetters.SOURCE_PARTITION)).as("%s: partition", row)
-                  .isEqualTo(Integer.toString(p.partition()));
-            });
-          }
-          long offset = good.get(goodAt.get(topic));
-          soft.assertThat(refused.stream()
-                  .filter(r -> Long.toString(offset).equals(r.header(DeadLetters.SOURCE_OFFSET))).toList())
-              .as("%s <- %s: the good record after the poison is not dead-lettered", service.module(), topic)
-              .isEmpty();
+        Kind(Function<TopicProbe.Read, String> key, BiFunction<TopicProbe.Read, String, String> value) {
+            this.key = key;
+            this.value = value;
         }
-      }
-      LOG.info(() -> poison.size() + " poison records on " + topics.size() + " topics, checked in the dead-letter "
-          + "topics of " + consumed.values().stream().mapToInt(Set::size).sum() + " (service, topic) pairs: "
-          + consumed);
-      for (Service service : Service.values()) {
-        soft.assertThat(stack.ready(service)).as("%s is still ready", service.module()).isTrue();
-      }
-      soft.assertAll();
     }
-  }
 
-  /** Waits until every service has committed past the good record of each topic it consumes. */
-  private static void awaitProgress(Map<Service, Set<String>> consumed, Map<TopicPartition, Long> good) {
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers()))) {
-      List<String> behind = new ArrayList<>();
-      try {
-        await().atMost(PROGRESS).pollInterval(Duration.ofSeconds(1)).until(() -> {
-          behind.clear();
-          for (var entry : consumed.entrySet()) {
-            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(
-                entry.getKey().module()).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
-            good.forEach((partition, offset) -> {
-              OffsetAndMetadata at = committed.get(partition);
-              if (entry.getValue().contains(partition.topic()) && (at == null || at.offset() <= offset)) {
-                behind.add(entry.getKey().module() + " at " + partition + "@" + (at == null ? "-" : at.offset())
-                    + ", good record @" + offset);
-              }
-            });
-          }
-          return behind.isEmpty();
-        });
-      } catch (org.awaitility.core.ConditionTimeoutException e) {
-        throw new AssertionError("within " + PROGRESS.toSeconds() + " s these services did not get past the "
-            + "poison to the good record after it: " + behind, e);
-      }
+    /** A poison record as published: where it went and how to recognise it in a dead-letter topic. */
+    record Poison(String topic, Kind kind, int partition, String key, String marker) {
+
+        boolean matches(TopicProbe.Read dead) {
+            return kind == Kind.TOMBSTONE
+                    ? dead.value() == null && key.equals(dead.key())
+                    : dead.value() != null && dead.value().contains(marker);
+        }
     }
-  }
 
-  /** The latest record of org {@code poison}'s pool or ledger on the topic, else (release trains) the latest one. */
-  private static TopicProbe.Read sample(TopicProbe kafka, String topic) {
-    List<TopicProbe.Read> records = kafka.readAll(topic).stream()
-        .filter(r -> r.key() != null && r.value() != null && r.value().startsWith("{")).toList();
-    List<TopicProbe.Read> ours = records.stream().filter(r -> r.key().startsWith(ORG + "/")
-        || r.key().equals(ZONE + "/" + TYPE)).toList();
-    List<TopicProbe.Read> from = ours.isEmpty() ? records : ours;
-    if (topic.equals(Topics.NODEPOOL_NODES_CHANGED.name())) {
-      // The capacity- and preemption-service skip, unparsed, the kinds of node fact they never use
-      // (Inputs.readKinds); a removed node is a kind every reader of the topic reads.
-      from = from.stream().filter(r -> r.value().contains("\"" + NodeFact.KIND + "\":\"NodeRemoved\"")).toList();
+    @BeforeAll
+    static void onePoolThroughEveryTopic() {
+        stack = SystemStack.forFaults();
+        api = new Api(stack.url(Service.API), SystemStack.token(ORG));
+        SystemStack.quota(stack, ORG, ZONE, TYPE, 4);
+        SystemStack.fleet(stack, ZONE, TYPE, 4);
+        assertThat(api.post(
+                                Api.POOLS,
+                                SpotPreemptionIT.spotPool(POOL, TYPE, 2)
+                                        .replace("\"targetNodes\"", "\"region\":\"" + ZONE + "\",\"targetNodes\""))
+                        .code())
+                .isEqualTo(201);
+        await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> assertThat(SpineIT.reason(api.get(Api.POOLS + "/" + POOL), "AtTarget"))
+                        .isEqualTo("TargetMet/True"));
+        String node = SpotPreemptionIT.nodeNames(api, POOL).get(0);
+        assertThat(api.put(Api.POOLS + "/" + POOL + "/nodes/" + node + "/activity", "{\"active\": false}")
+                        .code())
+                .isEqualTo(202);
+        assertThat(api.post(Api.POOLS + "/" + POOL + "/reconfigure", "{}").code())
+                .isEqualTo(202);
+        // An alert of the catalogue that is only recorded, so the node stays; and one node deleted (it is replaced).
+        assertThat(SystemStack.admin(stack, Service.PROVISIONER)
+                        .post("/admin/node-alerts", """
+        {"type":"NodeAlertRaised","subject":"%s/%s","data":{"node":"%s","alert":"DPUContainerdThreadExhaustion"}}""".formatted(ORG, POOL, node))
+                        .code())
+                .isEqualTo(202);
+        assertThat(api.delete(Api.POOLS + "/" + POOL + "/nodes/"
+                                + SpotPreemptionIT.nodeNames(api, POOL).get(1))
+                        .code())
+                .isIn(200, 202);
+        assertThat(SystemStack.admin(stack, Service.CAPACITY)
+                        .post("/admin/fleet/" + ZONE + "/" + TYPE + "/reclaim-spot", "{\"nodes\": 1}")
+                        .code())
+                .isIn(200, 202);
+        // The release the fleet starts with, published again: changes nothing, and gives the topic a record.
+        assertThat(SystemStack.admin(stack, Service.PROVISIONER)
+                        .post(
+                                "/admin/node-releases",
+                                "{\"releaseTrain\":\"stable\",\"version\":\"2026.10.2\",\"summary\":[\"ncore image 2026.10.2\","
+                                        + "\"Kubernetes v1.31.6\"]}")
+                        .code())
+                .isEqualTo(202);
     }
-    assertThat(from).as("a record on %s to make poison of (the set-up should have written one)", topic)
-        .isNotEmpty();
-    return from.get(from.size() - 1);
-  }
 
-  /** The sample's JSON object with a marker field added: a real record, recognisable in a dead-letter topic. */
-  private static String marked(TopicProbe.Read sample, String marker) {
-    try {
-      ObjectNode value = (ObjectNode) Json.mapper().readTree(sample.value());
-      return Json.string(value.put("poisonMarker", marker));
-    } catch (Exception e) {
-      throw new IllegalStateException("the sample of " + sample.topic() + " is not a JSON object", e);
+    @Test
+    void everyPoisonRecordLandsOnceInItsServicesDeadLetterTopicAndTheNextGoodRecordIsProcessed() throws Exception {
+        Map<Service, Set<String>> consumed = ConsumedTopics.of(stack.bootstrapServers());
+        Set<String> topics = new TreeSet<>();
+        consumed.values().forEach(topics::addAll);
+        assertThat(topics)
+                .as("topics the services consume")
+                .contains(Topics.NODEPOOL_REQUESTED.name(), Topics.NODE_ACTIVITY_REPORTED.name());
+
+        List<Poison> poison = new ArrayList<>();
+        Map<String, TopicPartition> goodAt = new TreeMap<>();
+        Map<TopicPartition, Long> good = new HashMap<>();
+        try (TopicProbe kafka = new TopicProbe(stack.bootstrapServers())) {
+            int n = 0;
+            for (String topic : topics) {
+                TopicProbe.Read sample = sample(kafka, topic);
+                for (Kind kind : Kind.values()) {
+                    if (!kind.appliesTo(registered(topic))) {
+                        continue;
+                    }
+                    // Fixed width, so that no marker is a prefix of another.
+                    String marker = String.format("poison-%d-%04d", System.currentTimeMillis(), n++);
+                    String key = kind.key.apply(sample);
+                    key = kind == Kind.TOMBSTONE ? key + "-" + n : key;
+                    kafka.send(topic, sample.partition(), key, kind.value.apply(sample, marker), Map.of());
+                    poison.add(new Poison(topic, kind, sample.partition(), key, marker));
+                }
+                RecordMetadata again = kafka.send(topic, sample.partition(), sample.key(), sample.value(), Map.of());
+                goodAt.put(topic, new TopicPartition(topic, again.partition()));
+                good.put(goodAt.get(topic), again.offset());
+            }
+
+            awaitProgress(consumed, good);
+
+            SoftAssertions soft = new SoftAssertions();
+            Map<String, List<TopicProbe.Read>> deadLetters = new TreeMap<>();
+            for (var entry : consumed.entrySet()) {
+                Service service = entry.getKey();
+                for (String topic : entry.getValue()) {
+                    String dlq = ConsumedTopics.deadLetters(topic, service);
+                    List<TopicProbe.Read> refused = deadLetters.computeIfAbsent(dlq, kafka::readAll).stream()
+                            .filter(r -> service.module().equals(r.header(DeadLetters.SERVICE))
+                                    && topic.equals(r.header(DeadLetters.SOURCE_TOPIC)))
+                            .toList();
+                    for (Poison p :
+                            poison.stream().filter(p -> p.topic().equals(topic)).toList()) {
+                        List<TopicProbe.Read> found =
+                                refused.stream().filter(p::matches).toList();
+                        String row = service.module() + " <- " + topic + " " + p.kind();
+                        soft.assertThat(found)
+                                .as("%s: in %s exactly once", row, dlq)
+                                .hasSize(1);
+                        found.forEach(r -> {
+                            for (String h : List.of(
+                                    DeadLetters.REASON,
+                                    DeadLetters.ERROR,
+                                    DeadLetters.SOURCE_PARTITION,
+                                    DeadLetters.SOURCE_OFFSET,
+                                    DeadLetters.FAILED_AT)) {
+                                soft.assertThat(r.header(h))
+                                        .as("%s: header %s", row, h)
+                                        .isNotBlank();
+                            }
+                            soft.assertThat(r.header(DeadLetters.SOURCE_PARTITION))
+                                    .as("%s: partition", row)
+                                    .isEqualTo(Integer.toString(p.partition()));
+                        });
+                    }
+                    long offset = good.get(goodAt.get(topic));
+                    soft.assertThat(refused.stream()
+                                    .filter(r -> Long.toString(offset).equals(r.header(DeadLetters.SOURCE_OFFSET)))
+                                    .toList())
+                            .as(
+                                    "%s <- %s: the good record after the poison is not dead-lettered",
+                                    service.module(), topic)
+                            .isEmpty();
+                }
+            }
+            LOG.info(
+                    () -> poison.size() + " poison records on " + topics.size() + " topics, checked in the dead-letter "
+                            + "topics of "
+                            + consumed.values().stream().mapToInt(Set::size).sum() + " (service, topic) pairs: "
+                            + consumed);
+            for (Service service : Service.values()) {
+                soft.assertThat(stack.ready(service))
+                        .as("%s is still ready", service.module())
+                        .isTrue();
+            }
+            soft.assertAll();
+        }
     }
-  }
 
-  private static Topic<?, ?> registered(String topic) {
-    return Topics.all().stream().filter(t -> t.name().equals(topic)).findFirst().orElseThrow();
-  }
+    /** Waits until every service has committed past the good record of each topic it consumes. */
+    private static void awaitProgress(Map<Service, Set<String>> consumed, Map<TopicPartition, Long> good) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers()))) {
+            List<String> behind = new ArrayList<>();
+            try {
+                await().atMost(PROGRESS).pollInterval(Duration.ofSeconds(1)).until(() -> {
+                    behind.clear();
+                    for (var entry : consumed.entrySet()) {
+                        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(
+                                        entry.getKey().module())
+                                .partitionsToOffsetAndMetadata()
+                                .get(10, TimeUnit.SECONDS);
+                        good.forEach((partition, offset) -> {
+                            OffsetAndMetadata at = committed.get(partition);
+                            if (entry.getValue().contains(partition.topic()) && (at == null || at.offset() <= offset)) {
+                                behind.add(entry.getKey().module() + " at " + partition + "@"
+                                        + (at == null ? "-" : at.offset()) + ", good record @" + offset);
+                            }
+                        });
+                    }
+                    return behind.isEmpty();
+                });
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                throw new AssertionError(
+                        "within " + PROGRESS.toSeconds() + " s these services did not get past the "
+                                + "poison to the good record after it: " + behind,
+                        e);
+            }
+        }
+    }
 
+    /** The latest record of org {@code poison}'s pool or ledger on the topic, else (release trains) the latest one. */
+    private static TopicProbe.Read sample(TopicProbe kafka, String topic) {
+        List<TopicProbe.Read> records = kafka.readAll(topic).stream()
+                .filter(r -> r.key() != null && r.value() != null && r.value().startsWith("{"))
+                .toList();
+        List<TopicProbe.Read> ours = records.stream()
+                .filter(r -> r.key().startsWith(ORG + "/") || r.key().equals(ZONE + "/" + TYPE))
+                .toList();
+        List<TopicProbe.Read> from = ours.isEmpty() ? records : ours;
+        if (topic.equals(Topics.NODEPOOL_NODES_CHANGED.name())) {
+            // The capacity- and preemption-service skip, unparsed, the kinds of node fact they never use
+            // (Inputs.readKinds); a removed node is a kind every reader of the topic reads.
+            from = from.stream()
+                    .filter(r -> r.value().contains("\"" + NodeFact.KIND + "\":\"NodeRemoved\""))
+                    .toList();
+        }
+        assertThat(from)
+                .as("a record on %s to make poison of (the set-up should have written one)", topic)
+                .isNotEmpty();
+        return from.get(from.size() - 1);
+    }
+
+    /** The sample's JSON object with a marker field added: a real record, recognisable in a dead-letter topic. */
+    private static String marked(TopicProbe.Read sample, String marker) {
+        try {
+            ObjectNode value = (ObjectNode) Json.mapper().readTree(sample.value());
+            return Json.string(value.put("poisonMarker", marker));
+        } catch (Exception e) {
+            throw new IllegalStateException("the sample of " + sample.topic() + " is not a JSON object", e);
+        }
+    }
+
+    private static Topic<?, ?> registered(String topic) {
+        return Topics.all().stream()
+                .filter(t -> t.name().equals(topic))
+                .findFirst()
+                .orElseThrow();
+    }
 }

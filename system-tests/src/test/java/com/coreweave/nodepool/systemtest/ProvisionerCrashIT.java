@@ -26,73 +26,104 @@ import org.junit.jupiter.api.Test;
  */
 class ProvisionerCrashIT {
 
-  static final String ZONE = "US-EAST-04A";
-  static final String TYPE = "cd-gp-a192-genoa";
-  static TopicProbe kafka;
-  static Api demo;
+    static final String ZONE = "US-EAST-04A";
+    static final String TYPE = "cd-gp-a192-genoa";
+    static TopicProbe kafka;
+    static Api demo;
 
-  @BeforeAll
-  static void demoData() {
-    kafka = new TopicProbe(SystemStack.get().bootstrapServers());
-    demo = SystemStack.api("demo-token");
-    SystemStack.quota("demo", ZONE, TYPE, 32);
-    SystemStack.fleet(ZONE, TYPE, 48);
-  }
-
-  @AfterAll
-  static void close() {
-    kafka.close();
-  }
-
-  static List<NodeFact> nodeFacts(List<TopicProbe.Read> records, String key) {
-    return records.stream().filter(r -> key.equals(r.key()) && r.value() != null)
-        .map(r -> Json.read(r.value(), NodeFact.class)).toList();
-  }
-
-  @Test
-  void aProvisionerKilledMidScaleUpEndsWithExactlyTheTargetAndNoDuplicateNode() {
-    String key = "demo/crash-scale-up";
-    assertThat(demo.post(Api.POOLS, Api.pool("crash-scale-up", TYPE, 8)).code()).isEqualTo(201);
-
-    // Kill as soon as nodes are assigned: they are booting (2 s), none registered yet.
-    kafka.readUntil(Topics.NODEPOOL_NODES_CHANGED.name(), records -> nodeFacts(records, key).stream()
-        .anyMatch(f -> f instanceof NodeFact.NodeAssigned), Duration.ofSeconds(60));
-    SystemStack.get().kill9(Service.PROVISIONER);
-    long registeredBeforeTheCrash = nodeFacts(kafka.readAll(Topics.NODEPOOL_NODES_CHANGED.name()), key).stream()
-        .filter(f -> f instanceof NodeFact.NodeRegistered).count();
-    assertThat(registeredBeforeTheCrash).as("the crash came in the middle of the scale-up").isLessThan(8);
-    SystemStack.get().restart(Service.PROVISIONER);
-
-    await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-        SpineIT.assertHealthy(demo.get(Api.POOLS + "/crash-scale-up"), 8));
-
-    List<NodeFact> facts = nodeFacts(kafka.readUntil(Topics.NODEPOOL_NODES_CHANGED.name(),
-        records -> nodeFacts(records, key).stream().filter(f -> f instanceof NodeFact.NodeRegistered).count() >= 8,
-        Duration.ofSeconds(30)), key);
-    Map<Grant, Integer> assignments = new HashMap<>();
-    facts.stream().filter(f -> f instanceof NodeFact.NodeAssigned).map(f -> ((NodeFact.NodeAssigned) f).grant())
-        .forEach(g -> assignments.merge(g, 1, Integer::sum));
-    assertThat(assignments).as("every grant assigned exactly once").hasSize(8).allSatisfy((g, n) ->
-        assertThat(n).isEqualTo(1));
-    assertThat(facts).as("no node leaked or removed").noneMatch(f -> f instanceof NodeFact.NodeRemoved);
-    Set<String> registered = new HashSet<>();
-    for (NodeFact fact : facts) {
-      if (fact instanceof NodeFact.NodeRegistered r) {
-        assertThat(registered.add(r.node().name())).as("%s registered once", r.node().name()).isTrue();
-        NodeFact.NodeAssigned assigned = (NodeFact.NodeAssigned) facts.stream()
-            .filter(f -> f instanceof NodeFact.NodeAssigned a && a.node().name().equals(r.node().name()))
-            .findFirst().orElseThrow();
-        assertThat(r.at()).as("booted for the full boot time").isAfterOrEqualTo(assigned.at().plusSeconds(2));
-      }
+    @BeforeAll
+    static void demoData() {
+        kafka = new TopicProbe(SystemStack.get().bootstrapServers());
+        demo = SystemStack.api("demo-token");
+        SystemStack.quota("demo", ZONE, TYPE, 32);
+        SystemStack.fleet(ZONE, TYPE, 48);
     }
 
-    CapacityChecked capacity = kafka.readAll(Topics.CAPACITY_CHECKED.name()).stream()
-        .filter(r -> key.equals(r.key())).reduce((a, b) -> b)
-        .map(r -> Json.read(r.value(), CapacityChecked.class)).orElseThrow();
-    Set<String> nodes = new HashSet<>();
-    demo.get(Api.POOLS + "/crash-scale-up/nodes").body().path("items")
-        .forEach(n -> nodes.add(n.path("metadata").path("name").asText()));
-    assertThat(nodes).as("the nodes are exactly the machines granted")
-        .isEqualTo(new HashSet<>(capacity.grants().stream().map(Grant::machine).toList()));
-  }
+    @AfterAll
+    static void close() {
+        kafka.close();
+    }
+
+    static List<NodeFact> nodeFacts(List<TopicProbe.Read> records, String key) {
+        return records.stream()
+                .filter(r -> key.equals(r.key()) && r.value() != null)
+                .map(r -> Json.read(r.value(), NodeFact.class))
+                .toList();
+    }
+
+    @Test
+    void aProvisionerKilledMidScaleUpEndsWithExactlyTheTargetAndNoDuplicateNode() {
+        String key = "demo/crash-scale-up";
+        assertThat(demo.post(Api.POOLS, Api.pool("crash-scale-up", TYPE, 8)).code())
+                .isEqualTo(201);
+
+        // Kill as soon as nodes are assigned: they are booting (2 s), none registered yet.
+        kafka.readUntil(
+                Topics.NODEPOOL_NODES_CHANGED.name(),
+                records -> nodeFacts(records, key).stream().anyMatch(f -> f instanceof NodeFact.NodeAssigned),
+                Duration.ofSeconds(60));
+        SystemStack.get().kill9(Service.PROVISIONER);
+        long registeredBeforeTheCrash = nodeFacts(kafka.readAll(Topics.NODEPOOL_NODES_CHANGED.name()), key).stream()
+                .filter(f -> f instanceof NodeFact.NodeRegistered)
+                .count();
+        assertThat(registeredBeforeTheCrash)
+                .as("the crash came in the middle of the scale-up")
+                .isLessThan(8);
+        SystemStack.get().restart(Service.PROVISIONER);
+
+        await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> SpineIT.assertHealthy(demo.get(Api.POOLS + "/crash-scale-up"), 8));
+
+        List<NodeFact> facts = nodeFacts(
+                kafka.readUntil(
+                        Topics.NODEPOOL_NODES_CHANGED.name(),
+                        records -> nodeFacts(records, key).stream()
+                                        .filter(f -> f instanceof NodeFact.NodeRegistered)
+                                        .count()
+                                >= 8,
+                        Duration.ofSeconds(30)),
+                key);
+        Map<Grant, Integer> assignments = new HashMap<>();
+        facts.stream()
+                .filter(f -> f instanceof NodeFact.NodeAssigned)
+                .map(f -> ((NodeFact.NodeAssigned) f).grant())
+                .forEach(g -> assignments.merge(g, 1, Integer::sum));
+        assertThat(assignments)
+                .as("every grant assigned exactly once")
+                .hasSize(8)
+                .allSatisfy((g, n) -> assertThat(n).isEqualTo(1));
+        assertThat(facts).as("no node leaked or removed").noneMatch(f -> f instanceof NodeFact.NodeRemoved);
+        Set<String> registered = new HashSet<>();
+        for (NodeFact fact : facts) {
+            if (fact instanceof NodeFact.NodeRegistered r) {
+                assertThat(registered.add(r.node().name()))
+                        .as("%s registered once", r.node().name())
+                        .isTrue();
+                NodeFact.NodeAssigned assigned = (NodeFact.NodeAssigned) facts.stream()
+                        .filter(f -> f instanceof NodeFact.NodeAssigned a
+                                && a.node().name().equals(r.node().name()))
+                        .findFirst()
+                        .orElseThrow();
+                assertThat(r.at())
+                        .as("booted for the full boot time")
+                        .isAfterOrEqualTo(assigned.at().plusSeconds(2));
+            }
+        }
+
+        CapacityChecked capacity = kafka.readAll(Topics.CAPACITY_CHECKED.name()).stream()
+                .filter(r -> key.equals(r.key()))
+                .reduce((a, b) -> b)
+                .map(r -> Json.read(r.value(), CapacityChecked.class))
+                .orElseThrow();
+        Set<String> nodes = new HashSet<>();
+        demo.get(Api.POOLS + "/crash-scale-up/nodes")
+                .body()
+                .path("items")
+                .forEach(n -> nodes.add(n.path("metadata").path("name").asText()));
+        assertThat(nodes)
+                .as("the nodes are exactly the machines granted")
+                .isEqualTo(new HashSet<>(
+                        capacity.grants().stream().map(Grant::machine).toList()));
+    }
 }

@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.systemtest.harness.Stack;
 import com.coreweave.nodepool.testing.TopicProbe;
-
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
@@ -20,7 +18,9 @@ class StackHarnessIT {
         try (Stack stack = Stack.builder().build().start();
                 TopicProbe probe = new TopicProbe(stack.bootstrapServers())) {
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.bootstrapServers()))) {
-                admin.createTopics(Set.of(new NewTopic("harness-check", 3, (short) 1))).all().get();
+                admin.createTopics(Set.of(new NewTopic("harness-check", 3, (short) 1)))
+                        .all()
+                        .get();
             }
             probe.send("harness-check", "org/pool", "{\"n\":1}", Map.of("source", "harness-it"));
             assertThat(readBack(probe).header("source")).isEqualTo("harness-it");

@@ -5,105 +5,104 @@ import com.coreweave.nodepool.systemtest.harness.Stack;
 import java.util.List;
 
 /**
- * The whole system for the system tests: a real broker and the five services as separate processes, started once
- * per test JVM and shared by the test classes (each works on its own instance types, zones or orgs). Minutes of the
- * real timelines run in seconds here; everything else is configured as in production.
+ * The whole system for the system tests: a real broker and the five services as separate processes, started once per
+ * test JVM and shared by the test classes (each works on its own instance types, zones or orgs). Minutes of the real
+ * timelines run in seconds here; everything else is configured as in production.
  */
 final class SystemStack {
 
-  /** Orgs of the tests beyond the local profile's {@code demo} and {@code other}, each with its own token. */
-  static final List<String> ORGS = List.of("chaos-a", "chaos-b", "chaos-c", "chaos-probe", "poison");
+    /** Orgs of the tests beyond the local profile's {@code demo} and {@code other}, each with its own token. */
+    static final List<String> ORGS = List.of("chaos-a", "chaos-b", "chaos-c", "chaos-probe", "poison");
 
-  private static Stack stack;
-  private static Stack faultStack;
+    private static Stack stack;
+    private static Stack faultStack;
 
-  private SystemStack() {
-  }
+    private SystemStack() {}
 
-  static synchronized Stack get() {
-    if (stack == null) {
-      stack = configured().build().start();
+    static synchronized Stack get() {
+        if (stack == null) {
+            stack = configured().build().start();
+        }
+        return stack;
     }
-    return stack;
-  }
 
-  /**
-   * A second stack of the same make for the tests that kill, pause or poison its processes ({@link ChaosIT},
-   * {@link PoisonIT}), so the shared one never sees their faults and they may use any zone and type. Started on first
-   * use, stopped when the test JVM exits.
-   */
-  static synchronized Stack forFaults() {
-    if (faultStack == null) {
-      faultStack = configured().build().start();
+    /**
+     * A second stack of the same make for the tests that kill, pause or poison its processes ({@link ChaosIT},
+     * {@link PoisonIT}), so the shared one never sees their faults and they may use any zone and type. Started on first
+     * use, stopped when the test JVM exits.
+     */
+    static synchronized Stack forFaults() {
+        if (faultStack == null) {
+            faultStack = configured().build().start();
+        }
+        return faultStack;
     }
-    return faultStack;
-  }
 
-  /**
-   * The system tests' stack before it is started, for a runnable that starts its own (./stack chaos): the five
-   * services with the timelines in seconds, and a bearer token {@code <org>-token} for each of {@link #ORGS}.
-   */
-  static Stack.Builder configured() {
-    Stack.Builder builder = Stack.builder()
-        .withServices(Service.values())
-        .withApiTls()
-        .withProperty(Service.PROVISIONER, "provisioner.boot-time", "2s")
-        .withProperty(Service.PROVISIONER, "provisioner.boot-failure-rate", "0")
-        .withProperty(Service.PROVISIONER, "provisioner.timer-interval", "200ms")
-        .withProperty(Service.PROVISIONER, "provisioner.drain-grace", "3s")
-        .withProperty(Service.PROVISIONER, "provisioner.autoscaler.scale-up-after", "2s")
-        .withProperty(Service.PROVISIONER, "provisioner.autoscaler.scale-down-unneeded-time", "5s")
-        .withProperty(Service.PROVISIONER, "provisioner.health.prepare-for-terminate", "1s")
-        .withProperty(Service.PROVISIONER, "provisioner.retry-interval", "1s")
-        .withProperty(Service.PREEMPTION, "preemption.warning-period", "3s")
-        .withProperty(Service.PREEMPTION, "preemption.removal-deadline", "12s")
-        .withProperty(Service.PREEMPTION, "preemption.default-grace", "2s")
-        .withProperty(Service.PREEMPTION, "preemption.tick", "200ms");
-    for (String org : ORGS) {
-      builder.withProperty(Service.API, "nodepool.auth.tokens." + token(org), org);
+    /**
+     * The system tests' stack before it is started, for a runnable that starts its own (./stack chaos): the five
+     * services with the timelines in seconds, and a bearer token {@code <org>-token} for each of {@link #ORGS}.
+     */
+    static Stack.Builder configured() {
+        Stack.Builder builder = Stack.builder()
+                .withServices(Service.values())
+                .withApiTls()
+                .withProperty(Service.PROVISIONER, "provisioner.boot-time", "2s")
+                .withProperty(Service.PROVISIONER, "provisioner.boot-failure-rate", "0")
+                .withProperty(Service.PROVISIONER, "provisioner.timer-interval", "200ms")
+                .withProperty(Service.PROVISIONER, "provisioner.drain-grace", "3s")
+                .withProperty(Service.PROVISIONER, "provisioner.autoscaler.scale-up-after", "2s")
+                .withProperty(Service.PROVISIONER, "provisioner.autoscaler.scale-down-unneeded-time", "5s")
+                .withProperty(Service.PROVISIONER, "provisioner.health.prepare-for-terminate", "1s")
+                .withProperty(Service.PROVISIONER, "provisioner.retry-interval", "1s")
+                .withProperty(Service.PREEMPTION, "preemption.warning-period", "3s")
+                .withProperty(Service.PREEMPTION, "preemption.removal-deadline", "12s")
+                .withProperty(Service.PREEMPTION, "preemption.default-grace", "2s")
+                .withProperty(Service.PREEMPTION, "preemption.tick", "200ms");
+        for (String org : ORGS) {
+            builder.withProperty(Service.API, "nodepool.auth.tokens." + token(org), org);
+        }
+        return builder;
     }
-    return builder;
-  }
 
-  static String token(String org) {
-    return org + "-token";
-  }
-
-  static Api api(String token) {
-    return new Api(get().url(Service.API), token);
-  }
-
-  static Api admin(Service service) {
-    return admin(get(), service);
-  }
-
-  static Api admin(Stack stack, Service service) {
-    return new Api(stack.url(service), "admin-token");
-  }
-
-  /** Sets an org's quota for one zone and type, through the admin API. */
-  static void quota(String org, String zone, String type, int maxNodes) {
-    quota(get(), org, zone, type, maxNodes);
-  }
-
-  static void quota(Stack stack, String org, String zone, String type, int maxNodes) {
-    var answer = admin(stack, Service.QUOTA).put("/admin/quotas/" + org + "/" + zone + "/" + type,
-        "{\"maxNodes\": " + maxNodes + "}");
-    if (answer.code() != 200) {
-      throw new AssertionError("setting a quota answered " + answer.code() + ": " + answer.body());
+    static String token(String org) {
+        return org + "-token";
     }
-  }
 
-  /** Sets how many machines of a type a zone has in service, through the admin API. */
-  static void fleet(String zone, String type, int machines) {
-    fleet(get(), zone, type, machines);
-  }
-
-  static void fleet(Stack stack, String zone, String type, int machines) {
-    var answer = admin(stack, Service.CAPACITY).put("/admin/fleet/" + zone + "/" + type,
-        "{\"machines\": " + machines + "}");
-    if (answer.code() != 200 && answer.code() != 202) {
-      throw new AssertionError("setting the fleet answered " + answer.code() + ": " + answer.body());
+    static Api api(String token) {
+        return new Api(get().url(Service.API), token);
     }
-  }
+
+    static Api admin(Service service) {
+        return admin(get(), service);
+    }
+
+    static Api admin(Stack stack, Service service) {
+        return new Api(stack.url(service), "admin-token");
+    }
+
+    /** Sets an org's quota for one zone and type, through the admin API. */
+    static void quota(String org, String zone, String type, int maxNodes) {
+        quota(get(), org, zone, type, maxNodes);
+    }
+
+    static void quota(Stack stack, String org, String zone, String type, int maxNodes) {
+        var answer = admin(stack, Service.QUOTA)
+                .put("/admin/quotas/" + org + "/" + zone + "/" + type, "{\"maxNodes\": " + maxNodes + "}");
+        if (answer.code() != 200) {
+            throw new AssertionError("setting a quota answered " + answer.code() + ": " + answer.body());
+        }
+    }
+
+    /** Sets how many machines of a type a zone has in service, through the admin API. */
+    static void fleet(String zone, String type, int machines) {
+        fleet(get(), zone, type, machines);
+    }
+
+    static void fleet(Stack stack, String zone, String type, int machines) {
+        var answer = admin(stack, Service.CAPACITY)
+                .put("/admin/fleet/" + zone + "/" + type, "{\"machines\": " + machines + "}");
+        if (answer.code() != 200 && answer.code() != 202) {
+            throw new AssertionError("setting the fleet answered " + answer.code() + ": " + answer.body());
+        }
+    }
 }

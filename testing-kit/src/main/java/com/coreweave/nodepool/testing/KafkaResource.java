@@ -7,30 +7,32 @@ import java.nio.file.Files;
 import java.util.Map;
 
 /**
- * Points a {@code @QuarkusTest} at a real in-process KRaft broker (one per test JVM) and gives every application
- * start a fresh Kafka Streams state directory, so stores never outlive the broker they were built against.
+ * Points a {@code @QuarkusTest} at a real in-process KRaft broker (one per test JVM) and gives every application start
+ * a fresh Kafka Streams state directory, so stores never outlive the broker they were built against.
  */
 public class KafkaResource implements QuarkusTestResourceLifecycleManager {
 
-  @Override
-  public Map<String, String> start() {
-    try {
-      String stateDir = Files.createTempDirectory("streams-state").toString();
-      return Map.of(
-          "kafka.bootstrap.servers", EmbeddedKafka.shared().bootstrapServers(),
-          "kafka-streams.state.dir", stateDir);
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot create a state directory", e);
+    @Override
+    public Map<String, String> start() {
+        try {
+            String stateDir = Files.createTempDirectory("streams-state").toString();
+            return Map.of(
+                    "kafka.bootstrap.servers",
+                    EmbeddedKafka.shared().bootstrapServers(),
+                    "kafka-streams.state.dir",
+                    stateDir);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot create a state directory", e);
+        }
     }
-  }
 
-  @Override
-  public void stop() {
-    // The shared broker stops when the test JVM exits.
-  }
+    @Override
+    public void stop() {
+        // The shared broker stops when the test JVM exits.
+    }
 
-  /** The shared broker's address, for probes in tests. */
-  public static String bootstrapServers() {
-    return EmbeddedKafka.shared().bootstrapServers();
-  }
+    /** The shared broker's address, for probes in tests. */
+    public static String bootstrapServers() {
+        return EmbeddedKafka.shared().bootstrapServers();
+    }
 }

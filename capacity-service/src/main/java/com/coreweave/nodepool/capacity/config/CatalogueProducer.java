@@ -7,9 +7,9 @@ import jakarta.inject.Singleton;
 /** The instance-type catalogue, read once from the data file the settings name. */
 public class CatalogueProducer {
 
-  @Produces
-  @Singleton
-  Catalogue catalogue(CapacitySettings settings) {
-    return Catalogue.fromResource(settings.catalogue());
-  }
+    @Produces
+    @Singleton
+    Catalogue catalogue(CapacitySettings settings) {
+        return Catalogue.fromResource(settings.catalogue());
+    }
 }

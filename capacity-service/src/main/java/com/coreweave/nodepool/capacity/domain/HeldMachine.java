@@ -7,13 +7,13 @@ import java.time.Instant;
  * ({@link LedgerKeys#held}), so that a grant or a release writes this record alone, whatever the pool's size.
  */
 public record HeldMachine(String pool, int machine, long grantId, Instant grantedAt, Machine.Reclaim reclaim)
-    implements LedgerRecord {
+        implements LedgerRecord {
 
-  static HeldMachine of(String pool, Holding holding) {
-    return new HeldMachine(pool, holding.machine(), holding.grantId(), holding.grantedAt(), holding.reclaim());
-  }
+    static HeldMachine of(String pool, Holding holding) {
+        return new HeldMachine(pool, holding.machine(), holding.grantId(), holding.grantedAt(), holding.reclaim());
+    }
 
-  Holding holding() {
-    return new Holding(machine, grantId, grantedAt, reclaim);
-  }
+    Holding holding() {
+        return new Holding(machine, grantId, grantedAt, reclaim);
+    }
 }

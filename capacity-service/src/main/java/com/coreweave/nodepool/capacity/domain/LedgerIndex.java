@@ -8,119 +8,120 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The indexes of one ledger in memory, kept current with every change of a pool or a machine, so no step of an
- * input scans all machines or all pools: free and allocated machines by index, the queue (waiting pools by ticket,
+ * The indexes of one ledger in memory, kept current with every change of a pool or a machine, so no step of an input
+ * scans all machines or all pools: free and allocated machines by index, the queue (waiting pools by ticket,
  * {@code default} before {@code spot}), spot machines not yet asked back by grant id, and counts.
  */
 final class LedgerIndex {
 
-  /** A spot machine nobody has asked back yet, and the pool holding it. */
-  record Reclaimable(String pool, Holding holding) {
-  }
+    /** A spot machine nobody has asked back yet, and the pool holding it. */
+    record Reclaimable(String pool, Holding holding) {}
 
-  private final BitSet free = new BitSet();
-  private final BitSet allocated = new BitSet();
-  private final TreeMap<Long, String> reservedQueue = new TreeMap<>();
-  private final TreeMap<Long, String> spotQueue = new TreeMap<>();
-  private final TreeMap<Long, Reclaimable> reclaimable = new TreeMap<>();
-  private final int[] reclaiming = new int[Machine.Reclaim.values().length];
-  private int spotHeld;
+    private final BitSet free = new BitSet();
+    private final BitSet allocated = new BitSet();
+    private final TreeMap<Long, String> reservedQueue = new TreeMap<>();
+    private final TreeMap<Long, String> spotQueue = new TreeMap<>();
+    private final TreeMap<Long, Reclaimable> reclaimable = new TreeMap<>();
+    private final int[] reclaiming = new int[Machine.Reclaim.values().length];
+    private int spotHeld;
 
-  /** Adds a waiting pool to its queue ({@code sign} 1) or takes it out (-1). */
-  void queue(String pool, PoolDemand demand, int sign) {
-    if (demand == null || demand.ticket() == null) {
-      return;
+    /** Adds a waiting pool to its queue ({@code sign} 1) or takes it out (-1). */
+    void queue(String pool, PoolDemand demand, int sign) {
+        if (demand == null || demand.ticket() == null) {
+            return;
+        }
+        TreeMap<Long, String> queue = demand.spot() ? spotQueue : reservedQueue;
+        if (sign > 0) {
+            queue.put(demand.ticket(), pool);
+        } else {
+            queue.remove(demand.ticket());
+        }
     }
-    TreeMap<Long, String> queue = demand.spot() ? spotQueue : reservedQueue;
-    if (sign > 0) {
-      queue.put(demand.ticket(), pool);
-    } else {
-      queue.remove(demand.ticket());
+
+    /** Adds what one machine a pool holds contributes ({@code sign} 1) or takes it away (-1). */
+    void hold(String pool, boolean spot, Holding h, int sign) {
+        allocated.set(h.machine(), sign > 0);
+        if (h.reclaim() != null) {
+            reclaiming[h.reclaim().ordinal()] += sign;
+        }
+        if (spot) {
+            spotHeld += sign;
+            if (h.reclaim() == null && sign > 0) {
+                reclaimable.put(h.grantId(), new Reclaimable(pool, h));
+            } else if (h.reclaim() == null) {
+                reclaimable.remove(h.grantId());
+            }
+        }
     }
-  }
 
-  /** Adds what one machine a pool holds contributes ({@code sign} 1) or takes it away (-1). */
-  void hold(String pool, boolean spot, Holding h, int sign) {
-    allocated.set(h.machine(), sign > 0);
-    if (h.reclaim() != null) {
-      reclaiming[h.reclaim().ordinal()] += sign;
+    void free(int machine, boolean isFree) {
+        free.set(machine, isFree);
     }
-    if (spot) {
-      spotHeld += sign;
-      if (h.reclaim() == null && sign > 0) {
-        reclaimable.put(h.grantId(), new Reclaimable(pool, h));
-      } else if (h.reclaim() == null) {
-        reclaimable.remove(h.grantId());
-      }
+
+    void freeRange(int from, int toExclusive) {
+        free.set(from, toExclusive);
     }
-  }
 
-  void free(int machine, boolean isFree) {
-    free.set(machine, isFree);
-  }
+    boolean free(int machine) {
+        return free.get(machine);
+    }
 
-  void freeRange(int from, int toExclusive) {
-    free.set(from, toExclusive);
-  }
+    boolean allocated(int machine) {
+        return allocated.get(machine);
+    }
 
-  boolean free(int machine) {
-    return free.get(machine);
-  }
+    int nextFree(int from) {
+        return free.nextSetBit(from);
+    }
 
-  boolean allocated(int machine) {
-    return allocated.get(machine);
-  }
+    int previousFree(int from) {
+        return from < 1 ? -1 : free.previousSetBit(from);
+    }
 
-  int nextFree(int from) {
-    return free.nextSetBit(from);
-  }
+    long freeCount() {
+        return free.cardinality();
+    }
 
-  int previousFree(int from) {
-    return from < 1 ? -1 : free.previousSetBit(from);
-  }
+    long allocatedCount() {
+        return allocated.cardinality();
+    }
 
-  long freeCount() {
-    return free.cardinality();
-  }
+    /** The waiting pools in the order they are served. */
+    List<String> queue() {
+        List<String> queue = new ArrayList<>(reservedQueue.size() + spotQueue.size());
+        queue.addAll(reservedQueue.values());
+        queue.addAll(spotQueue.values());
+        return queue;
+    }
 
-  long allocatedCount() {
-    return allocated.cardinality();
-  }
+    /** Each waiting pool's place in the queue, 1-based. */
+    Map<String, Integer> places() {
+        Map<String, Integer> places = new HashMap<>();
+        reservedQueue.values().forEach(pool -> places.put(pool, places.size() + 1));
+        spotQueue.values().forEach(pool -> places.put(pool, places.size() + 1));
+        return places;
+    }
 
-  /** The waiting pools in the order they are served. */
-  List<String> queue() {
-    List<String> queue = new ArrayList<>(reservedQueue.size() + spotQueue.size());
-    queue.addAll(reservedQueue.values());
-    queue.addAll(spotQueue.values());
-    return queue;
-  }
+    Iterable<String> waiting(boolean spot) {
+        return (spot ? spotQueue : reservedQueue).values();
+    }
 
-  /** Each waiting pool's place in the queue, 1-based. */
-  Map<String, Integer> places() {
-    Map<String, Integer> places = new HashMap<>();
-    reservedQueue.values().forEach(pool -> places.put(pool, places.size() + 1));
-    spotQueue.values().forEach(pool -> places.put(pool, places.size() + 1));
-    return places;
-  }
+    long spotHeld() {
+        return spotHeld;
+    }
 
-  Iterable<String> waiting(boolean spot) {
-    return (spot ? spotQueue : reservedQueue).values();
-  }
+    long reclaiming(Machine.Reclaim why) {
+        return reclaiming[why.ordinal()];
+    }
 
-  long spotHeld() {
-    return spotHeld;
-  }
+    long reclaimable() {
+        return reclaimable.size();
+    }
 
-  long reclaiming(Machine.Reclaim why) {
-    return reclaiming[why.ordinal()];
-  }
-
-  long reclaimable() {
-    return reclaimable.size();
-  }
-
-  /** Up to {@code count} spot machines not yet asked back, the most recently granted first. */
-  List<Reclaimable> newestReclaimable(int count) {
-    return reclaimable.descendingMap().values().stream().limit(Math.max(0, count)).toList();
-  }
+    /** Up to {@code count} spot machines not yet asked back, the most recently granted first. */
+    List<Reclaimable> newestReclaimable(int count) {
+        return reclaimable.descendingMap().values().stream()
+                .limit(Math.max(0, count))
+                .toList();
+    }
 }

@@ -17,25 +17,24 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 })
 public sealed interface LedgerInput {
 
-  /** The input a pool's {@code capacity-demanded} record stands for. */
-  static LedgerInput of(CapacityDemanded demanded) {
-    return demanded.quota() != null ? new Demand(demanded.pool(), demanded.quota())
-        : new Forget(demanded.pool(), demanded.goneUid());
-  }
+    /** The input a pool's {@code capacity-demanded} record stands for. */
+    static LedgerInput of(CapacityDemanded demanded) {
+        return demanded.quota() != null
+                ? new Demand(demanded.pool(), demanded.quota())
+                : new Forget(demanded.pool(), demanded.goneUid());
+    }
 
-  /** A pool's quota decision: its demand is {@code checked.admittedNodes}. */
-  record Demand(String pool, QuotaChecked checked) implements LedgerInput {
-  }
+    /** A pool's quota decision: its demand is {@code checked.admittedNodes}. */
+    record Demand(String pool, QuotaChecked checked) implements LedgerInput {}
 
-  /** The pool incarnation {@code poolUid} left its quota (deleted or moved): its grants are freed, it is forgotten. */
-  record Forget(String pool, String poolUid) implements LedgerInput {
-  }
+    /**
+     * The pool incarnation {@code poolUid} left its quota (deleted or moved): its grants are freed, it is forgotten.
+     */
+    record Forget(String pool, String poolUid) implements LedgerInput {}
 
-  /** The provisioner released a grant (a node left the pool). */
-  record Release(NodeFact.NodeRemoved removed) implements LedgerInput {
-  }
+    /** The provisioner released a grant (a node left the pool). */
+    record Release(NodeFact.NodeRemoved removed) implements LedgerInput {}
 
-  /** An operator's change to the fleet. */
-  record FleetChange(FleetChangeRequested request) implements LedgerInput {
-  }
+    /** An operator's change to the fleet. */
+    record FleetChange(FleetChangeRequested request) implements LedgerInput {}
 }

@@ -16,6 +16,4 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
     @JsonSubTypes.Type(value = OutOfService.class, name = "Machine"),
     @JsonSubTypes.Type(value = RememberedChange.class, name = "FleetChange")
 })
-public sealed interface LedgerRecord permits LedgerHead, PoolDemand, HeldMachine, OutOfService,
-    RememberedChange {
-}
+public sealed interface LedgerRecord permits LedgerHead, PoolDemand, HeldMachine, OutOfService, RememberedChange {}

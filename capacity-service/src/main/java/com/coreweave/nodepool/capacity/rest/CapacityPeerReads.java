@@ -16,60 +16,64 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one instance answers another during an interactive query (service-kit's {@code InternalReadsResource}).
- * Ledgers name every org's pools, so they need the operator's token; availability counts are for anyone.
+ * What one instance answers another during an interactive query (service-kit's {@code InternalReadsResource}). Ledgers
+ * name every org's pools, so they need the operator's token; availability counts are for anyone.
  */
 @ApplicationScoped
 public class CapacityPeerReads implements PeerReads {
 
-  /** {@code /internal/ledgers[/<zone>/<instanceType>[/fleet-changes/<requestId>]]}. */
-  static final String LEDGERS = "ledgers";
-  static final String FLEET_CHANGES = "fleet-changes";
-  /** {@code /internal/availability?instanceType=&nodes=}. */
-  static final String AVAILABILITY = "availability";
+    /** {@code /internal/ledgers[/<zone>/<instanceType>[/fleet-changes/<requestId>]]}. */
+    static final String LEDGERS = "ledgers";
 
-  @Inject
-  LedgerReads reads;
+    static final String FLEET_CHANGES = "fleet-changes";
+    /** {@code /internal/availability?instanceType=&nodes=}. */
+    static final String AVAILABILITY = "availability";
 
-  @Inject
-  CurrentCaller caller;
+    @Inject
+    LedgerReads reads;
 
-  @Inject
-  Catalogue catalogue;
+    @Inject
+    CurrentCaller caller;
 
-  @Override
-  public Map<String, PeerRead> reads() {
-    return Map.of(LEDGERS, this::ledgers, AVAILABILITY, this::availability);
-  }
+    @Inject
+    Catalogue catalogue;
 
-  private Object ledgers(PeerRequest request) {
-    if (request.has(0)) {
-      caller.admin();
-      return reads.localLedgers().stream().map(l -> LedgerSummary.of(l, false)).toList();
+    @Override
+    public Map<String, PeerRead> reads() {
+        return Map.of(LEDGERS, this::ledgers, AVAILABILITY, this::availability);
     }
-    if (request.has(2)) {
-      caller.admin();
-      String zone = request.segment(0);
-      String instanceType = request.segment(1);
-      return reads.localLedger(new ZoneTypeKey(zone, instanceType)).map(l -> LedgerSummary.of(l, true))
-          .orElseThrow(() -> ApiException.notFound("Ledger", zone + "/" + instanceType));
-    }
-    if (request.expect(4).segment(2).equals(FLEET_CHANGES)) {
-      caller.admin();
-      String requestId = request.segment(3);
-      return reads.localApplied(new ZoneTypeKey(request.segment(0), request.segment(1)), requestId)
-          .orElseThrow(() -> ApiException.notFound("FleetChange", requestId));
-    }
-    throw new NotFoundException();
-  }
 
-  private List<Availability> availability(PeerRequest request) {
-    request.expect(0);
-    caller.get();
-    String instanceType = request.param("instanceType");
-    int nodes = request.intParam("nodes");
-    InstanceType type = catalogue.find(instanceType)
-        .orElseThrow(() -> ApiException.notFound("InstanceType", instanceType));
-    return reads.localAvailability(type, nodes);
-  }
+    private Object ledgers(PeerRequest request) {
+        if (request.has(0)) {
+            caller.admin();
+            return reads.localLedgers().stream()
+                    .map(l -> LedgerSummary.of(l, false))
+                    .toList();
+        }
+        if (request.has(2)) {
+            caller.admin();
+            String zone = request.segment(0);
+            String instanceType = request.segment(1);
+            return reads.localLedger(new ZoneTypeKey(zone, instanceType))
+                    .map(l -> LedgerSummary.of(l, true))
+                    .orElseThrow(() -> ApiException.notFound("Ledger", zone + "/" + instanceType));
+        }
+        if (request.expect(4).segment(2).equals(FLEET_CHANGES)) {
+            caller.admin();
+            String requestId = request.segment(3);
+            return reads.localApplied(new ZoneTypeKey(request.segment(0), request.segment(1)), requestId)
+                    .orElseThrow(() -> ApiException.notFound("FleetChange", requestId));
+        }
+        throw new NotFoundException();
+    }
+
+    private List<Availability> availability(PeerRequest request) {
+        request.expect(0);
+        caller.get();
+        String instanceType = request.param("instanceType");
+        int nodes = request.intParam("nodes");
+        InstanceType type =
+                catalogue.find(instanceType).orElseThrow(() -> ApiException.notFound("InstanceType", instanceType));
+        return reads.localAvailability(type, nodes);
+    }
 }

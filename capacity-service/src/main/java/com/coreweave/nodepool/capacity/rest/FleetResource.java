@@ -8,8 +8,8 @@ import com.coreweave.nodepool.kit.auth.CurrentCaller;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.kit.rest.FieldErrors;
 import com.coreweave.nodepool.kit.rest.RequestBody;
-import com.coreweave.nodepool.schema.events.FleetChangeRequested.Operation;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
+import com.coreweave.nodepool.schema.events.FleetChangeRequested.Operation;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
 import com.coreweave.nodepool.schema.resource.Statuses;
 import jakarta.inject.Inject;
@@ -30,174 +30,204 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * The operators' fleet API (admin token): set the size of a zone × instance type, add machines, retire a free one,
- * take machines to maintenance and back, and take nodes back from spot pools. Changes go through
+ * The operators' fleet API (admin token): set the size of a zone × instance type, add machines, retire a free one, take
+ * machines to maintenance and back, and take nodes back from spot pools. Changes go through
  * {@code fleet-change-requested}; the answer is the ledger's outcome (200), or 202 when it is not applied yet.
  */
 @Path("/admin/fleet")
 @Produces(MediaType.APPLICATION_JSON)
 public class FleetResource {
 
-  /** {@code PUT /admin/fleet/{zone}/{type}}: the desired number of machines in service. */
-  public record SetSize(Integer machines) {
-  }
+    /** {@code PUT /admin/fleet/{zone}/{type}}: the desired number of machines in service. */
+    public record SetSize(Integer machines) {}
 
-  /** {@code POST .../machines}: how many new machines to add. */
-  public record Add(Integer add) {
-  }
+    /** {@code POST .../machines}: how many new machines to add. */
+    public record Add(Integer add) {}
 
-  /** {@code POST .../maintenance} and {@code .../return}: the machines to take out of or put back in service. */
-  public record Machines(List<String> machines) {
-  }
+    /** {@code POST .../maintenance} and {@code .../return}: the machines to take out of or put back in service. */
+    public record Machines(List<String> machines) {}
 
-  /** {@code POST .../reclaim-spot}: how many spot nodes to take back. */
-  public record Nodes(Integer nodes) {
-  }
+    /** {@code POST .../reclaim-spot}: how many spot nodes to take back. */
+    public record Nodes(Integer nodes) {}
 
-  /** The answer to a change: what the ledger did ({@code Applied}) or that it is on its way ({@code Accepted}). */
-  public record ChangeAnswer(String requestId, String zone, String instanceType, Operation operation, String status,
-                             String message, int added, int retired, int notRetired, List<String> machines,
-                             LedgerSummary ledger) {
-  }
+    /** The answer to a change: what the ledger did ({@code Applied}) or that it is on its way ({@code Accepted}). */
+    public record ChangeAnswer(
+            String requestId,
+            String zone,
+            String instanceType,
+            Operation operation,
+            String status,
+            String message,
+            int added,
+            int retired,
+            int notRetired,
+            List<String> machines,
+            LedgerSummary ledger) {}
 
-  @Inject
-  CurrentCaller caller;
+    @Inject
+    CurrentCaller caller;
 
-  @Inject
-  Catalogue catalogue;
+    @Inject
+    Catalogue catalogue;
 
-  @Inject
-  LedgerReads reads;
+    @Inject
+    LedgerReads reads;
 
-  @Inject
-  FleetWrites writes;
+    @Inject
+    FleetWrites writes;
 
-  @Inject
-  Clock clock;
+    @Inject
+    Clock clock;
 
-  @GET
-  public List<LedgerSummary> list() {
-    caller.admin();
-    return reads.ledgers().stream()
-        .sorted(Comparator.comparing(LedgerSummary::zone).thenComparing(LedgerSummary::instanceType))
-        .toList();
-  }
-
-  @GET
-  @Path("/{zone}/{instanceType}")
-  public LedgerSummary get(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType) {
-    caller.admin();
-    ZoneTypeKey key = offered(zone, instanceType);
-    return reads.ledger(key).orElseGet(() -> LedgerSummary.of(Ledger.empty(key), true));
-  }
-
-  @PUT
-  @Path("/{zone}/{instanceType}")
-  @Consumes(MediaType.APPLICATION_JSON)
-  public Response setSize(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType,
-                          String body) {
-    caller.admin();
-    ZoneTypeKey key = offered(zone, instanceType);
-    Integer machines = RequestBody.value(body, SetSize.class, "{\"machines\": n}").machines();
-    if (machines == null || machines < 0) {
-      throw ApiException.badRequest("body must be {\"machines\": n} with n zero or more");
+    @GET
+    public List<LedgerSummary> list() {
+        caller.admin();
+        return reads.ledgers().stream()
+                .sorted(Comparator.comparing(LedgerSummary::zone).thenComparing(LedgerSummary::instanceType))
+                .toList();
     }
-    return submit(key, Operation.SET_SIZE, machines, null);
-  }
 
-  @POST
-  @Path("/{zone}/{instanceType}/machines")
-  @Consumes(MediaType.APPLICATION_JSON)
-  public Response add(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType, String body) {
-    caller.admin();
-    ZoneTypeKey key = offered(zone, instanceType);
-    Integer add = RequestBody.value(body, Add.class, "{\"add\": n}").add();
-    if (add == null || add < 1) {
-      throw ApiException.badRequest("body must be {\"add\": n} with n 1 or more");
+    @GET
+    @Path("/{zone}/{instanceType}")
+    public LedgerSummary get(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType) {
+        caller.admin();
+        ZoneTypeKey key = offered(zone, instanceType);
+        return reads.ledger(key).orElseGet(() -> LedgerSummary.of(Ledger.empty(key), true));
     }
-    return submit(key, Operation.ADD, add, null);
-  }
 
-  @DELETE
-  @Path("/{zone}/{instanceType}/machines/{machine}")
-  public Response remove(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType,
-                         @PathParam("machine") String machine) {
-    caller.admin();
-    ZoneTypeKey key = offered(zone, instanceType);
-    return submit(key, Operation.REMOVE, null, List.of(machine));
-  }
-
-  @POST
-  @Path("/{zone}/{instanceType}/maintenance")
-  @Consumes(MediaType.APPLICATION_JSON)
-  public Response maintenance(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType,
-                              String body) {
-    caller.admin();
-    ZoneTypeKey key = offered(zone, instanceType);
-    return submit(key, Operation.MAINTENANCE, null, machineNames(body));
-  }
-
-  @POST
-  @Path("/{zone}/{instanceType}/return")
-  @Consumes(MediaType.APPLICATION_JSON)
-  public Response giveBack(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType,
-                           String body) {
-    caller.admin();
-    ZoneTypeKey key = offered(zone, instanceType);
-    return submit(key, Operation.RETURN, null, machineNames(body));
-  }
-
-  @POST
-  @Path("/{zone}/{instanceType}/reclaim-spot")
-  @Consumes(MediaType.APPLICATION_JSON)
-  public Response reclaimSpot(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType,
-                              String body) {
-    caller.admin();
-    ZoneTypeKey key = offered(zone, instanceType);
-    Integer nodes = RequestBody.value(body, Nodes.class, "{\"nodes\": n}").nodes();
-    if (nodes == null || nodes < 1) {
-      throw ApiException.badRequest("body must be {\"nodes\": n} with n 1 or more");
+    @PUT
+    @Path("/{zone}/{instanceType}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response setSize(
+            @PathParam("zone") String zone, @PathParam("instanceType") String instanceType, String body) {
+        caller.admin();
+        ZoneTypeKey key = offered(zone, instanceType);
+        Integer machines =
+                RequestBody.value(body, SetSize.class, "{\"machines\": n}").machines();
+        if (machines == null || machines < 0) {
+            throw ApiException.badRequest("body must be {\"machines\": n} with n zero or more");
+        }
+        return submit(key, Operation.SET_SIZE, machines, null);
     }
-    return submit(key, Operation.RECLAIM_SPOT, nodes, null);
-  }
 
-  private Response submit(ZoneTypeKey key, Operation operation, Integer count, List<String> machines) {
-    Instant now = clock.instant();
-    FleetChangeRequested change = new FleetChangeRequested(UUID.randomUUID().toString(), key.zone(),
-        key.instanceType(), operation, count, machines, now);
-    var applied = writes.submit(change);
-    if (applied.isEmpty()) {
-      return Response.accepted(new ChangeAnswer(change.requestId(), key.zone(), key.instanceType(), operation,
-          "Accepted", "the change is recorded and the ledger applies it shortly", 0, 0, 0, List.of(), null)).build();
+    @POST
+    @Path("/{zone}/{instanceType}/machines")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response add(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType, String body) {
+        caller.admin();
+        ZoneTypeKey key = offered(zone, instanceType);
+        Integer add = RequestBody.value(body, Add.class, "{\"add\": n}").add();
+        if (add == null || add < 1) {
+            throw ApiException.badRequest("body must be {\"add\": n} with n 1 or more");
+        }
+        return submit(key, Operation.ADD, add, null);
     }
-    FleetOutcome outcome = applied.get().outcome();
-    if (!outcome.applied()) {
-      int code = switch (outcome.code()) {
-        case FleetOutcome.NOT_FOUND -> 404;
-        case FleetOutcome.CONFLICT -> 409;
-        default -> 422;
-      };
-      throw new ApiException(Statuses.failure(code, outcome.code(), outcome.message(), null));
-    }
-    return Response.ok(new ChangeAnswer(change.requestId(), key.zone(), key.instanceType(), operation, "Applied",
-        outcome.message(), outcome.added(), outcome.retired(), outcome.notRetired(), outcome.machines(),
-        applied.get().ledger())).build();
-  }
 
-  /** The ledger key of a type in a zone it is offered in; anything else is an invalid fleet (422). */
-  private ZoneTypeKey offered(String zone, String instanceType) {
-    catalogue.refusal(zone, instanceType).ifPresent(why -> {
-      throw FieldErrors.one(Statuses.NOT_SUPPORTED, why, "instanceType").refusal("Fleet", zone + "/" + instanceType);
-    });
-    return new ZoneTypeKey(zone, instanceType);
-  }
-
-  private static List<String> machineNames(String body) {
-    List<String> machines = RequestBody.value(body, Machines.class, "{\"machines\": [\"<machine name>\", ...]}")
-        .machines();
-    if (machines == null || machines.isEmpty() || machines.stream().anyMatch(m -> m == null || m.isBlank())) {
-      throw ApiException.badRequest("body must be {\"machines\": [\"<machine name>\", ...]} with at least one name");
+    @DELETE
+    @Path("/{zone}/{instanceType}/machines/{machine}")
+    public Response remove(
+            @PathParam("zone") String zone,
+            @PathParam("instanceType") String instanceType,
+            @PathParam("machine") String machine) {
+        caller.admin();
+        ZoneTypeKey key = offered(zone, instanceType);
+        return submit(key, Operation.REMOVE, null, List.of(machine));
     }
-    return machines;
-  }
+
+    @POST
+    @Path("/{zone}/{instanceType}/maintenance")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response maintenance(
+            @PathParam("zone") String zone, @PathParam("instanceType") String instanceType, String body) {
+        caller.admin();
+        ZoneTypeKey key = offered(zone, instanceType);
+        return submit(key, Operation.MAINTENANCE, null, machineNames(body));
+    }
+
+    @POST
+    @Path("/{zone}/{instanceType}/return")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response giveBack(
+            @PathParam("zone") String zone, @PathParam("instanceType") String instanceType, String body) {
+        caller.admin();
+        ZoneTypeKey key = offered(zone, instanceType);
+        return submit(key, Operation.RETURN, null, machineNames(body));
+    }
+
+    @POST
+    @Path("/{zone}/{instanceType}/reclaim-spot")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response reclaimSpot(
+            @PathParam("zone") String zone, @PathParam("instanceType") String instanceType, String body) {
+        caller.admin();
+        ZoneTypeKey key = offered(zone, instanceType);
+        Integer nodes = RequestBody.value(body, Nodes.class, "{\"nodes\": n}").nodes();
+        if (nodes == null || nodes < 1) {
+            throw ApiException.badRequest("body must be {\"nodes\": n} with n 1 or more");
+        }
+        return submit(key, Operation.RECLAIM_SPOT, nodes, null);
+    }
+
+    private Response submit(ZoneTypeKey key, Operation operation, Integer count, List<String> machines) {
+        Instant now = clock.instant();
+        FleetChangeRequested change = new FleetChangeRequested(
+                UUID.randomUUID().toString(), key.zone(), key.instanceType(), operation, count, machines, now);
+        var applied = writes.submit(change);
+        if (applied.isEmpty()) {
+            return Response.accepted(new ChangeAnswer(
+                            change.requestId(),
+                            key.zone(),
+                            key.instanceType(),
+                            operation,
+                            "Accepted",
+                            "the change is recorded and the ledger applies it shortly",
+                            0,
+                            0,
+                            0,
+                            List.of(),
+                            null))
+                    .build();
+        }
+        FleetOutcome outcome = applied.get().outcome();
+        if (!outcome.applied()) {
+            int code = switch (outcome.code()) {
+                case FleetOutcome.NOT_FOUND -> 404;
+                case FleetOutcome.CONFLICT -> 409;
+                default -> 422;
+            };
+            throw new ApiException(Statuses.failure(code, outcome.code(), outcome.message(), null));
+        }
+        return Response.ok(new ChangeAnswer(
+                        change.requestId(),
+                        key.zone(),
+                        key.instanceType(),
+                        operation,
+                        "Applied",
+                        outcome.message(),
+                        outcome.added(),
+                        outcome.retired(),
+                        outcome.notRetired(),
+                        outcome.machines(),
+                        applied.get().ledger()))
+                .build();
+    }
+
+    /** The ledger key of a type in a zone it is offered in; anything else is an invalid fleet (422). */
+    private ZoneTypeKey offered(String zone, String instanceType) {
+        catalogue.refusal(zone, instanceType).ifPresent(why -> {
+            throw FieldErrors.one(Statuses.NOT_SUPPORTED, why, "instanceType")
+                    .refusal("Fleet", zone + "/" + instanceType);
+        });
+        return new ZoneTypeKey(zone, instanceType);
+    }
+
+    private static List<String> machineNames(String body) {
+        List<String> machines = RequestBody.value(body, Machines.class, "{\"machines\": [\"<machine name>\", ...]}")
+                .machines();
+        if (machines == null || machines.isEmpty() || machines.stream().anyMatch(m -> m == null || m.isBlank())) {
+            throw ApiException.badRequest(
+                    "body must be {\"machines\": [\"<machine name>\", ...]} with at least one name");
+        }
+        return machines;
+    }
 }

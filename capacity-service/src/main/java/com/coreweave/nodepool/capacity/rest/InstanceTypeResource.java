@@ -17,22 +17,22 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public class InstanceTypeResource {
 
-  @Inject
-  Catalogue catalogue;
+    @Inject
+    Catalogue catalogue;
 
-  @Inject
-  CurrentCaller caller;
+    @Inject
+    CurrentCaller caller;
 
-  @GET
-  public List<InstanceType> list() {
-    caller.get();
-    return catalogue.all();
-  }
+    @GET
+    public List<InstanceType> list() {
+        caller.get();
+        return catalogue.all();
+    }
 
-  @GET
-  @Path("/{name}")
-  public InstanceType get(@PathParam("name") String name) {
-    caller.get();
-    return catalogue.find(name).orElseThrow(() -> ApiException.notFound("InstanceType", name));
-  }
+    @GET
+    @Path("/{name}")
+    public InstanceType get(@PathParam("name") String name) {
+        caller.get();
+        return catalogue.find(name).orElseThrow(() -> ApiException.notFound("InstanceType", name));
+    }
 }

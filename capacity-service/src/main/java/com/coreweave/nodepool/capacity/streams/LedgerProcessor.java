@@ -24,77 +24,85 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The single writer of the ledgers of one partition (its task owns their keys): applies each input with
- * {@link CapacityLedger} and writes the records it changed, and everything it decided, in the task's transaction.
- * Each ledger is read from the store once and then kept in memory, current with every input. A pool's
+ * {@link CapacityLedger} and writes the records it changed, and everything it decided, in the task's transaction. Each
+ * ledger is read from the store once and then kept in memory, current with every input. A pool's
  * {@code capacity-checked} is written once per commit, its last decision listing what the pool holds then
  * ({@link PendingChecks}, {@link CommitOutputs}); spot reclaims and events that travel on their own go at once.
  */
 class LedgerProcessor implements Processor<String, LedgerInput, String, Outbound> {
 
-  private final CapacityLedger ledger;
-  private final Clock clock;
-  private final Map<String, Ledger> loaded = new HashMap<>();
-  private PendingChecks pending;
-  private ProcessorContext<String, Outbound> context;
-  private KeyValueStore<String, LedgerRecord> store;
+    private final CapacityLedger ledger;
+    private final Clock clock;
+    private final Map<String, Ledger> loaded = new HashMap<>();
+    private PendingChecks pending;
+    private ProcessorContext<String, Outbound> context;
+    private KeyValueStore<String, LedgerRecord> store;
 
-  LedgerProcessor(CapacityLedger ledger, Clock clock) {
-    this.ledger = ledger;
-    this.clock = clock;
-  }
-
-  @Override
-  public void init(ProcessorContext<String, Outbound> context) {
-    this.context = context;
-    store = context.getStateStore(StoreNames.LEDGERS);
-    // A task is initialised again after its store was restored (a crash, a failed transaction, a rebalance): what
-    // was kept in memory may be ahead of the store, so every ledger is read afresh, and what was held for a commit
-    // that did not happen is dropped with it (the inputs that decided it are processed again).
-    loaded.clear();
-    pending = new PendingChecks();
-    CommitOutputs.atCommit(context, store, this::checkedAtCommit);
-  }
-
-  @Override
-  public void process(Record<String, LedgerInput> record) {
-    Ledger current = loaded.computeIfAbsent(record.key(), key -> {
-      ZoneTypeKey ledgerKey = ZoneTypeKey.parse(key);
-      return StoredLedgers.read(store, ledgerKey).orElseGet(() -> Ledger.empty(ledgerKey));
-    });
-    LedgerDecision decision = ledger.apply(current, record.value(), clock.instant());
-    decision.writes().forEach((key, value) -> PrefixedRecords.write(store, key, value));
-    // A pool's events go with its decision to the provisioner, which records them with its own for the change the
-    // decision leads to: one record instead of two. Those of a pool with no decision to carry them go on their own.
-    Map<String, List<RecordedEvent>> events = new LinkedHashMap<>(RecordedEvents.byPool(decision.events()));
-    for (LedgerDecision.PoolUpdate update : decision.capacity()) {
-      List<RecordedEvent> carried = update.checked() == null ? null : events.remove(update.pool());
-      recorded(update.pool(), pending.hold(update.pool(), current, update.checked(),
-          carried == null ? List.of() : carried));
-      CommitOutputs.holding();
+    LedgerProcessor(CapacityLedger ledger, Clock clock) {
+        this.ledger = ledger;
+        this.clock = clock;
     }
-    decision.reclaims().forEach(reclaim -> reclaim.chunked().forEach(chunk ->
-        emit(reclaim.pool().key().toString(), Outbound.to(Topics.SPOT_RECLAIM_REQUESTED, chunk))));
-    events.forEach(this::recorded);
-  }
 
-  @Override
-  public void close() {
-    loaded.clear();
-  }
+    @Override
+    public void init(ProcessorContext<String, Outbound> context) {
+        this.context = context;
+        store = context.getStateStore(StoreNames.LEDGERS);
+        // A task is initialised again after its store was restored (a crash, a failed transaction, a rebalance): what
+        // was kept in memory may be ahead of the store, so every ledger is read afresh, and what was held for a commit
+        // that did not happen is dropped with it (the inputs that decided it are processed again).
+        loaded.clear();
+        pending = new PendingChecks();
+        CommitOutputs.atCommit(context, store, this::checkedAtCommit);
+    }
 
-  /** The pools' decisions of this commit, each listing what its ledger holds for it now. */
-  private List<Record<String, Outbound>> checkedAtCommit() {
-    long at = clock.millis();
-    return pending.take().stream().map(e -> new Record<>(e.getKey(), e.getValue() == null
-        ? Outbound.tombstone(Topics.CAPACITY_CHECKED) : Outbound.to(Topics.CAPACITY_CHECKED, e.getValue()), at))
-        .toList();
-  }
+    @Override
+    public void process(Record<String, LedgerInput> record) {
+        Ledger current = loaded.computeIfAbsent(record.key(), key -> {
+            ZoneTypeKey ledgerKey = ZoneTypeKey.parse(key);
+            return StoredLedgers.read(store, ledgerKey).orElseGet(() -> Ledger.empty(ledgerKey));
+        });
+        LedgerDecision decision = ledger.apply(current, record.value(), clock.instant());
+        decision.writes().forEach((key, value) -> PrefixedRecords.write(store, key, value));
+        // A pool's events go with its decision to the provisioner, which records them with its own for the change the
+        // decision leads to: one record instead of two. Those of a pool with no decision to carry them go on their own.
+        Map<String, List<RecordedEvent>> events = new LinkedHashMap<>(RecordedEvents.byPool(decision.events()));
+        for (LedgerDecision.PoolUpdate update : decision.capacity()) {
+            List<RecordedEvent> carried = update.checked() == null ? null : events.remove(update.pool());
+            recorded(
+                    update.pool(),
+                    pending.hold(update.pool(), current, update.checked(), carried == null ? List.of() : carried));
+            CommitOutputs.holding();
+        }
+        decision.reclaims()
+                .forEach(reclaim -> reclaim.chunked()
+                        .forEach(chunk -> emit(
+                                reclaim.pool().key().toString(), Outbound.to(Topics.SPOT_RECLAIM_REQUESTED, chunk))));
+        events.forEach(this::recorded);
+    }
 
-  private void recorded(String pool, List<RecordedEvent> events) {
-    RecordedEvents.chunked(events).forEach(chunk -> emit(pool, Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, chunk)));
-  }
+    @Override
+    public void close() {
+        loaded.clear();
+    }
 
-  private void emit(String key, Outbound outbound) {
-    context.forward(new Record<>(key, outbound, clock.millis()));
-  }
+    /** The pools' decisions of this commit, each listing what its ledger holds for it now. */
+    private List<Record<String, Outbound>> checkedAtCommit() {
+        long at = clock.millis();
+        return pending.take().stream()
+                .map(e -> new Record<>(
+                        e.getKey(),
+                        e.getValue() == null
+                                ? Outbound.tombstone(Topics.CAPACITY_CHECKED)
+                                : Outbound.to(Topics.CAPACITY_CHECKED, e.getValue()),
+                        at))
+                .toList();
+    }
+
+    private void recorded(String pool, List<RecordedEvent> events) {
+        RecordedEvents.chunked(events).forEach(chunk -> emit(pool, Outbound.to(Topics.NODEPOOL_EVENT_RECORDED, chunk)));
+    }
+
+    private void emit(String key, Outbound outbound) {
+        context.forward(new Record<>(key, outbound, clock.millis()));
+    }
 }

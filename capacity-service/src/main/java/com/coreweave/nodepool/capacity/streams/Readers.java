@@ -14,30 +14,32 @@ import com.coreweave.nodepool.schema.topics.Rejection.Code;
  */
 final class Readers {
 
-  private Readers() {
-  }
+    private Readers() {}
 
-  /** Pools' demands (quota decisions and departures). */
-  static Interpretation<CapacityDemanded, CapacityDemanded> capacityDemanded(Catalogue catalogue) {
-    return (key, demanded, raw) -> {
-      QuotaChecked checked = demanded.quota();
-      if (checked != null && checked.admittedNodes() > 0) {
-        catalogue.refusal(checked.pool().zone(), checked.pool().instanceType()).ifPresent(why -> {
-          throw new Rejection(Code.INSTANCE_TYPE_NOT_IN_ZONE, checked.admittedNodes() + " node(s) admitted, but "
-              + why);
-        });
-      }
-      return demanded;
-    };
-  }
+    /** Pools' demands (quota decisions and departures). */
+    static Interpretation<CapacityDemanded, CapacityDemanded> capacityDemanded(Catalogue catalogue) {
+        return (key, demanded, raw) -> {
+            QuotaChecked checked = demanded.quota();
+            if (checked != null && checked.admittedNodes() > 0) {
+                catalogue
+                        .refusal(checked.pool().zone(), checked.pool().instanceType())
+                        .ifPresent(why -> {
+                            throw new Rejection(
+                                    Code.INSTANCE_TYPE_NOT_IN_ZONE,
+                                    checked.admittedNodes() + " node(s) admitted, but " + why);
+                        });
+            }
+            return demanded;
+        };
+    }
 
-  /** Operators' fleet changes, for a type offered in that zone. */
-  static Interpretation<FleetChangeRequested, FleetChangeRequested> fleetChanges(Catalogue catalogue) {
-    return (key, change, raw) -> {
-      catalogue.refusal(change.zone(), change.instanceType()).ifPresent(why -> {
-        throw new Rejection(Code.INSTANCE_TYPE_NOT_IN_ZONE, why);
-      });
-      return change;
-    };
-  }
+    /** Operators' fleet changes, for a type offered in that zone. */
+    static Interpretation<FleetChangeRequested, FleetChangeRequested> fleetChanges(Catalogue catalogue) {
+        return (key, change, raw) -> {
+            catalogue.refusal(change.zone(), change.instanceType()).ifPresent(why -> {
+                throw new Rejection(Code.INSTANCE_TYPE_NOT_IN_ZONE, why);
+            });
+            return change;
+        };
+    }
 }

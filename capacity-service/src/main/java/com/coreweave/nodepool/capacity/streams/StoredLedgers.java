@@ -17,21 +17,22 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 public final class StoredLedgers {
 
-  private StoredLedgers() {
-  }
+    private StoredLedgers() {}
 
-  /** The ledger of {@code key}, or empty when nothing is stored for it. */
-  public static Optional<Ledger> read(ReadOnlyKeyValueStore<String, LedgerRecord> store, ZoneTypeKey key) {
-    return PrefixedRecords.read(store, LedgerKeys.head(key))
-        .filter(stored -> stored.head() instanceof LedgerHead)
-        .map(stored -> Ledger.load(key, (LedgerHead) stored.head(), stored.members()));
-  }
+    /** The ledger of {@code key}, or empty when nothing is stored for it. */
+    public static Optional<Ledger> read(ReadOnlyKeyValueStore<String, LedgerRecord> store, ZoneTypeKey key) {
+        return PrefixedRecords.read(store, LedgerKeys.head(key))
+                .filter(stored -> stored.head() instanceof LedgerHead)
+                .map(stored -> Ledger.load(key, (LedgerHead) stored.head(), stored.members()));
+    }
 
-  /** The outcome of an operator change the ledger of {@code key} has applied and still remembers. */
-  public static Optional<FleetOutcome> fleetChange(ReadOnlyKeyValueStore<String, LedgerRecord> store,
-                                                   ZoneTypeKey key, String requestId) {
-    return PrefixedRecords.scan(store, LedgerKeys.changes(key)).stream()
-        .filter(r -> r instanceof RememberedChange c && c.outcome().requestId().equals(requestId))
-        .map(r -> ((RememberedChange) r).outcome()).findFirst();
-  }
+    /** The outcome of an operator change the ledger of {@code key} has applied and still remembers. */
+    public static Optional<FleetOutcome> fleetChange(
+            ReadOnlyKeyValueStore<String, LedgerRecord> store, ZoneTypeKey key, String requestId) {
+        return PrefixedRecords.scan(store, LedgerKeys.changes(key)).stream()
+                .filter(r -> r instanceof RememberedChange c
+                        && c.outcome().requestId().equals(requestId))
+                .map(r -> ((RememberedChange) r).outcome())
+                .findFirst();
+    }
 }

@@ -8,13 +8,13 @@ package com.coreweave.nodepool.schema.events;
  */
 public record CapacityDemanded(String pool, QuotaChecked quota, String goneUid) {
 
-  /** The quota decision for {@code quota}'s pool. */
-  public static CapacityDemanded of(QuotaChecked quota) {
-    return new CapacityDemanded(quota.pool().key().toString(), quota, null);
-  }
+    /** The quota decision for {@code quota}'s pool. */
+    public static CapacityDemanded of(QuotaChecked quota) {
+        return new CapacityDemanded(quota.pool().key().toString(), quota, null);
+    }
 
-  /** The incarnation {@code uid} of {@code pool} is gone. */
-  public static CapacityDemanded gone(String pool, String uid) {
-    return new CapacityDemanded(pool, null, uid);
-  }
+    /** The incarnation {@code uid} of {@code pool} is gone. */
+    public static CapacityDemanded gone(String pool, String uid) {
+        return new CapacityDemanded(pool, null, uid);
+    }
 }

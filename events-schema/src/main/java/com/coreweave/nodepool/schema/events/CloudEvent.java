@@ -8,19 +8,19 @@ import java.time.Instant;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"specversion", "id", "source", "type", "subject", "time", "datacontenttype", "data"})
 public record CloudEvent<T>(
-    String specversion,
-    String id,
-    String source,
-    String type,
-    String subject,
-    Instant time,
-    String datacontenttype,
-    T data) {
+        String specversion,
+        String id,
+        String source,
+        String type,
+        String subject,
+        Instant time,
+        String datacontenttype,
+        T data) {
 
-  public static final String SPEC_VERSION = "1.0";
-  public static final String JSON = "application/json";
+    public static final String SPEC_VERSION = "1.0";
+    public static final String JSON = "application/json";
 
-  public static <T> CloudEvent<T> of(String id, String source, String type, String subject, Instant time, T data) {
-    return new CloudEvent<>(SPEC_VERSION, id, source, type, subject, time, JSON, data);
-  }
+    public static <T> CloudEvent<T> of(String id, String source, String type, String subject, Instant time, T data) {
+        return new CloudEvent<>(SPEC_VERSION, id, source, type, subject, time, JSON, data);
+    }
 }

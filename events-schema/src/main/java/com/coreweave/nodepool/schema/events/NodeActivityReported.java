@@ -4,25 +4,35 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.time.Instant;
 
 /**
- * A platform team's report that a node runs work (active) or is idle; keyed {@code <org>/<pool>}. What
- * {@code CWActive} and the scale-down strategies read. {@code terminationGracePeriodSeconds} is the running
- * workload's grace period (30 s when absent), used when the node is drained. {@code disruptionsAllowed}, optional,
- * is what the workload's PodDisruptionBudget allows now: 0 means no pod may be evicted, so a drain of the node is
- * blocked ({@code CWNodeDrainingPDBViolation}) until the report changes or the grace period ends.
+ * A platform team's report that a node runs work (active) or is idle; keyed {@code <org>/<pool>}. What {@code CWActive}
+ * and the scale-down strategies read. {@code terminationGracePeriodSeconds} is the running workload's grace period (30
+ * s when absent), used when the node is drained. {@code disruptionsAllowed}, optional, is what the workload's
+ * PodDisruptionBudget allows now: 0 means no pod may be evicted, so a drain of the node is blocked
+ * ({@code CWNodeDrainingPDBViolation}) until the report changes or the grace period ends.
  */
-public record NodeActivityReported(String org, String pool, String node, boolean active,
-                                   Integer terminationGracePeriodSeconds, Instant reportedAt,
-                                   Integer disruptionsAllowed) {
+public record NodeActivityReported(
+        String org,
+        String pool,
+        String node,
+        boolean active,
+        Integer terminationGracePeriodSeconds,
+        Instant reportedAt,
+        Integer disruptionsAllowed) {
 
-  /** A report that says nothing about a disruption budget. */
-  public NodeActivityReported(String org, String pool, String node, boolean active,
-                              Integer terminationGracePeriodSeconds, Instant reportedAt) {
-    this(org, pool, node, active, terminationGracePeriodSeconds, reportedAt, null);
-  }
+    /** A report that says nothing about a disruption budget. */
+    public NodeActivityReported(
+            String org,
+            String pool,
+            String node,
+            boolean active,
+            Integer terminationGracePeriodSeconds,
+            Instant reportedAt) {
+        this(org, pool, node, active, terminationGracePeriodSeconds, reportedAt, null);
+    }
 
-  /** Whether the workload's disruption budget allows no eviction now. */
-  @JsonIgnore
-  public boolean drainBlocked() {
-    return disruptionsAllowed != null && disruptionsAllowed == 0;
-  }
+    /** Whether the workload's disruption budget allows no eviction now. */
+    @JsonIgnore
+    public boolean drainBlocked() {
+        return disruptionsAllowed != null && disruptionsAllowed == 0;
+    }
 }

@@ -12,10 +12,9 @@ import com.fasterxml.jackson.core.type.TypeReference;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NodeAlert(String node, String alert, String details) {
 
-  public static final String RAISED = "NodeAlertRaised";
-  public static final String RESOLVED = "NodeAlertResolved";
+    public static final String RAISED = "NodeAlertRaised";
+    public static final String RESOLVED = "NodeAlertResolved";
 
-  /** The whole CloudEvent as Jackson reads it. */
-  public static final TypeReference<CloudEvent<NodeAlert>> ENVELOPE = new TypeReference<>() {
-  };
+    /** The whole CloudEvent as Jackson reads it. */
+    public static final TypeReference<CloudEvent<NodeAlert>> ENVELOPE = new TypeReference<>() {};
 }

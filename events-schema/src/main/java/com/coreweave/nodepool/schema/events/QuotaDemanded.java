@@ -11,21 +11,25 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
  */
 public record QuotaDemanded(PoolRef pool, int requested, boolean valid, boolean deleting, boolean gone) {
 
-  /** The demand of the generation in force: an invalid later generation keeps the last valid one's. */
-  public static QuotaDemanded of(NodePoolAccepted accepted) {
-    NodePoolAccepted inForce = accepted.inForce();
-    return new QuotaDemanded(PoolRef.of(inForce), inForce.nodePool().spec().target(),
-        inForce.validation().valid(), inForce.deleting(), false);
-  }
+    /** The demand of the generation in force: an invalid later generation keeps the last valid one's. */
+    public static QuotaDemanded of(NodePoolAccepted accepted) {
+        NodePoolAccepted inForce = accepted.inForce();
+        return new QuotaDemanded(
+                PoolRef.of(inForce),
+                inForce.nodePool().spec().target(),
+                inForce.validation().valid(),
+                inForce.deleting(),
+                false);
+    }
 
-  /** The pool incarnation {@code pool} is gone. */
-  public static QuotaDemanded gone(PoolRef pool) {
-    return new QuotaDemanded(pool, 0, false, true, true);
-  }
+    /** The pool incarnation {@code pool} is gone. */
+    public static QuotaDemanded gone(PoolRef pool) {
+        return new QuotaDemanded(pool, 0, false, true, true);
+    }
 
-  /** The quota the pool draws on: its org, zone and instance type. */
-  @JsonIgnore
-  public QuotaKey quotaKey() {
-    return pool.quotaKey();
-  }
+    /** The quota the pool draws on: its org, zone and instance type. */
+    @JsonIgnore
+    public QuotaKey quotaKey() {
+        return pool.quotaKey();
+    }
 }

@@ -14,26 +14,27 @@ import java.util.Map;
  */
 public record RecordedEvents(List<RecordedEvent> events) {
 
-  public RecordedEvents {
-    events = events == null ? List.of() : List.copyOf(events);
-  }
-
-  /** {@code events} of one pool as records of at most {@link Limits#MAX_EVENTS_PER_RECORD}, in order. */
-  public static List<RecordedEvents> chunked(List<RecordedEvent> events) {
-    List<RecordedEvents> records = new ArrayList<>();
-    for (int from = 0; from < events.size(); from += Limits.MAX_EVENTS_PER_RECORD) {
-      records.add(new RecordedEvents(events.subList(from,
-          Math.min(events.size(), from + Limits.MAX_EVENTS_PER_RECORD))));
+    public RecordedEvents {
+        events = events == null ? List.of() : List.copyOf(events);
     }
-    return records;
-  }
 
-  /** {@code events}, about any pools, grouped by pool key ({@code <org>/<pool>}), in their order. */
-  public static Map<String, List<RecordedEvent>> byPool(List<RecordedEvent> events) {
-    Map<String, List<RecordedEvent>> grouped = new LinkedHashMap<>();
-    for (RecordedEvent event : events) {
-      grouped.computeIfAbsent(event.org() + "/" + event.pool(), k -> new ArrayList<>()).add(event);
+    /** {@code events} of one pool as records of at most {@link Limits#MAX_EVENTS_PER_RECORD}, in order. */
+    public static List<RecordedEvents> chunked(List<RecordedEvent> events) {
+        List<RecordedEvents> records = new ArrayList<>();
+        for (int from = 0; from < events.size(); from += Limits.MAX_EVENTS_PER_RECORD) {
+            records.add(new RecordedEvents(
+                    events.subList(from, Math.min(events.size(), from + Limits.MAX_EVENTS_PER_RECORD))));
+        }
+        return records;
     }
-    return grouped;
-  }
+
+    /** {@code events}, about any pools, grouped by pool key ({@code <org>/<pool>}), in their order. */
+    public static Map<String, List<RecordedEvent>> byPool(List<RecordedEvent> events) {
+        Map<String, List<RecordedEvent>> grouped = new LinkedHashMap<>();
+        for (RecordedEvent event : events) {
+            grouped.computeIfAbsent(event.org() + "/" + event.pool(), k -> new ArrayList<>())
+                    .add(event);
+        }
+        return grouped;
+    }
 }

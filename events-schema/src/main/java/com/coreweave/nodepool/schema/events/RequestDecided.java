@@ -10,9 +10,15 @@ import java.time.Instant;
  * synchronously. Exactly one of {@code nodePool} (the stored resource) and {@code error} is set.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record RequestDecided(String requestId, Outcome outcome, int code, NodePool nodePool, Status error,
-                             Instant decidedAt) {
+public record RequestDecided(
+        String requestId, Outcome outcome, int code, NodePool nodePool, Status error, Instant decidedAt) {
 
-  /** CREATED and UPDATED changed the pool, UNCHANGED did not (an identical write or a repeated request). */
-  public enum Outcome { CREATED, UPDATED, UNCHANGED, DELETING, REJECTED }
+    /** CREATED and UPDATED changed the pool, UNCHANGED did not (an identical write or a repeated request). */
+    public enum Outcome {
+        CREATED,
+        UPDATED,
+        UNCHANGED,
+        DELETING,
+        REJECTED
+    }
 }

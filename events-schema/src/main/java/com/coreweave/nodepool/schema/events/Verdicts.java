@@ -6,12 +6,16 @@ package com.coreweave.nodepool.schema.events;
  * wait in capacity's queue. They travel with the pool's nodes, quota to capacity to the provisioner, so the pool's
  * status learns them in the commit that brings the nodes they led to.
  */
-public record Verdicts(String quotaReason, String quotaMessage, String capacityReason, String capacityMessage,
-                       int queuedNodes) {
+public record Verdicts(
+        String quotaReason, String quotaMessage, String capacityReason, String capacityMessage, int queuedNodes) {
 
-  /** The verdicts {@code capacity} carries: its own and the quota decision it was made on. */
-  public static Verdicts of(CapacityChecked capacity) {
-    return new Verdicts(capacity.quotaReason(), capacity.quotaMessage(), capacity.reason(), capacity.message(),
-        capacity.queuedNodes());
-  }
+    /** The verdicts {@code capacity} carries: its own and the quota decision it was made on. */
+    public static Verdicts of(CapacityChecked capacity) {
+        return new Verdicts(
+                capacity.quotaReason(),
+                capacity.quotaMessage(),
+                capacity.reason(),
+                capacity.message(),
+                capacity.queuedNodes());
+    }
 }

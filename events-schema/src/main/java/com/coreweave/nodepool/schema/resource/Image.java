@@ -9,8 +9,8 @@ import java.util.List;
 @JsonPropertyOrder({"kernel", "name", "releaseTrain"})
 public record Image(String kernel, String name, String releaseTrain) {
 
-  public static final String STABLE = "stable";
-  public static final String LATEST = "latest";
-  /** Every release train, as {@code node-release-published} is keyed. */
-  public static final List<String> RELEASE_TRAINS = List.of(STABLE, LATEST);
+    public static final String STABLE = "stable";
+    public static final String LATEST = "latest";
+    /** Every release train, as {@code node-release-published} is keyed. */
+    public static final List<String> RELEASE_TRAINS = List.of(STABLE, LATEST);
 }

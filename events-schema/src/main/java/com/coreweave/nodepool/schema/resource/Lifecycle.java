@@ -8,6 +8,6 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 @JsonPropertyOrder({"disableUnhealthyNodeEviction", "scaleDownStrategy"})
 public record Lifecycle(String scaleDownStrategy, Boolean disableUnhealthyNodeEviction) {
 
-  public static final String IDLE_ONLY = "IdleOnly";
-  public static final String PREFER_IDLE = "PreferIdle";
+    public static final String IDLE_ONLY = "IdleOnly";
+    public static final String PREFER_IDLE = "PreferIdle";
 }

@@ -7,5 +7,4 @@ import java.util.List;
 /** A configuration that was once the pool's active {@code nodeProfile}, with how many nodes run it now. */
 @JsonPropertyOrder({"activeNodes", "createdAt", "nodeProfile", "disabled", "summary"})
 public record NodeConfigurationRevision(
-    int activeNodes, Instant createdAt, String nodeProfile, boolean disabled, List<String> summary) {
-}
+        int activeNodes, Instant createdAt, String nodeProfile, boolean disabled, List<String> summary) {}

@@ -8,7 +8,7 @@ import java.util.Map;
 @JsonPropertyOrder({"apiVersion", "kind", "metadata", "items"})
 public record NodePoolList(String apiVersion, String kind, Map<String, String> metadata, List<NodePool> items) {
 
-  public static NodePoolList of(List<NodePool> items) {
-    return new NodePoolList(NodePool.API_VERSION, "NodePoolList", Map.of(), items);
-  }
+    public static NodePoolList of(List<NodePool> items) {
+        return new NodePoolList(NodePool.API_VERSION, "NodePoolList", Map.of(), items);
+    }
 }

@@ -6,20 +6,32 @@ import java.util.List;
 
 /** The observed state of a NodePool, every status field of the reference (000) plus {@code observedGeneration}. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"observedGeneration", "conditions", "currentNodes", "inProgress", "queuedNodes", "nodeProfile",
-    "pendingNodeConfiguration", "nodeConfigurationRevisions"})
+@JsonPropertyOrder({
+    "observedGeneration",
+    "conditions",
+    "currentNodes",
+    "inProgress",
+    "queuedNodes",
+    "nodeProfile",
+    "pendingNodeConfiguration",
+    "nodeConfigurationRevisions"
+})
 public record NodePoolStatus(
-    Long observedGeneration,
-    List<Condition> conditions,
-    Integer currentNodes,
-    Integer inProgress,
-    Integer queuedNodes,
-    String nodeProfile,
-    PendingNodeConfiguration pendingNodeConfiguration,
-    List<NodeConfigurationRevision> nodeConfigurationRevisions) {
+        Long observedGeneration,
+        List<Condition> conditions,
+        Integer currentNodes,
+        Integer inProgress,
+        Integer queuedNodes,
+        String nodeProfile,
+        PendingNodeConfiguration pendingNodeConfiguration,
+        List<NodeConfigurationRevision> nodeConfigurationRevisions) {
 
-  public Condition condition(String type) {
-    return conditions == null ? null
-        : conditions.stream().filter(c -> c.type().equals(type)).findFirst().orElse(null);
-  }
+    public Condition condition(String type) {
+        return conditions == null
+                ? null
+                : conditions.stream()
+                        .filter(c -> c.type().equals(type))
+                        .findFirst()
+                        .orElse(null);
+    }
 }

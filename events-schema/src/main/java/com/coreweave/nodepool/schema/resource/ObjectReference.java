@@ -8,11 +8,11 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 @JsonPropertyOrder({"apiVersion", "kind", "name", "uid"})
 public record ObjectReference(String apiVersion, String kind, String name, String uid) {
 
-  public static ObjectReference nodePool(String name, String uid) {
-    return new ObjectReference(NodePool.API_VERSION, NodePool.KIND, name, uid);
-  }
+    public static ObjectReference nodePool(String name, String uid) {
+        return new ObjectReference(NodePool.API_VERSION, NodePool.KIND, name, uid);
+    }
 
-  public static ObjectReference node(String name) {
-    return new ObjectReference("v1", "Node", name, null);
-  }
+    public static ObjectReference node(String name) {
+        return new ObjectReference("v1", "Node", name, null);
+    }
 }

@@ -6,5 +6,4 @@ import java.util.List;
 
 /** A node configuration staged for adoption but not yet the pool's active {@code nodeProfile}. */
 @JsonPropertyOrder({"createdAt", "nodeProfile", "summary"})
-public record PendingNodeConfiguration(Instant createdAt, String nodeProfile, List<String> summary) {
-}
+public record PendingNodeConfiguration(Instant createdAt, String nodeProfile, List<String> summary) {}

@@ -4,10 +4,9 @@ package com.coreweave.nodepool.schema.topics;
 @FunctionalInterface
 public interface RecordCheck<K, V> {
 
-  void check(K key, V value);
+    void check(K key, V value);
 
-  static <K, V> RecordCheck<K, V> none() {
-    return (key, value) -> {
-    };
-  }
+    static <K, V> RecordCheck<K, V> none() {
+        return (key, value) -> {};
+    }
 }

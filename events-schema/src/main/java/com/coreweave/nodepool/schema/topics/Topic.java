@@ -5,39 +5,46 @@ import java.time.Duration;
 
 /**
  * A topic of the system and the one way its records are read: the form of its keys, how its values are decoded, the
- * checks a value must pass against its key, whether it is compacted, how long records stay, who writes it, and
- * whether its records may arrive on any partition ({@code anyPartition}: parties outside the services write it, with
- * clients whose partitioners differ from Java's, so readers move each record to its key's partition first).
- * {@link Topics} lists them all.
+ * checks a value must pass against its key, whether it is compacted, how long records stay, who writes it, and whether
+ * its records may arrive on any partition ({@code anyPartition}: parties outside the services write it, with clients
+ * whose partitioners differ from Java's, so readers move each record to its key's partition first). {@link Topics}
+ * lists them all.
  */
-public record Topic<K, V>(String name, KeyFormat<K> keyFormat, ValueFormat<V> valueFormat, RecordCheck<K, V> check,
-                          boolean compacted, Duration retention, String owner, boolean anyPartition,
-                          String description) {
+public record Topic<K, V>(
+        String name,
+        KeyFormat<K> keyFormat,
+        ValueFormat<V> valueFormat,
+        RecordCheck<K, V> check,
+        boolean compacted,
+        Duration retention,
+        String owner,
+        boolean anyPartition,
+        String description) {
 
-  /** The key, checked against the topic's key form. */
-  public K key(String key) {
-    return keyFormat.parse(key);
-  }
-
-  /**
-   * The value of one record, checked: null for a tombstone of a compacted topic; a {@link Rejection} saying why for
-   * anything the topic does not carry.
-   */
-  public V read(String key, byte[] value) {
-    K parsedKey = keyFormat.parse(key);
-    if (value == null) {
-      if (compacted) {
-        return null;
-      }
-      throw new Rejection(Code.VALUE_MISSING, "record has no value");
+    /** The key, checked against the topic's key form. */
+    public K key(String key) {
+        return keyFormat.parse(key);
     }
-    V decoded = valueFormat.decode(value);
-    check.check(parsedKey, decoded);
-    return decoded;
-  }
 
-  /** The topic's dead-letter companion: same key, raw value, reason in headers. */
-  public String deadLetterName() {
-    return name + "-dlq";
-  }
+    /**
+     * The value of one record, checked: null for a tombstone of a compacted topic; a {@link Rejection} saying why for
+     * anything the topic does not carry.
+     */
+    public V read(String key, byte[] value) {
+        K parsedKey = keyFormat.parse(key);
+        if (value == null) {
+            if (compacted) {
+                return null;
+            }
+            throw new Rejection(Code.VALUE_MISSING, "record has no value");
+        }
+        V decoded = valueFormat.decode(value);
+        check.check(parsedKey, decoded);
+        return decoded;
+    }
+
+    /** The topic's dead-letter companion: same key, raw value, reason in headers. */
+    public String deadLetterName() {
+        return name + "-dlq";
+    }
 }

@@ -7,46 +7,45 @@ import io.smallrye.config.WithName;
 import java.time.Duration;
 import java.util.Map;
 
-
 /** The api-service's own settings. */
 @ConfigMapping(prefix = "nodepool.api")
 public interface ApiSettings {
 
-  /** The zone a pool lands in when its spec has no {@code region}. */
-  @WithName("default-zone")
-  @WithDefault("US-EAST-04A")
-  String defaultZone();
+    /** The zone a pool lands in when its spec has no {@code region}. */
+    @WithName("default-zone")
+    @WithDefault("US-EAST-04A")
+    String defaultZone();
 
-  /** How long a REST write waits for the pool processor's decision before answering 504. */
-  @WithName("request-timeout")
-  @WithDefault("15s")
-  Duration requestTimeout();
+    /** How long a REST write waits for the pool processor's decision before answering 504. */
+    @WithName("request-timeout")
+    @WithDefault("15s")
+    Duration requestTimeout();
 
-  /** How long a request id (CloudEvent id or Idempotency-Key) is remembered, so a repeat changes nothing. */
-  @WithName("request-id-retention")
-  @WithDefault("24h")
-  Duration requestIdRetention();
+    /** How long a request id (CloudEvent id or Idempotency-Key) is remembered, so a repeat changes nothing. */
+    @WithName("request-id-retention")
+    @WithDefault("24h")
+    Duration requestIdRetention();
 
-  /** How often a watch that allows bookmarks gets one (the version it may resume from). */
-  @WithName("watch-bookmark-interval")
-  @WithDefault("30s")
-  Duration watchBookmarkInterval();
+    /** How often a watch that allows bookmarks gets one (the version it may resume from). */
+    @WithName("watch-bookmark-interval")
+    @WithDefault("30s")
+    Duration watchBookmarkInterval();
 
-  /** Pools an org may have (Kubernetes' {@code count/<resource>} quota); one more create is 403. */
-  @WithName("pool-count-quota")
-  @WithDefault("1000")
-  int poolCountLimit();
+    /** Pools an org may have (Kubernetes' {@code count/<resource>} quota); one more create is 403. */
+    @WithName("pool-count-quota")
+    @WithDefault("1000")
+    int poolCountLimit();
 
-  /** An operator's own pool count quota for some orgs: {@code nodepool.api.pool-count-quota-per-org.<org>=N}. */
-  @WithName("pool-count-quota-per-org")
-  Map<String, Integer> poolCountLimitPerOrg();
+    /** An operator's own pool count quota for some orgs: {@code nodepool.api.pool-count-quota-per-org.<org>=N}. */
+    @WithName("pool-count-quota-per-org")
+    Map<String, Integer> poolCountLimitPerOrg();
 
-  default PoolCountQuota poolCountQuota() {
-    return new PoolCountQuota(poolCountLimit(), poolCountLimitPerOrg());
-  }
+    default PoolCountQuota poolCountQuota() {
+        return new PoolCountQuota(poolCountLimit(), poolCountLimitPerOrg());
+    }
 
-  /** How often pools that are not (yet) valid are validated again, e.g. once the catalogue has arrived. */
-  @WithName("revalidate-interval")
-  @WithDefault("5s")
-  Duration revalidateInterval();
+    /** How often pools that are not (yet) valid are validated again, e.g. once the catalogue has arrived. */
+    @WithName("revalidate-interval")
+    @WithDefault("5s")
+    Duration revalidateInterval();
 }

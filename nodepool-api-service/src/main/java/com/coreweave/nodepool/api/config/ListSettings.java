@@ -8,10 +8,10 @@ import java.util.Optional;
 @ConfigMapping(prefix = "nodepool.api.list")
 public interface ListSettings {
 
-  /**
-   * The secret list continue tokens are signed with (HMAC-SHA256), the same on every instance of the service. Unset,
-   * each instance makes its own, and a page is continued only where the list began.
-   */
-  @WithName("continue-token-secret")
-  Optional<String> continueTokenSecret();
+    /**
+     * The secret list continue tokens are signed with (HMAC-SHA256), the same on every instance of the service. Unset,
+     * each instance makes its own, and a page is continued only where the list began.
+     */
+    @WithName("continue-token-secret")
+    Optional<String> continueTokenSecret();
 }

@@ -9,36 +9,36 @@ import java.time.Duration;
 @ConfigMapping(prefix = "nodepool.api.watch")
 public interface WatchSettings {
 
-  /** Watches one credential may hold open at once on an instance; one more is 429. */
-  @WithName("per-caller")
-  @WithDefault("32")
-  int watchesPerCaller();
+    /** Watches one credential may hold open at once on an instance; one more is 429. */
+    @WithName("per-caller")
+    @WithDefault("32")
+    int watchesPerCaller();
 
-  /** Watches an instance serves at once, every caller together; one more is 429. */
-  @WithName("total")
-  @WithDefault("512")
-  int watchesTotal();
+    /** Watches an instance serves at once, every caller together; one more is 429. */
+    @WithName("total")
+    @WithDefault("512")
+    int watchesTotal();
 
-  /** Events one watch may have waiting for its client; one more ends the watch with 410 Gone. */
-  @WithName("buffer-events")
-  @WithDefault("1000")
-  int watchBufferEvents();
+    /** Events one watch may have waiting for its client; one more ends the watch with 410 Gone. */
+    @WithName("buffer-events")
+    @WithDefault("1000")
+    int watchBufferEvents();
 
-  /** Bytes of events one watch may have waiting for its client; more ends the watch with 410 Gone. */
-  @WithName("buffer-bytes")
-  @WithDefault("4194304")
-  long watchBufferBytes();
+    /** Bytes of events one watch may have waiting for its client; more ends the watch with 410 Gone. */
+    @WithName("buffer-bytes")
+    @WithDefault("4194304")
+    long watchBufferBytes();
 
-  /** Bytes of events all watches of an instance together may have waiting; a watch that would pass it ends (410). */
-  @WithName("buffers-total-bytes")
-  @WithDefault("67108864")
-  long watchBuffersTotalBytes();
+    /** Bytes of events all watches of an instance together may have waiting; a watch that would pass it ends (410). */
+    @WithName("buffers-total-bytes")
+    @WithDefault("67108864")
+    long watchBuffersTotalBytes();
 
-  /**
-   * The longest a watch lasts (a client's {@code timeoutSeconds} is cut to it); one without a wish lasts between half
-   * of it and all of it, at random, so that watches end (and clients re-list) spread out.
-   */
-  @WithName("max-timeout")
-  @WithDefault("30m")
-  Duration watchMaxTimeout();
+    /**
+     * The longest a watch lasts (a client's {@code timeoutSeconds} is cut to it); one without a wish lasts between half
+     * of it and all of it, at random, so that watches end (and clients re-list) spread out.
+     */
+    @WithName("max-timeout")
+    @WithDefault("30m")
+    Duration watchMaxTimeout();
 }

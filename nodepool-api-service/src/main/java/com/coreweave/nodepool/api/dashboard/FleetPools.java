@@ -12,33 +12,37 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Every org's pools, for operators, from the status aggregator's stores: this instance's share, and the share of
- * every other instance asked at {@link #SHARE_PATH}. Pool names repeat across orgs, so each pool comes with its org.
+ * Every org's pools, for operators, from the status aggregator's stores: this instance's share, and the share of every
+ * other instance asked at {@link #SHARE_PATH}. Pool names repeat across orgs, so each pool comes with its org.
  */
 @ApplicationScoped
 public class FleetPools {
 
-  static final String SHARE_PATH = "/dashboard/api/nodepools/share";
+    static final String SHARE_PATH = "/dashboard/api/nodepools/share";
 
-  /** A pool and the org it belongs to. */
-  public record OrgPool(String org, NodePool pool) {
-  }
+    /** A pool and the org it belongs to. */
+    public record OrgPool(String org, NodePool pool) {}
 
-  @Inject
-  InteractiveQueries queries;
+    @Inject
+    InteractiveQueries queries;
 
-  public List<OrgPool> all() {
-    List<OrgPool> all = new ArrayList<>(share());
-    all.addAll(queries.fromOthers(StoreNames.POOL_VIEWS, SHARE_PATH, new TypeReference<List<OrgPool>>() { },
-        pool -> pool.org() + "/" + pool.pool().name()));
-    all.sort(Comparator.comparing(OrgPool::org).thenComparing(p -> p.pool().name()));
-    return all;
-  }
+    public List<OrgPool> all() {
+        List<OrgPool> all = new ArrayList<>(share());
+        all.addAll(queries.fromOthers(
+                StoreNames.POOL_VIEWS,
+                SHARE_PATH,
+                new TypeReference<List<OrgPool>>() {},
+                pool -> pool.org() + "/" + pool.pool().name()));
+        all.sort(Comparator.comparing(OrgPool::org).thenComparing(p -> p.pool().name()));
+        return all;
+    }
 
-  /** This instance's share: the pools of its partitions that have been published. */
-  public List<OrgPool> share() {
-    List<PoolView> views = queries.localValues(StoreNames.POOL_VIEWS, null);
-    return views.stream().filter(v -> v.published() != null)
-        .map(v -> new OrgPool(v.accepted().org(), v.published())).toList();
-  }
+    /** This instance's share: the pools of its partitions that have been published. */
+    public List<OrgPool> share() {
+        List<PoolView> views = queries.localValues(StoreNames.POOL_VIEWS, null);
+        return views.stream()
+                .filter(v -> v.published() != null)
+                .map(v -> new OrgPool(v.accepted().org(), v.published()))
+                .toList();
+    }
 }

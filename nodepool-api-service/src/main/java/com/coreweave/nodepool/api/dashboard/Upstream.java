@@ -20,29 +20,34 @@ import java.time.Duration;
 @ApplicationScoped
 public class Upstream {
 
-  @Inject
-  DashboardSettings settings;
+    @Inject
+    DashboardSettings settings;
 
-  @Inject
-  CurrentCaller caller;
+    @Inject
+    CurrentCaller caller;
 
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-  /** GET {@code path} on the service at {@code base}; 503 when it cannot be reached in time. */
-  public Response get(URI base, String path) {
-    HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
-        .timeout(settings.upstreamTimeout())
-        .header("Authorization", caller.credential())
-        .header("Accept", MediaType.APPLICATION_JSON)
-        .GET().build();
-    try {
-      HttpResponse<byte[]> answer = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-      return Response.status(answer.statusCode()).type(MediaType.APPLICATION_JSON).entity(answer.body()).build();
-    } catch (IOException e) {
-      throw ApiException.unavailable(base + " did not answer " + path + ": " + e.getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw ApiException.unavailable("interrupted while asking " + base + path);
+    /** GET {@code path} on the service at {@code base}; 503 when it cannot be reached in time. */
+    public Response get(URI base, String path) {
+        HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
+                .timeout(settings.upstreamTimeout())
+                .header("Authorization", caller.credential())
+                .header("Accept", MediaType.APPLICATION_JSON)
+                .GET()
+                .build();
+        try {
+            HttpResponse<byte[]> answer = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            return Response.status(answer.statusCode())
+                    .type(MediaType.APPLICATION_JSON)
+                    .entity(answer.body())
+                    .build();
+        } catch (IOException e) {
+            throw ApiException.unavailable(base + " did not answer " + path + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ApiException.unavailable("interrupted while asking " + base + path);
+        }
     }
-  }
 }

@@ -9,5 +9,5 @@ import java.util.List;
  */
 public record PoolEvents(List<Event> events, List<String> seenIds) {
 
-  public static final PoolEvents EMPTY = new PoolEvents(List.of(), List.of());
+    public static final PoolEvents EMPTY = new PoolEvents(List.of(), List.of());
 }

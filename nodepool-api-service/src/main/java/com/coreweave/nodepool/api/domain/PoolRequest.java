@@ -6,16 +6,16 @@ import com.coreweave.nodepool.schema.resource.NodePool;
 import java.time.Instant;
 
 /**
- * One request to the pool processor, read and structurally checked: who asks what for which pool. {@code raw} is
- * the record as received, kept so that a refused request reaches the dead-letter topic unchanged.
+ * One request to the pool processor, read and structurally checked: who asks what for which pool. {@code raw} is the
+ * record as received, kept so that a refused request reaches the dead-letter topic unchanged.
  */
-public record PoolRequest(String id, String source, PoolKey key, Operation operation, NodePool manifest,
-                          Instant time, byte[] raw) {
+public record PoolRequest(
+        String id, String source, PoolKey key, Operation operation, NodePool manifest, Instant time, byte[] raw) {
 
-  /** The CloudEvent source the REST API writes with; its callers get errors as HTTP answers, not dead letters. */
-  public static final String REST_SOURCE = "nodepool-api-service/rest";
+    /** The CloudEvent source the REST API writes with; its callers get errors as HTTP answers, not dead letters. */
+    public static final String REST_SOURCE = "nodepool-api-service/rest";
 
-  public boolean fromRest() {
-    return REST_SOURCE.equals(source);
-  }
+    public boolean fromRest() {
+        return REST_SOURCE.equals(source);
+    }
 }

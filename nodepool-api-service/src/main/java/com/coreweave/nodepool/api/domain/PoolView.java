@@ -19,176 +19,204 @@ import java.util.TreeMap;
 /**
  * Everything the api-service knows of one pool: the accepted pool, the provisioner's latest summary (with quota's and
  * capacity's verdicts), the nodes and spot preemptions, the resource as last published (whose conditions carry the
- * transition times the next status keeps) and the pool's Kubernetes Events. It is stored split: the {@link #head}
- * under the pool's key in the {@code pool-views} store, and each node and preemption ({@link #parts}) under a key of
- * its own in {@code pool-view-parts}, so a pool of thousands of nodes writes no large value. The published resource
- * is written first and the events next, so a LIST of pools or of events reads its part without binding the rest
- * ({@link #publishedIn}, {@link #eventsIn}). Events live here rather than in a store of their own so that a commit writes a pool once.
+ * transition times the next status keeps) and the pool's Kubernetes Events. It is stored split: the {@link #head} under
+ * the pool's key in the {@code pool-views} store, and each node and preemption ({@link #parts}) under a key of its own
+ * in {@code pool-view-parts}, so a pool of thousands of nodes writes no large value. The published resource is written
+ * first and the events next, so a LIST of pools or of events reads its part without binding the rest
+ * ({@link #publishedIn}, {@link #eventsIn}). Events live here rather than in a store of their own so that a commit
+ * writes a pool once.
  */
 @JsonPropertyOrder({"published", "events"})
 public record PoolView(
-    NodePoolAccepted accepted,
-    NodePoolReconciled reconciled,
-    Map<String, Node> nodes,
-    List<Preemption> preemptions,
-    NodeTime nodeTime,
-    NodePool published,
-    PoolEvents events,
-    @JsonIgnore NodeTally tally) {
+        NodePoolAccepted accepted,
+        NodePoolReconciled reconciled,
+        Map<String, Node> nodes,
+        List<Preemption> preemptions,
+        NodeTime nodeTime,
+        NodePool published,
+        PoolEvents events,
+        @JsonIgnore NodeTally tally) {
 
-  public PoolView {
-    // A view stored before events moved into it has none.
-    events = events == null ? PoolEvents.EMPTY : events;
-    // A stored head has its nodes and preemptions apart ({@link #parts}).
-    nodes = nodes == null ? Map.of() : nodes;
-    preemptions = preemptions == null ? List.of() : preemptions;
-    // Derived, never stored: counted once when a view is read, then kept up to date node by node.
-    tally = tally == null ? NodeTally.of(nodes.values()) : tally;
-  }
-
-  public PoolView(NodePoolAccepted accepted, NodePoolReconciled reconciled, Map<String, Node> nodes,
-                  List<Preemption> preemptions, NodeTime nodeTime, NodePool published, PoolEvents events) {
-    this(accepted, reconciled, nodes, preemptions, nodeTime, published, events, null);
-  }
-
-  /**
-   * One spot node taken back from this pool: its timeline (warned at {@code pendingAt}, drained from {@code drainAt}
-   * or {@code evictedAt} once the drain began, gone by {@code removeBy}), and when it left and why then;
-   * {@code removedAt} and {@code cause} stay null while the node is being preempted.
-   */
-  public record Preemption(String node, Instant pendingAt, Instant drainAt, Instant removeBy, Instant evictedAt,
-                           Instant removedAt, String cause) {
-
-    @JsonIgnore
-    public boolean inFlight() {
-      return removedAt == null;
+    public PoolView {
+        // A view stored before events moved into it has none.
+        events = events == null ? PoolEvents.EMPTY : events;
+        // A stored head has its nodes and preemptions apart ({@link #parts}).
+        nodes = nodes == null ? Map.of() : nodes;
+        preemptions = preemptions == null ? List.of() : preemptions;
+        // Derived, never stored: counted once when a view is read, then kept up to date node by node.
+        tally = tally == null ? NodeTally.of(nodes.values()) : tally;
     }
-  }
 
-  /**
-   * The published resource in a stored view's JSON, read without binding the rest of the view: a page of a LIST
-   * needs only that, and the rest of a large pool's view (its nodes) is most of the cost of reading it.
-   */
-  public static NodePool publishedIn(byte[] json) {
-    return fieldIn(json, "published", NodePool.class);
-  }
+    public PoolView(
+            NodePoolAccepted accepted,
+            NodePoolReconciled reconciled,
+            Map<String, Node> nodes,
+            List<Preemption> preemptions,
+            NodeTime nodeTime,
+            NodePool published,
+            PoolEvents events) {
+        this(accepted, reconciled, nodes, preemptions, nodeTime, published, events, null);
+    }
 
-  /** The pool's Events in a stored view's JSON, read without binding the rest of the view (for a LIST of events). */
-  public static PoolEvents eventsIn(byte[] json) {
-    PoolEvents events = fieldIn(json, "events", PoolEvents.class);
-    return events == null ? PoolEvents.EMPTY : events;
-  }
+    /**
+     * One spot node taken back from this pool: its timeline (warned at {@code pendingAt}, drained from {@code drainAt}
+     * or {@code evictedAt} once the drain began, gone by {@code removeBy}), and when it left and why then;
+     * {@code removedAt} and {@code cause} stay null while the node is being preempted.
+     */
+    public record Preemption(
+            String node,
+            Instant pendingAt,
+            Instant drainAt,
+            Instant removeBy,
+            Instant evictedAt,
+            Instant removedAt,
+            String cause) {
 
-  private static <T> T fieldIn(byte[] json, String field, Class<T> type) {
-    try (JsonParser parser = Json.mapper().getFactory().createParser(json)) {
-      if (parser.nextToken() != JsonToken.START_OBJECT) {
-        throw new IllegalArgumentException("a stored pool view is a JSON object");
-      }
-      while (parser.nextToken() == JsonToken.FIELD_NAME) {
-        boolean wanted = field.equals(parser.currentName());
-        JsonToken value = parser.nextToken();
-        if (wanted) {
-          return value == JsonToken.VALUE_NULL ? null : Json.mapper().readValue(parser, type);
+        @JsonIgnore
+        public boolean inFlight() {
+            return removedAt == null;
         }
-        parser.skipChildren();
-      }
-      return null;
-    } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read a stored pool view: " + e.getMessage(), e);
     }
-  }
 
-  /**
-   * The parts of this view that grow with the pool, by id: each node ({@code n/<name>}) and each spot preemption
-   * ({@code p/<node>/<warned at, epoch ms>}). Stored apart from the {@link #head}, each under a key of its own.
-   */
-  public Map<String, ViewPart> parts() {
-    Map<String, ViewPart> parts = new HashMap<>(2 * (nodes.size() + preemptions.size()));
-    nodes.forEach((name, node) -> parts.put(ViewPart.NODES + name, new ViewPart.NodePart(node)));
-    for (Preemption p : preemptions) {
-      parts.put(preemptionId(p), new ViewPart.PreemptionPart(p));
+    /**
+     * The published resource in a stored view's JSON, read without binding the rest of the view: a page of a LIST needs
+     * only that, and the rest of a large pool's view (its nodes) is most of the cost of reading it.
+     */
+    public static NodePool publishedIn(byte[] json) {
+        return fieldIn(json, "published", NodePool.class);
     }
-    return parts;
-  }
 
-  /** This view without its {@link #parts}: what is stored under the pool's key, of a size that does not grow. */
-  public PoolView head() {
-    return nodes.isEmpty() && preemptions.isEmpty() ? this
-        : new PoolView(accepted, reconciled, Map.of(), List.of(), nodeTime, published, events, NodeTally.NONE);
-  }
+    /** The pool's Events in a stored view's JSON, read without binding the rest of the view (for a LIST of events). */
+    public static PoolEvents eventsIn(byte[] json) {
+        PoolEvents events = fieldIn(json, "events", PoolEvents.class);
+        return events == null ? PoolEvents.EMPTY : events;
+    }
 
-  /**
-   * The view stored as {@code head} and {@code parts}. A head holds no nodes or preemptions of its own (stores of
-   * the version before the split are not read: {@code ./stack reset}).
-   */
-  public static PoolView joined(PoolView head, Map<String, ViewPart> parts) {
-    Map<String, Node> nodes = new TreeMap<>();
-    Map<String, Preemption> preemptions = new TreeMap<>();
-    parts.values().forEach(part -> {
-      switch (part) {
-        case ViewPart.NodePart n -> nodes.put(n.node().name(), n.node());
-        case ViewPart.PreemptionPart p -> preemptions.put(preemptionId(p.preemption()), p.preemption());
-      }
-    });
-    return new PoolView(head.accepted, head.reconciled, nodes, List.copyOf(preemptions.values()), head.nodeTime,
-        head.published, head.events, null);
-  }
+    private static <T> T fieldIn(byte[] json, String field, Class<T> type) {
+        try (JsonParser parser = Json.mapper().getFactory().createParser(json)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw new IllegalArgumentException("a stored pool view is a JSON object");
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                boolean wanted = field.equals(parser.currentName());
+                JsonToken value = parser.nextToken();
+                if (wanted) {
+                    return value == JsonToken.VALUE_NULL ? null : Json.mapper().readValue(parser, type);
+                }
+                parser.skipChildren();
+            }
+            return null;
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read a stored pool view: " + e.getMessage(), e);
+        }
+    }
 
-  private static String preemptionId(Preemption p) {
-    return ViewPart.PREEMPTIONS + p.node() + "/" + p.pendingAt().toEpochMilli();
-  }
+    /**
+     * The parts of this view that grow with the pool, by id: each node ({@code n/<name>}) and each spot preemption
+     * ({@code p/<node>/<warned at, epoch ms>}). Stored apart from the {@link #head}, each under a key of its own.
+     */
+    public Map<String, ViewPart> parts() {
+        Map<String, ViewPart> parts = new HashMap<>(2 * (nodes.size() + preemptions.size()));
+        nodes.forEach((name, node) -> parts.put(ViewPart.NODES + name, new ViewPart.NodePart(node)));
+        for (Preemption p : preemptions) {
+            parts.put(preemptionId(p), new ViewPart.PreemptionPart(p));
+        }
+        return parts;
+    }
 
-  public static PoolView of(NodePoolAccepted accepted) {
-    return new PoolView(accepted, null, new TreeMap<>(), List.of(), NodeTime.start(accepted.acceptedAt()),
-        null, PoolEvents.EMPTY);
-  }
+    /** This view without its {@link #parts}: what is stored under the pool's key, of a size that does not grow. */
+    public PoolView head() {
+        return nodes.isEmpty() && preemptions.isEmpty()
+                ? this
+                : new PoolView(accepted, reconciled, Map.of(), List.of(), nodeTime, published, events, NodeTally.NONE);
+    }
 
-  public String uid() {
-    return accepted.uid();
-  }
+    /**
+     * The view stored as {@code head} and {@code parts}. A head holds no nodes or preemptions of its own (stores of the
+     * version before the split are not read: {@code ./stack reset}).
+     */
+    public static PoolView joined(PoolView head, Map<String, ViewPart> parts) {
+        Map<String, Node> nodes = new TreeMap<>();
+        Map<String, Preemption> preemptions = new TreeMap<>();
+        parts.values().forEach(part -> {
+            switch (part) {
+                case ViewPart.NodePart n -> nodes.put(n.node().name(), n.node());
+                case ViewPart.PreemptionPart p -> preemptions.put(preemptionId(p.preemption()), p.preemption());
+            }
+        });
+        return new PoolView(
+                head.accepted,
+                head.reconciled,
+                nodes,
+                List.copyOf(preemptions.values()),
+                head.nodeTime,
+                head.published,
+                head.events,
+                null);
+    }
 
-  /** The resourceVersion clients see: the last write's, or a later status change's. */
-  public String version() {
-    return published == null ? accepted.nodePool().metadata().resourceVersion()
-        : published.metadata().resourceVersion();
-  }
+    private static String preemptionId(Preemption p) {
+        return ViewPart.PREEMPTIONS + p.node() + "/" + p.pendingAt().toEpochMilli();
+    }
 
-  public PoolView withAccepted(NodePoolAccepted next) {
-    return new PoolView(next, reconciled, nodes, preemptions, nodeTime, published, events, tally);
-  }
+    public static PoolView of(NodePoolAccepted accepted) {
+        return new PoolView(
+                accepted,
+                null,
+                new TreeMap<>(),
+                List.of(),
+                NodeTime.start(accepted.acceptedAt()),
+                null,
+                PoolEvents.EMPTY);
+    }
 
-  public PoolView withReconciled(NodePoolReconciled next) {
-    return new PoolView(accepted, next, nodes, preemptions, nodeTime, published, events, tally);
-  }
+    public String uid() {
+        return accepted.uid();
+    }
 
-  public PoolView withNodes(Map<String, Node> next) {
-    return new PoolView(accepted, reconciled, next, preemptions, nodeTime, published, events, null);
-  }
+    /** The resourceVersion clients see: the last write's, or a later status change's. */
+    public String version() {
+        return published == null
+                ? accepted.nodePool().metadata().resourceVersion()
+                : published.metadata().resourceVersion();
+    }
 
-  /**
-   * With {@code node} (null: without the node named {@code name}): the nodes copied once, the counts moved by that
-   * node alone ({@link NodeTally}).
-   */
-  public PoolView withNode(String name, Node node) {
-    Map<String, Node> next = new TreeMap<>(nodes);
-    Node before = node == null ? next.remove(name) : next.put(name, node);
-    return new PoolView(accepted, reconciled, next, preemptions, nodeTime, published, events,
-        tally.replacing(before, node));
-  }
+    public PoolView withAccepted(NodePoolAccepted next) {
+        return new PoolView(next, reconciled, nodes, preemptions, nodeTime, published, events, tally);
+    }
 
-  public PoolView withPreemptions(List<Preemption> next) {
-    return new PoolView(accepted, reconciled, nodes, next, nodeTime, published, events, tally);
-  }
+    public PoolView withReconciled(NodePoolReconciled next) {
+        return new PoolView(accepted, next, nodes, preemptions, nodeTime, published, events, tally);
+    }
 
-  public PoolView withNodeTime(NodeTime next) {
-    return new PoolView(accepted, reconciled, nodes, preemptions, next, published, events, tally);
-  }
+    public PoolView withNodes(Map<String, Node> next) {
+        return new PoolView(accepted, reconciled, next, preemptions, nodeTime, published, events, null);
+    }
 
-  public PoolView withPublished(NodePool next) {
-    return new PoolView(accepted, reconciled, nodes, preemptions, nodeTime, next, events, tally);
-  }
+    /**
+     * With {@code node} (null: without the node named {@code name}): the nodes copied once, the counts moved by that
+     * node alone ({@link NodeTally}).
+     */
+    public PoolView withNode(String name, Node node) {
+        Map<String, Node> next = new TreeMap<>(nodes);
+        Node before = node == null ? next.remove(name) : next.put(name, node);
+        return new PoolView(
+                accepted, reconciled, next, preemptions, nodeTime, published, events, tally.replacing(before, node));
+    }
 
-  public PoolView withEvents(PoolEvents next) {
-    return new PoolView(accepted, reconciled, nodes, preemptions, nodeTime, published, next, tally);
-  }
+    public PoolView withPreemptions(List<Preemption> next) {
+        return new PoolView(accepted, reconciled, nodes, next, nodeTime, published, events, tally);
+    }
+
+    public PoolView withNodeTime(NodeTime next) {
+        return new PoolView(accepted, reconciled, nodes, preemptions, next, published, events, tally);
+    }
+
+    public PoolView withPublished(NodePool next) {
+        return new PoolView(accepted, reconciled, nodes, preemptions, nodeTime, next, events, tally);
+    }
+
+    public PoolView withEvents(PoolEvents next) {
+        return new PoolView(accepted, reconciled, nodes, preemptions, nodeTime, published, next, tally);
+    }
 }

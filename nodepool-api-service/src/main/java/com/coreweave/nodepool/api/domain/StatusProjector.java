@@ -20,134 +20,184 @@ import java.util.Objects;
  */
 public final class StatusProjector {
 
-  private StatusProjector() {
-  }
+    private StatusProjector() {}
 
-  /** The whole resource as it should be published now. */
-  public static NodePool project(PoolView view, Instant now) {
-    NodePool pool = view.accepted().nodePool();
-    // Kubernetes timestamps have second precision.
-    return pool.withStatus(status(view, now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)));
-  }
+    /** The whole resource as it should be published now. */
+    public static NodePool project(PoolView view, Instant now) {
+        NodePool pool = view.accepted().nodePool();
+        // Kubernetes timestamps have second precision.
+        return pool.withStatus(status(view, now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS)));
+    }
 
-  static NodePoolStatus status(PoolView view, Instant now) {
-    // Counted against the generation in force: while a later one is not valid, the last valid one's target holds.
-    NodePoolSpec spec = view.accepted().inForce().nodePool().spec();
-    NodeTally counts = view.tally();
-    NodePoolReconciled reconciled = view.reconciled();
-    boolean deleting = view.accepted().deleting();
+    static NodePoolStatus status(PoolView view, Instant now) {
+        // Counted against the generation in force: while a later one is not valid, the last valid one's target holds.
+        NodePoolSpec spec = view.accepted().inForce().nodePool().spec();
+        NodeTally counts = view.tally();
+        NodePoolReconciled reconciled = view.reconciled();
+        boolean deleting = view.accepted().deleting();
 
-    List<Condition> conditions = new ArrayList<>();
-    conditions.add(validated(view));
-    Verdicts verdicts = reconciled == null ? null : reconciled.verdicts();
-    if (verdicts != null && verdicts.capacityReason() != null) {
-      String reason = verdicts.capacityReason();
-      conditions.add(Condition.of(Conditions.CAPACITY, Conditions.Capacity.SUFFICIENT.equals(reason), reason,
-          verdicts.capacityMessage()));
-    }
-    if (verdicts != null && verdicts.quotaReason() != null) {
-      String reason = verdicts.quotaReason();
-      conditions.add(Condition.of(Conditions.QUOTA, Conditions.Quota.UNDER.equals(reason), reason,
-          verdicts.quotaMessage()));
-    }
-    conditions.add(atTarget(spec, counts, reconciled, deleting, view));
-    if (deleting) {
-      conditions.add(nodesRemoved(view, reconciled));
-    }
-    String profile = reconciled == null ? null : reconciled.nodeProfile();
-    conditions.add(reconfiguration(view, profile, reconciled));
+        List<Condition> conditions = new ArrayList<>();
+        conditions.add(validated(view));
+        Verdicts verdicts = reconciled == null ? null : reconciled.verdicts();
+        if (verdicts != null && verdicts.capacityReason() != null) {
+            String reason = verdicts.capacityReason();
+            conditions.add(Condition.of(
+                    Conditions.CAPACITY,
+                    Conditions.Capacity.SUFFICIENT.equals(reason),
+                    reason,
+                    verdicts.capacityMessage()));
+        }
+        if (verdicts != null && verdicts.quotaReason() != null) {
+            String reason = verdicts.quotaReason();
+            conditions.add(Condition.of(
+                    Conditions.QUOTA, Conditions.Quota.UNDER.equals(reason), reason, verdicts.quotaMessage()));
+        }
+        conditions.add(atTarget(spec, counts, reconciled, deleting, view));
+        if (deleting) {
+            conditions.add(nodesRemoved(view, reconciled));
+        }
+        String profile = reconciled == null ? null : reconciled.nodeProfile();
+        conditions.add(reconfiguration(view, profile, reconciled));
 
-    List<Condition> previous = view.published() == null || view.published().status() == null
-        ? List.of() : Objects.requireNonNullElse(view.published().status().conditions(), List.of());
-    List<Condition> timed = conditions.stream()
-        .map(c -> c.after(previous.stream().filter(p -> p.type().equals(c.type())).findFirst().orElse(null), now))
-        .toList();
-    Long observed = reconciled == null ? null : reconciled.pool().generation();
-    int queued = deleting ? 0 : queued(reconciled);
-    return new NodePoolStatus(observed, timed, counts.current(), counts.inProgress(), queued, profile,
-        reconciled == null ? null : reconciled.pendingNodeConfiguration(), revisions(reconciled));
-  }
+        List<Condition> previous = view.published() == null || view.published().status() == null
+                ? List.of()
+                : Objects.requireNonNullElse(view.published().status().conditions(), List.of());
+        List<Condition> timed = conditions.stream()
+                .map(c -> c.after(
+                        previous.stream()
+                                .filter(p -> p.type().equals(c.type()))
+                                .findFirst()
+                                .orElse(null),
+                        now))
+                .toList();
+        Long observed = reconciled == null ? null : reconciled.pool().generation();
+        int queued = deleting ? 0 : queued(reconciled);
+        return new NodePoolStatus(
+                observed,
+                timed,
+                counts.current(),
+                counts.inProgress(),
+                queued,
+                profile,
+                reconciled == null ? null : reconciled.pendingNodeConfiguration(),
+                revisions(reconciled));
+    }
 
-  /** The nodes capacity's queue holds for the pool, as its last verdict said. */
-  private static int queued(NodePoolReconciled reconciled) {
-    return reconciled == null || reconciled.verdicts() == null ? 0 : reconciled.verdicts().queuedNodes();
-  }
+    /** The nodes capacity's queue holds for the pool, as its last verdict said. */
+    private static int queued(NodePoolReconciled reconciled) {
+        return reconciled == null || reconciled.verdicts() == null
+                ? 0
+                : reconciled.verdicts().queuedNodes();
+    }
 
-  /** Absent rather than empty, so a pool without configuration history shows no such field. */
-  private static List<NodeConfigurationRevision> revisions(NodePoolReconciled reconciled) {
-    return reconciled == null || reconciled.nodeConfigurationRevisions().isEmpty() ? null
-        : reconciled.nodeConfigurationRevisions();
-  }
+    /** Absent rather than empty, so a pool without configuration history shows no such field. */
+    private static List<NodeConfigurationRevision> revisions(NodePoolReconciled reconciled) {
+        return reconciled == null || reconciled.nodeConfigurationRevisions().isEmpty()
+                ? null
+                : reconciled.nodeConfigurationRevisions();
+    }
 
-  private static Condition validated(PoolView view) {
-    var validation = view.accepted().validation();
-    var lastValid = view.accepted().lastValid();
-    String message = lastValid == null ? validation.message() : validation.message() + " Generation "
-        + view.accepted().generation() + " was not applied; generation " + lastValid.generation()
-        + " stays in force.";
-    return Condition.of(Conditions.VALIDATED, validation.valid(), validation.reason(), message);
-  }
+    private static Condition validated(PoolView view) {
+        var validation = view.accepted().validation();
+        var lastValid = view.accepted().lastValid();
+        String message = lastValid == null
+                ? validation.message()
+                : validation.message() + " Generation "
+                        + view.accepted().generation() + " was not applied; generation " + lastValid.generation()
+                        + " stays in force.";
+        return Condition.of(Conditions.VALIDATED, validation.valid(), validation.reason(), message);
+    }
 
-  private static Condition atTarget(NodePoolSpec spec, NodeTally counts, NodePoolReconciled reconciled,
-                                    boolean deleting, PoolView view) {
-    int target = spec.target();
-    if (deleting) {
-      return Condition.of(Conditions.AT_TARGET, false, Conditions.AtTarget.PENDING_DELETE,
-          "NodePool is being deleted; its nodes will be removed.");
+    private static Condition atTarget(
+            NodePoolSpec spec, NodeTally counts, NodePoolReconciled reconciled, boolean deleting, PoolView view) {
+        int target = spec.target();
+        if (deleting) {
+            return Condition.of(
+                    Conditions.AT_TARGET,
+                    false,
+                    Conditions.AtTarget.PENDING_DELETE,
+                    "NodePool is being deleted; its nodes will be removed.");
+        }
+        if (reconciled != null && reconciled.disabled()) {
+            return Condition.of(
+                    Conditions.AT_TARGET,
+                    false,
+                    Conditions.AtTarget.UNDER_TARGET,
+                    "NodePool is disabled: " + reconciled.disabledMessage());
+        }
+        String fleetError = reconciled == null
+                ? null
+                : reconciled.removalError() != null ? reconciled.removalError() : reconciled.deliveryError();
+        if (fleetError != null) {
+            return Condition.of(Conditions.AT_TARGET, false, Conditions.AtTarget.INTERNAL_ERROR, fleetError);
+        }
+        int staying = counts.current() - counts.removing();
+        if (counts.current() > target || (counts.removing() > 0 && staying >= target)) {
+            return Condition.of(
+                    Conditions.AT_TARGET,
+                    false,
+                    Conditions.AtTarget.OVER_TARGET,
+                    "NodePool has " + counts.current() + " nodes for a target of " + target
+                            + "; extra nodes will be removed "
+                            + "using the " + spec.scaleDownStrategy() + " scale-down strategy"
+                            + (counts.removing() > 0 ? " (" + counts.removing() + " being removed)." : "."));
+        }
+        if (counts.current() == target && counts.inProgress() == 0) {
+            return Condition.of(
+                    Conditions.AT_TARGET,
+                    true,
+                    Conditions.AtTarget.TARGET_MET,
+                    "NodePool has reached its target node count.");
+        }
+        int queued = queued(reconciled);
+        String why = !view.accepted().inForce().validation().valid() ? " The configuration is not valid." : "";
+        return Condition.of(
+                Conditions.AT_TARGET,
+                false,
+                Conditions.AtTarget.UNDER_TARGET,
+                "NodePool has " + counts.current() + " of " + target + " nodes: " + counts.inProgress()
+                        + " in progress, " + queued + " queued." + why);
     }
-    if (reconciled != null && reconciled.disabled()) {
-      return Condition.of(Conditions.AT_TARGET, false, Conditions.AtTarget.UNDER_TARGET,
-          "NodePool is disabled: " + reconciled.disabledMessage());
-    }
-    String fleetError = reconciled == null ? null
-        : reconciled.removalError() != null ? reconciled.removalError() : reconciled.deliveryError();
-    if (fleetError != null) {
-      return Condition.of(Conditions.AT_TARGET, false, Conditions.AtTarget.INTERNAL_ERROR, fleetError);
-    }
-    int staying = counts.current() - counts.removing();
-    if (counts.current() > target || (counts.removing() > 0 && staying >= target)) {
-      return Condition.of(Conditions.AT_TARGET, false, Conditions.AtTarget.OVER_TARGET,
-          "NodePool has " + counts.current() + " nodes for a target of " + target + "; extra nodes will be removed "
-              + "using the " + spec.scaleDownStrategy() + " scale-down strategy"
-              + (counts.removing() > 0 ? " (" + counts.removing() + " being removed)." : "."));
-    }
-    if (counts.current() == target && counts.inProgress() == 0) {
-      return Condition.of(Conditions.AT_TARGET, true, Conditions.AtTarget.TARGET_MET,
-          "NodePool has reached its target node count.");
-    }
-    int queued = queued(reconciled);
-    String why = !view.accepted().inForce().validation().valid() ? " The configuration is not valid."
-        : "";
-    return Condition.of(Conditions.AT_TARGET, false, Conditions.AtTarget.UNDER_TARGET,
-        "NodePool has " + counts.current() + " of " + target + " nodes: " + counts.inProgress() + " in progress, "
-            + queued + " queued." + why);
-  }
 
-  /** Complete once no node is left; while a removal fails (and is retried), an internal error saying which. */
-  private static Condition nodesRemoved(PoolView view, NodePoolReconciled reconciled) {
-    if (reconciled != null && reconciled.nodesRemoved() && view.nodes().isEmpty()) {
-      return Condition.of(Conditions.NODES_REMOVED, true, Conditions.NodesRemoved.COMPLETE,
-          "All nodes have been removed; the NodePool will be deleted.");
+    /** Complete once no node is left; while a removal fails (and is retried), an internal error saying which. */
+    private static Condition nodesRemoved(PoolView view, NodePoolReconciled reconciled) {
+        if (reconciled != null && reconciled.nodesRemoved() && view.nodes().isEmpty()) {
+            return Condition.of(
+                    Conditions.NODES_REMOVED,
+                    true,
+                    Conditions.NodesRemoved.COMPLETE,
+                    "All nodes have been removed; the NodePool will be deleted.");
+        }
+        if (reconciled != null && reconciled.removalError() != null) {
+            return Condition.of(
+                    Conditions.NODES_REMOVED, false, Conditions.NodesRemoved.INTERNAL_ERROR, reconciled.removalError());
+        }
+        return Condition.of(
+                Conditions.NODES_REMOVED,
+                false,
+                Conditions.NodesRemoved.PENDING,
+                view.nodes().size() + " node(s) are being removed from the NodePool.");
     }
-    if (reconciled != null && reconciled.removalError() != null) {
-      return Condition.of(Conditions.NODES_REMOVED, false, Conditions.NodesRemoved.INTERNAL_ERROR,
-          reconciled.removalError());
-    }
-    return Condition.of(Conditions.NODES_REMOVED, false, Conditions.NodesRemoved.PENDING,
-        view.nodes().size() + " node(s) are being removed from the NodePool.");
-  }
 
-  private static Condition reconfiguration(PoolView view, String profile, NodePoolReconciled reconciled) {
-    if (reconciled != null && reconciled.stagingError() != null) {
-      return Condition.of(Conditions.NODE_RECONFIGURATION_REQUIRED, false,
-          Conditions.NodeReconfigurationRequired.INTERNAL_ERROR, reconciled.stagingError());
+    private static Condition reconfiguration(PoolView view, String profile, NodePoolReconciled reconciled) {
+        if (reconciled != null && reconciled.stagingError() != null) {
+            return Condition.of(
+                    Conditions.NODE_RECONFIGURATION_REQUIRED,
+                    false,
+                    Conditions.NodeReconfigurationRequired.INTERNAL_ERROR,
+                    reconciled.stagingError());
+        }
+        long outdated = profile == null ? 0 : view.tally().outdated(profile);
+        return outdated == 0
+                ? Condition.of(
+                        Conditions.NODE_RECONFIGURATION_REQUIRED,
+                        false,
+                        Conditions.NodeReconfigurationRequired.ALL_NODES_UP_TO_DATE,
+                        "All nodes are on the current configuration.")
+                : Condition.of(
+                        Conditions.NODE_RECONFIGURATION_REQUIRED,
+                        true,
+                        Conditions.NodeReconfigurationRequired.STAGED_NODE_CONFIG,
+                        outdated + " node(s) need a reconfigure reboot to run " + profile + ".");
     }
-    long outdated = profile == null ? 0 : view.tally().outdated(profile);
-    return outdated == 0
-        ? Condition.of(Conditions.NODE_RECONFIGURATION_REQUIRED, false,
-            Conditions.NodeReconfigurationRequired.ALL_NODES_UP_TO_DATE, "All nodes are on the current configuration.")
-        : Condition.of(Conditions.NODE_RECONFIGURATION_REQUIRED, true,
-            Conditions.NodeReconfigurationRequired.STAGED_NODE_CONFIG,
-            outdated + " node(s) need a reconfigure reboot to run " + profile + ".");
-  }
 }

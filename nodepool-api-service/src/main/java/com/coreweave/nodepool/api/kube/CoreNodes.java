@@ -17,81 +17,96 @@ import java.util.Objects;
 import java.util.UUID;
 
 /**
- * A pool's node as the core {@code v1} Node that {@code kubectl get nodes} and {@code describe node} read: its
- * labels, annotations, taints and cordon ({@code spec.unschedulable}), a {@code Ready} condition from its phase
- * beside the reference's {@code CWActive}, {@code CWRegistered} and {@code CWNodeRemoval}, and the machine's GPUs,
- * cores and memory as capacity.
+ * A pool's node as the core {@code v1} Node that {@code kubectl get nodes} and {@code describe node} read: its labels,
+ * annotations, taints and cordon ({@code spec.unschedulable}), a {@code Ready} condition from its phase beside the
+ * reference's {@code CWActive}, {@code CWRegistered} and {@code CWNodeRemoval}, and the machine's GPUs, cores and
+ * memory as capacity.
  */
 public final class CoreNodes {
 
-  private CoreNodes() {
-  }
+    private CoreNodes() {}
 
-  /**
-   * A node's uid: its org, name and assignment time, so a machine that comes back to a pool is another object (what
-   * kubectl delete's wait tells a replacement by).
-   */
-  static String uid(String org, Node node) {
-    return UUID.nameUUIDFromBytes((org + "/" + node.name() + "/" + node.metadata().creationTimestamp())
-        .getBytes(StandardCharsets.UTF_8)).toString();
-  }
-
-  public static io.fabric8.kubernetes.api.model.Node of(Node node, String org, InstanceType type) {
-    Map<String, Quantity> capacity = new LinkedHashMap<>();
-    if (type != null) {
-      capacity.put("cpu", new Quantity(Integer.toString(type.cpuCores())));
-      capacity.put("memory", new Quantity(type.memoryGiB() + "Gi"));
-      capacity.put("nvidia.com/gpu", new Quantity(Integer.toString(type.gpuCount())));
+    /**
+     * A node's uid: its org, name and assignment time, so a machine that comes back to a pool is another object (what
+     * kubectl delete's wait tells a replacement by).
+     */
+    static String uid(String org, Node node) {
+        return UUID.nameUUIDFromBytes(
+                        (org + "/" + node.name() + "/" + node.metadata().creationTimestamp())
+                                .getBytes(StandardCharsets.UTF_8))
+                .toString();
     }
-    List<Taint> taints = node.spec().taints() == null ? List.of() : node.spec().taints().stream()
-        .map(t -> new Taint(t.effect(), t.key(), null, t.value())).toList();
-    return new NodeBuilder()
-        .withNewMetadata()
-          .withName(node.name())
-          .withUid(uid(org, node))
-          .withCreationTimestamp(time(node.metadata().creationTimestamp()))
-          .withLabels(node.metadata().labels())
-          .withAnnotations(node.metadata().annotations())
-        .endMetadata()
-        .withNewSpec()
-          .withProviderID(node.spec().providerID())
-          .withUnschedulable(node.spec().unschedulable() ? Boolean.TRUE : null)
-          .withTaints(taints.isEmpty() ? null : taints)
-        .endSpec()
-        .withNewStatus()
-          .withConditions(conditions(node))
-          .withCapacity(capacity.isEmpty() ? null : capacity)
-          .withAllocatable(capacity.isEmpty() ? null : capacity)
-          .withNewNodeInfo()
-            .withOsImage(Objects.requireNonNullElse(node.status().nodeProfile(), ""))
-          .endNodeInfo()
-        .endStatus()
-        .build();
-  }
 
-  /** Whether the node is Ready (registered, possibly draining), as kubectl's STATUS column says it. */
-  public static boolean ready(Node node) {
-    return node.phase() == Node.Phase.Registered || node.phase() == Node.Phase.Draining;
-  }
-
-  private static List<NodeCondition> conditions(Node node) {
-    List<NodeCondition> conditions = new ArrayList<>();
-    Instant since = node.status().registeredAt() != null ? node.status().registeredAt()
-        : node.metadata().creationTimestamp();
-    conditions.add(ready(node)
-        ? condition("Ready", "True", "KubeletReady", "node is registered and ready", since)
-        : condition("Ready", "False", "KubeletNotReady", "node is " + node.phase().name().toLowerCase(), since));
-    for (Condition c : node.status().conditions() == null ? List.<Condition>of() : node.status().conditions()) {
-      conditions.add(condition(c.type(), c.status(), c.reason(), c.message(), c.lastTransitionTime()));
+    public static io.fabric8.kubernetes.api.model.Node of(Node node, String org, InstanceType type) {
+        Map<String, Quantity> capacity = new LinkedHashMap<>();
+        if (type != null) {
+            capacity.put("cpu", new Quantity(Integer.toString(type.cpuCores())));
+            capacity.put("memory", new Quantity(type.memoryGiB() + "Gi"));
+            capacity.put("nvidia.com/gpu", new Quantity(Integer.toString(type.gpuCount())));
+        }
+        List<Taint> taints = node.spec().taints() == null
+                ? List.of()
+                : node.spec().taints().stream()
+                        .map(t -> new Taint(t.effect(), t.key(), null, t.value()))
+                        .toList();
+        return new NodeBuilder()
+                .withNewMetadata()
+                .withName(node.name())
+                .withUid(uid(org, node))
+                .withCreationTimestamp(time(node.metadata().creationTimestamp()))
+                .withLabels(node.metadata().labels())
+                .withAnnotations(node.metadata().annotations())
+                .endMetadata()
+                .withNewSpec()
+                .withProviderID(node.spec().providerID())
+                .withUnschedulable(node.spec().unschedulable() ? Boolean.TRUE : null)
+                .withTaints(taints.isEmpty() ? null : taints)
+                .endSpec()
+                .withNewStatus()
+                .withConditions(conditions(node))
+                .withCapacity(capacity.isEmpty() ? null : capacity)
+                .withAllocatable(capacity.isEmpty() ? null : capacity)
+                .withNewNodeInfo()
+                .withOsImage(Objects.requireNonNullElse(node.status().nodeProfile(), ""))
+                .endNodeInfo()
+                .endStatus()
+                .build();
     }
-    return conditions;
-  }
 
-  private static NodeCondition condition(String type, String status, String reason, String message, Instant at) {
-    return new NodeCondition(time(at), time(at), message, reason, status, type);
-  }
+    /** Whether the node is Ready (registered, possibly draining), as kubectl's STATUS column says it. */
+    public static boolean ready(Node node) {
+        return node.phase() == Node.Phase.Registered || node.phase() == Node.Phase.Draining;
+    }
 
-  static String time(Instant at) {
-    return at == null ? null : at.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
-  }
+    private static List<NodeCondition> conditions(Node node) {
+        List<NodeCondition> conditions = new ArrayList<>();
+        Instant since = node.status().registeredAt() != null
+                ? node.status().registeredAt()
+                : node.metadata().creationTimestamp();
+        conditions.add(
+                ready(node)
+                        ? condition("Ready", "True", "KubeletReady", "node is registered and ready", since)
+                        : condition(
+                                "Ready",
+                                "False",
+                                "KubeletNotReady",
+                                "node is " + node.phase().name().toLowerCase(),
+                                since));
+        for (Condition c : node.status().conditions() == null
+                ? List.<Condition>of()
+                : node.status().conditions()) {
+            conditions.add(condition(c.type(), c.status(), c.reason(), c.message(), c.lastTransitionTime()));
+        }
+        return conditions;
+    }
+
+    private static NodeCondition condition(String type, String status, String reason, String message, Instant at) {
+        return new NodeCondition(time(at), time(at), message, reason, status, type);
+    }
+
+    static String time(Instant at) {
+        return at == null
+                ? null
+                : at.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+    }
 }

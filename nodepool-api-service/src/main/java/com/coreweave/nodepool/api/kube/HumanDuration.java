@@ -8,35 +8,34 @@ import java.time.Duration;
  */
 public final class HumanDuration {
 
-  private HumanDuration() {
-  }
+    private HumanDuration() {}
 
-  public static String of(Duration age) {
-    long s = Math.max(0, age.toSeconds());
-    if (s < 120) {
-      return s + "s";
+    public static String of(Duration age) {
+        long s = Math.max(0, age.toSeconds());
+        if (s < 120) {
+            return s + "s";
+        }
+        long m = s / 60;
+        if (m < 10) {
+            return s % 60 == 0 ? m + "m" : m + "m" + (s % 60) + "s";
+        }
+        if (m < 180) {
+            return m + "m";
+        }
+        long h = m / 60;
+        if (h < 8) {
+            return m % 60 == 0 ? h + "h" : h + "h" + (m % 60) + "m";
+        }
+        if (h < 48) {
+            return h + "h";
+        }
+        long d = h / 24;
+        if (d < 8) {
+            return h % 24 == 0 ? d + "d" : d + "d" + (h % 24) + "h";
+        }
+        if (d < 365 * 2) {
+            return d + "d";
+        }
+        return d / 365 + "y" + (d % 365 == 0 ? "" : (d % 365) + "d");
     }
-    long m = s / 60;
-    if (m < 10) {
-      return s % 60 == 0 ? m + "m" : m + "m" + (s % 60) + "s";
-    }
-    if (m < 180) {
-      return m + "m";
-    }
-    long h = m / 60;
-    if (h < 8) {
-      return m % 60 == 0 ? h + "h" : h + "h" + (m % 60) + "m";
-    }
-    if (h < 48) {
-      return h + "h";
-    }
-    long d = h / 24;
-    if (d < 8) {
-      return h % 24 == 0 ? d + "d" : d + "d" + (h % 24) + "h";
-    }
-    if (d < 365 * 2) {
-      return d + "d";
-    }
-    return d / 365 + "y" + (d % 365 == 0 ? "" : (d % 365) + "d");
-  }
 }

@@ -5,8 +5,8 @@ import java.util.List;
 /** Converts a resource's objects to the Table {@code kubectl get} prints: its columns live beside the resource. */
 public interface TableConvertor<T> {
 
-  List<Table.Column> columns();
+    List<Table.Column> columns();
 
-  /** One object's cells, in the order of {@link #columns()}. */
-  List<Object> cells(T item, java.time.Instant now);
+    /** One object's cells, in the order of {@link #columns()}. */
+    List<Object> cells(T item, java.time.Instant now);
 }

@@ -16,7 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jboss.logging.Logger;
 
@@ -26,83 +28,87 @@ import org.jboss.logging.Logger;
  * completes the call waiting for that request of that pool. A request id is the pool's own (the pool processor
  * remembers ids per pool), so a waiter is found by the pool's key and the id together: two orgs that send the same
  * {@code Idempotency-Key} at once each get their own pool's answer. When the pool processor of this instance decided
- * the request, it answers at once, as its transaction commits ({@link #answer}); the topic then brings the same
- * answer again, which finds nobody waiting. Requests are taken once it is positioned at the end.
+ * the request, it answers at once, as its transaction commits ({@link #answer}); the topic then brings the same answer
+ * again, which finds nobody waiting. Requests are taken once it is positioned at the end.
  */
 @ApplicationScoped
 public class DecisionWaiter {
 
-  private static final Logger LOG = Logger.getLogger(DecisionWaiter.class);
+    private static final Logger LOG = Logger.getLogger(DecisionWaiter.class);
 
-  @Inject
-  KafkaSettings settings;
+    @Inject
+    KafkaSettings settings;
 
-  private final Map<String, CompletableFuture<RequestDecided>> waiting = new ConcurrentHashMap<>();
-  private TopicFollower decisions;
+    private final Map<String, CompletableFuture<RequestDecided>> waiting = new ConcurrentHashMap<>();
+    private TopicFollower decisions;
 
-  void start(@Observes StartupEvent event) {
-    decisions = TopicFollower.start(settings.bootstrapServers(), "request-decisions",
-        List.of(Topics.NODEPOOL_REQUEST_DECIDED.name()), TopicFollower.Start.atEnd(),
-        (records, positions) -> records.forEach(this::complete));
-  }
-
-  private void complete(ConsumerRecord<String, byte[]> record) {
-    try {
-      answer(record.key(), Json.read(record.value(), RequestDecided.class));
-    } catch (RuntimeException e) {
-      LOG.warnf("unreadable request decision at %s-%d@%d: %s", record.topic(), record.partition(), record.offset(),
-          e.getMessage());
+    void start(@Observes StartupEvent event) {
+        decisions = TopicFollower.start(
+                settings.bootstrapServers(),
+                "request-decisions",
+                List.of(Topics.NODEPOOL_REQUEST_DECIDED.name()),
+                TopicFollower.Start.atEnd(),
+                (records, positions) -> records.forEach(this::complete));
     }
-  }
 
-  /** Completes the call waiting for {@code decided}'s request of the pool {@code key}, if one does. */
-  public void answer(String key, RequestDecided decided) {
-    CompletableFuture<RequestDecided> future = waiting.remove(waiterKey(key, decided.requestId()));
-    if (future != null) {
-      future.complete(decided);
+    private void complete(ConsumerRecord<String, byte[]> record) {
+        try {
+            answer(record.key(), Json.read(record.value(), RequestDecided.class));
+        } catch (RuntimeException e) {
+            LOG.warnf(
+                    "unreadable request decision at %s-%d@%d: %s",
+                    record.topic(), record.partition(), record.offset(), e.getMessage());
+        }
     }
-  }
 
-  /** Whether answers can be awaited yet (this instance is positioned on the decisions topic). */
-  public boolean ready() {
-    return decisions != null && decisions.positioned();
-  }
-
-  /**
-   * Writes a request with {@code publish} and waits for its answer: null after {@code timeout}. The waiter is
-   * registered before the write, so the answer cannot be missed, and removed however the wait ends (a write that
-   * fails leaves nothing behind). A second call for the same request of the same pool waits for the same answer.
-   */
-  public RequestDecided submit(PoolKey pool, String requestId, Runnable publish, Duration timeout) {
-    String key = waiterKey(pool.toString(), requestId);
-    CompletableFuture<RequestDecided> answer = waiting.computeIfAbsent(key, k -> new CompletableFuture<>());
-    try {
-      publish.run();
-      return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.TimeoutException e) {
-      return null;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw new IllegalStateException(e.getCause());
-    } finally {
-      waiting.remove(key, answer);
+    /** Completes the call waiting for {@code decided}'s request of the pool {@code key}, if one does. */
+    public void answer(String key, RequestDecided decided) {
+        CompletableFuture<RequestDecided> future = waiting.remove(waiterKey(key, decided.requestId()));
+        if (future != null) {
+            future.complete(decided);
+        }
     }
-  }
 
-  /** How many calls wait for an answer now. */
-  int waiting() {
-    return waiting.size();
-  }
-
-  private static String waiterKey(String pool, String requestId) {
-    return pool + "|" + requestId;
-  }
-
-  void stop(@Observes ShutdownEvent event) {
-    if (decisions != null) {
-      decisions.close();
+    /** Whether answers can be awaited yet (this instance is positioned on the decisions topic). */
+    public boolean ready() {
+        return decisions != null && decisions.positioned();
     }
-  }
+
+    /**
+     * Writes a request with {@code publish} and waits for its answer: null after {@code timeout}. The waiter is
+     * registered before the write, so the answer cannot be missed, and removed however the wait ends (a write that
+     * fails leaves nothing behind). A second call for the same request of the same pool waits for the same answer.
+     */
+    public RequestDecided submit(PoolKey pool, String requestId, Runnable publish, Duration timeout) {
+        String key = waiterKey(pool.toString(), requestId);
+        CompletableFuture<RequestDecided> answer = waiting.computeIfAbsent(key, k -> new CompletableFuture<>());
+        try {
+            publish.run();
+            return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } finally {
+            waiting.remove(key, answer);
+        }
+    }
+
+    /** How many calls wait for an answer now. */
+    int waiting() {
+        return waiting.size();
+    }
+
+    private static String waiterKey(String pool, String requestId) {
+        return pool + "|" + requestId;
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        if (decisions != null) {
+            decisions.close();
+        }
+    }
 }

@@ -11,11 +11,13 @@ import org.eclipse.microprofile.health.Readiness;
 @ApplicationScoped
 public class DecisionWaiterReadiness implements HealthCheck {
 
-  @Inject
-  DecisionWaiter waiter;
+    @Inject
+    DecisionWaiter waiter;
 
-  @Override
-  public HealthCheckResponse call() {
-    return HealthCheckResponse.named("request-decisions").status(waiter.ready()).build();
-  }
+    @Override
+    public HealthCheckResponse call() {
+        return HealthCheckResponse.named("request-decisions")
+                .status(waiter.ready())
+                .build();
+    }
 }

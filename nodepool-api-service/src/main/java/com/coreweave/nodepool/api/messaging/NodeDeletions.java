@@ -21,27 +21,27 @@ import java.util.UUID;
 @ApplicationScoped
 public class NodeDeletions {
 
-  @Inject
-  RecordPublisher publisher;
+    @Inject
+    RecordPublisher publisher;
 
-  @Inject
-  Clock clock;
+    @Inject
+    Clock clock;
 
-  /**
-   * Publishes the request on {@code node-deletion-requested} once the broker has it and returns the node as it is now:
-   * 404 when the pool has no such node, 409 while the pool is being deleted (every node goes then anyway).
-   */
-  public Node request(PoolKey key, PoolView pool, String node) {
-    Node current = pool.nodes().get(node);
-    if (current == null) {
-      throw ApiException.notFound("Node", node);
+    /**
+     * Publishes the request on {@code node-deletion-requested} once the broker has it and returns the node as it is
+     * now: 404 when the pool has no such node, 409 while the pool is being deleted (every node goes then anyway).
+     */
+    public Node request(PoolKey key, PoolView pool, String node) {
+        Node current = pool.nodes().get(node);
+        if (current == null) {
+            throw ApiException.notFound("Node", node);
+        }
+        if (pool.accepted().deleting()) {
+            throw ApiException.conflict(NodePool.KIND, key.pool(), "the NodePool is being deleted");
+        }
+        var request = new NodeDeletionRequested(
+                UUID.randomUUID().toString(), key.org(), key.pool(), pool.uid(), node, clock.instant());
+        publisher.publish(Topics.NODE_DELETION_REQUESTED.name(), key.toString(), request);
+        return current;
     }
-    if (pool.accepted().deleting()) {
-      throw ApiException.conflict(NodePool.KIND, key.pool(), "the NodePool is being deleted");
-    }
-    var request = new NodeDeletionRequested(UUID.randomUUID().toString(), key.org(), key.pool(), pool.uid(), node,
-        clock.instant());
-    publisher.publish(Topics.NODE_DELETION_REQUESTED.name(), key.toString(), request);
-    return current;
-  }
 }

@@ -18,27 +18,26 @@ import java.time.Instant;
  */
 final class ActivityReports {
 
-  static final String KIND = "NodeActivity";
+    static final String KIND = "NodeActivity";
 
-  private ActivityReports() {
-  }
+    private ActivityReports() {}
 
-  /** The report on {@code node} of the pool {@code key} made {@code now}; a report the topic refuses is a 422. */
-  static NodeActivityReported read(PoolKey key, String node, String body, Instant now) {
-    JsonNode report = RequestBody.tree(body, "a node activity report");
-    // The path says whose node it is and the server when; a body that is no object is left for the check to refuse.
-    if (report instanceof ObjectNode fields) {
-      ObjectNode record = fields.deepCopy();
-      record.put("org", key.org());
-      record.put("pool", key.pool());
-      record.put("node", node);
-      record.put("reportedAt", now.toString());
-      report = record;
+    /** The report on {@code node} of the pool {@code key} made {@code now}; a report the topic refuses is a 422. */
+    static NodeActivityReported read(PoolKey key, String node, String body, Instant now) {
+        JsonNode report = RequestBody.tree(body, "a node activity report");
+        // The path says whose node it is and the server when; a body that is no object is left for the check to refuse.
+        if (report instanceof ObjectNode fields) {
+            ObjectNode record = fields.deepCopy();
+            record.put("org", key.org());
+            record.put("pool", key.pool());
+            record.put("node", node);
+            record.put("reportedAt", now.toString());
+            report = record;
+        }
+        try {
+            return Topics.NODE_ACTIVITY_REPORTED.read(key.toString(), Json.bytes(report));
+        } catch (Rejection rejection) {
+            throw FieldErrors.one(Statuses.INVALID, rejection.reason(), null).refusal(KIND, node);
+        }
     }
-    try {
-      return Topics.NODE_ACTIVITY_REPORTED.read(key.toString(), Json.bytes(report));
-    } catch (Rejection rejection) {
-      throw FieldErrors.one(Statuses.INVALID, rejection.reason(), null).refusal(KIND, node);
-    }
-  }
 }

@@ -8,23 +8,28 @@ import java.util.Map;
 /** A {@link Lister} of core {@code v1} objects (fabric8's types), which carry their name and labels alike. */
 interface CoreLister<T extends HasMetadata> extends Lister<T> {
 
-  @Override
-  default String key(T item) {
-    return item.getMetadata().getName();
-  }
+    @Override
+    default String key(T item) {
+        return item.getMetadata().getName();
+    }
 
-  @Override
-  default Map<String, String> labels(T item) {
-    return item.getMetadata().getLabels() == null ? Map.of() : item.getMetadata().getLabels();
-  }
+    @Override
+    default Map<String, String> labels(T item) {
+        return item.getMetadata().getLabels() == null
+                ? Map.of()
+                : item.getMetadata().getLabels();
+    }
 
-  @Override
-  default Object metadata(T item) {
-    return item.getMetadata();
-  }
+    @Override
+    default Object metadata(T item) {
+        return item.getMetadata();
+    }
 
-  /** The metadata of a list of them. */
-  static ListMeta listMeta(String resourceVersion, String continueToken) {
-    return new ListMetaBuilder().withResourceVersion(resourceVersion).withContinue(continueToken).build();
-  }
+    /** The metadata of a list of them. */
+    static ListMeta listMeta(String resourceVersion, String continueToken) {
+        return new ListMetaBuilder()
+                .withResourceVersion(resourceVersion)
+                .withContinue(continueToken)
+                .build();
+    }
 }

@@ -26,101 +26,107 @@ import java.util.Set;
 
 /**
  * The core {@code v1} Events of the caller's pools and their nodes: what {@code kubectl describe} (with its field
- * selectors), {@code kubectl get events} and {@code kubectl events} read. They live in the {@code default}
- * namespace, as events about cluster-scoped objects do. Pods are served too, always none: describe node lists
- * them, and no pod runs in this simulation.
+ * selectors), {@code kubectl get events} and {@code kubectl events} read. They live in the {@code default} namespace,
+ * as events about cluster-scoped objects do. Pods are served too, always none: describe node lists them, and no pod
+ * runs in this simulation.
  */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 public class EventResource implements CoreLister<Event> {
 
-  private static final TableConvertor<Event> TABLE = new EventTable();
+    private static final TableConvertor<Event> TABLE = new EventTable();
 
-  @Inject
-  Tenancy tenancy;
+    @Inject
+    Tenancy tenancy;
 
-  @Inject
-  PoolReads reads;
+    @Inject
+    PoolReads reads;
 
-  @Inject
-  Listings listings;
+    @Inject
+    Listings listings;
 
-  @Inject
-  LiveFeed feed;
+    @Inject
+    LiveFeed feed;
 
-  @GET
-  @Path("/api/v1/events")
-  public Object list(@BeanParam ListOptions options) {
-    return listings.list(this, options, feed.version(LiveFeed.Stream.EVENTS).toString());
-  }
-
-  @GET
-  @Path("/api/v1/namespaces/{namespace}/events")
-  public Object list(@PathParam("namespace") String namespace, @BeanParam ListOptions options) {
-    String version = feed.version(LiveFeed.Stream.EVENTS).toString();
-    return listings.list(this, options.inNamespace(namespace), version);
-  }
-
-  @GET
-  @Path("/api/v1/namespaces/{namespace}/events/{name}")
-  public Object get(@PathParam("namespace") String namespace, @PathParam("name") String name,
-                    @BeanParam ListOptions options) {
-    Event event = objects(options.inNamespace(namespace)).stream()
-        .filter(e -> e.getMetadata().getName().equals(name)).findFirst()
-        .orElseThrow(() -> new ApiException(Statuses.failure(404, "NotFound", "events \"" + name
-            + "\" not found", Statuses.details(name, null, "events", null))));
-    return listings.one(this, event, options);
-  }
-
-  @GET
-  @Path("/api/v1/pods")
-  public Object pods() {
-    return new PodListBuilder().withNewMetadata().endMetadata().build();
-  }
-
-  @GET
-  @Path("/api/v1/namespaces/{namespace}/pods")
-  public Object pods(@PathParam("namespace") String namespace) {
-    return pods();
-  }
-
-  @Override
-  public List<Event> objects(ListOptions options) {
-    if (options.namespace != null && !options.namespace.equals(CoreEvents.NAMESPACE)) {
-      return List.of();
+    @GET
+    @Path("/api/v1/events")
+    public Object list(@BeanParam ListOptions options) {
+        return listings.list(this, options, feed.version(LiveFeed.Stream.EVENTS).toString());
     }
-    List<Event> events = new ArrayList<>();
-    for (PoolEvents pool : reads.events(tenancy.readScope()).values()) {
-      pool.events().forEach(e -> events.add(CoreEvents.of(e)));
+
+    @GET
+    @Path("/api/v1/namespaces/{namespace}/events")
+    public Object list(@PathParam("namespace") String namespace, @BeanParam ListOptions options) {
+        String version = feed.version(LiveFeed.Stream.EVENTS).toString();
+        return listings.list(this, options.inNamespace(namespace), version);
     }
-    events.sort(Comparator.comparing((Event e) -> e.getLastTimestamp() == null ? "" : e.getLastTimestamp())
-        .thenComparing(e -> e.getMetadata().getName()));
-    return events;
-  }
 
-  @Override
-  public Map<String, String> fields(Event event) {
-    return CoreEvents.fields(event);
-  }
+    @GET
+    @Path("/api/v1/namespaces/{namespace}/events/{name}")
+    public Object get(
+            @PathParam("namespace") String namespace, @PathParam("name") String name, @BeanParam ListOptions options) {
+        Event event = objects(options.inNamespace(namespace)).stream()
+                .filter(e -> e.getMetadata().getName().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new ApiException(Statuses.failure(
+                        404,
+                        "NotFound",
+                        "events \"" + name + "\" not found",
+                        Statuses.details(name, null, "events", null))));
+        return listings.one(this, event, options);
+    }
 
-  @Override
-  public Set<String> selectableFields() {
-    return CoreEvents.SELECTABLE;
-  }
+    @GET
+    @Path("/api/v1/pods")
+    public Object pods() {
+        return new PodListBuilder().withNewMetadata().endMetadata().build();
+    }
 
-  @Override
-  public EventList listOf(List<Event> items, String resourceVersion, String continueToken) {
-    return new EventListBuilder().withItems(items).withMetadata(CoreLister.listMeta(resourceVersion, continueToken))
-        .build();
-  }
+    @GET
+    @Path("/api/v1/namespaces/{namespace}/pods")
+    public Object pods(@PathParam("namespace") String namespace) {
+        return pods();
+    }
 
-  @Override
-  public boolean resumable(String version) {
-    return feed.resumable(LiveFeed.Stream.EVENTS, version);
-  }
+    @Override
+    public List<Event> objects(ListOptions options) {
+        if (options.namespace != null && !options.namespace.equals(CoreEvents.NAMESPACE)) {
+            return List.of();
+        }
+        List<Event> events = new ArrayList<>();
+        for (PoolEvents pool : reads.events(tenancy.readScope()).values()) {
+            pool.events().forEach(e -> events.add(CoreEvents.of(e)));
+        }
+        events.sort(Comparator.comparing((Event e) -> e.getLastTimestamp() == null ? "" : e.getLastTimestamp())
+                .thenComparing(e -> e.getMetadata().getName()));
+        return events;
+    }
 
-  @Override
-  public TableConvertor<Event> table() {
-    return TABLE;
-  }
+    @Override
+    public Map<String, String> fields(Event event) {
+        return CoreEvents.fields(event);
+    }
+
+    @Override
+    public Set<String> selectableFields() {
+        return CoreEvents.SELECTABLE;
+    }
+
+    @Override
+    public EventList listOf(List<Event> items, String resourceVersion, String continueToken) {
+        return new EventListBuilder()
+                .withItems(items)
+                .withMetadata(CoreLister.listMeta(resourceVersion, continueToken))
+                .build();
+    }
+
+    @Override
+    public boolean resumable(String version) {
+        return feed.resumable(LiveFeed.Stream.EVENTS, version);
+    }
+
+    @Override
+    public TableConvertor<Event> table() {
+        return TABLE;
+    }
 }

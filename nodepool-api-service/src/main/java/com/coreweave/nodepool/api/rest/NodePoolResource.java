@@ -37,238 +37,272 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.BinaryOperator;
 import java.util.function.Predicate;
 
 /**
  * The NodePool resource of {@code compute.coreweave.com/v1alpha1}, as the Kubernetes API server serves a custom
  * resource: get and list (JSON or Table, label and field selectors), create, replace, patch (merge, JSON and
- * server-side apply), delete. Writes go through {@code nodepool-requested} and the pool processor
- * ({@link PoolWrites}); reads come from the status aggregator's store ({@link PoolReads}). Every call is scoped to
- * the caller's org; another org's pool is a 404.
+ * server-side apply), delete. Writes go through {@code nodepool-requested} and the pool processor ({@link PoolWrites});
+ * reads come from the status aggregator's store ({@link PoolReads}). Every call is scoped to the caller's org; another
+ * org's pool is a 404.
  */
 @Path("/apis/compute.coreweave.com/v1alpha1/nodepools")
 @Produces(MediaType.APPLICATION_JSON)
 public class NodePoolResource implements Lister<NodePool> {
 
-  static final String YAML = "application/yaml";
-  static final String MERGE_PATCH = "application/merge-patch+json";
-  static final String JSON_PATCH = "application/json-patch+json";
-  static final String APPLY_PATCH = "application/apply-patch+yaml";
-  static final String STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json";
-  private static final TableConvertor<NodePool> TABLE = new NodePoolTable();
+    static final String YAML = "application/yaml";
+    static final String MERGE_PATCH = "application/merge-patch+json";
+    static final String JSON_PATCH = "application/json-patch+json";
+    static final String APPLY_PATCH = "application/apply-patch+yaml";
+    static final String STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json";
+    private static final TableConvertor<NodePool> TABLE = new NodePoolTable();
 
-  @Inject
-  Tenancy tenancy;
+    @Inject
+    Tenancy tenancy;
 
-  @Inject
-  PoolWrites writes;
+    @Inject
+    PoolWrites writes;
 
-  @Inject
-  PoolReads reads;
+    @Inject
+    PoolReads reads;
 
-  @Inject
-  Listings listings;
+    @Inject
+    Listings listings;
 
-  @Inject
-  LiveFeed feed;
+    @Inject
+    LiveFeed feed;
 
-  @Inject
-  ServerSideApply apply;
+    @Inject
+    ServerSideApply apply;
 
-  @GET
-  public Object list(@BeanParam ListOptions options) {
-    return listings.list(this, options, feed.version(LiveFeed.Stream.POOLS).toString());
-  }
+    @GET
+    public Object list(@BeanParam ListOptions options) {
+        return listings.list(this, options, feed.version(LiveFeed.Stream.POOLS).toString());
+    }
 
-  @GET
-  @Path("/{name}")
-  public Object get(@PathParam("name") String name, @BeanParam ListOptions options) {
-    return listings.one(this, shown(name), options);
-  }
+    @GET
+    @Path("/{name}")
+    public Object get(@PathParam("name") String name, @BeanParam ListOptions options) {
+        return listings.one(this, shown(name), options);
+    }
 
-  @POST
-  @Consumes({MediaType.APPLICATION_JSON, YAML, "application/x-yaml", "text/yaml"})
-  public Response create(String body, @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType type,
-                         @HeaderParam("Idempotency-Key") String idempotencyKey, @BeanParam WriteOptions options) {
-    ManifestValidator.Checked checked = ManifestBody.checked(RequestBody.tree(body, type, ManifestBody.MANIFEST), null,
-        options.fieldValidation());
-    NodePool manifest = ManifestBody.bind(checked.manifest());
-    PoolKey key = new PoolKey(tenancy.writer(), manifest.name());
-    RequestDecided decided = writes.submit(key, Operation.CREATE,
-        apply.recordUpdate(null, manifest, options.manager()), idempotencyKey, options);
-    return options.respond(decided.code(), decided.nodePool(), checked.warnings());
-  }
+    @POST
+    @Consumes({MediaType.APPLICATION_JSON, YAML, "application/x-yaml", "text/yaml"})
+    public Response create(
+            String body,
+            @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType type,
+            @HeaderParam("Idempotency-Key") String idempotencyKey,
+            @BeanParam WriteOptions options) {
+        ManifestValidator.Checked checked = ManifestBody.checked(
+                RequestBody.tree(body, type, ManifestBody.MANIFEST), null, options.fieldValidation());
+        NodePool manifest = ManifestBody.bind(checked.manifest());
+        PoolKey key = new PoolKey(tenancy.writer(), manifest.name());
+        RequestDecided decided = writes.submit(
+                key, Operation.CREATE, apply.recordUpdate(null, manifest, options.manager()), idempotencyKey, options);
+        return options.respond(decided.code(), decided.nodePool(), checked.warnings());
+    }
 
-  @PUT
-  @Path("/{name}")
-  @Consumes({MediaType.APPLICATION_JSON, YAML, "application/x-yaml", "text/yaml"})
-  public Response replace(@PathParam("name") String name, String body,
-                          @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType type, @BeanParam WriteOptions options) {
-    ManifestValidator.Checked checked = ManifestBody.checked(RequestBody.tree(body, type, ManifestBody.MANIFEST), name,
-        options.fieldValidation());
-    NodePool manifest = ManifestBody.bind(checked.manifest());
-    String precondition = manifest.metadata().resourceVersion();
-    NodePool stored = writes.rewrite(new PoolKey(tenancy.writer(), name), options, precondition != null,
-        current -> apply.recordUpdate(current,
-        precondition == null ? manifest.withMetadata(manifest.metadata().withResourceVersion(
-            current.metadata().resourceVersion())) : manifest, options.manager()));
-    return options.respond(200, stored, checked.warnings());
-  }
+    @PUT
+    @Path("/{name}")
+    @Consumes({MediaType.APPLICATION_JSON, YAML, "application/x-yaml", "text/yaml"})
+    public Response replace(
+            @PathParam("name") String name,
+            String body,
+            @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType type,
+            @BeanParam WriteOptions options) {
+        ManifestValidator.Checked checked = ManifestBody.checked(
+                RequestBody.tree(body, type, ManifestBody.MANIFEST), name, options.fieldValidation());
+        NodePool manifest = ManifestBody.bind(checked.manifest());
+        String precondition = manifest.metadata().resourceVersion();
+        NodePool stored = writes.rewrite(
+                new PoolKey(tenancy.writer(), name),
+                options,
+                precondition != null,
+                current -> apply.recordUpdate(
+                        current,
+                        precondition == null
+                                ? manifest.withMetadata(manifest.metadata()
+                                        .withResourceVersion(current.metadata().resourceVersion()))
+                                : manifest,
+                        options.manager()));
+        return options.respond(200, stored, checked.warnings());
+    }
 
-  @PATCH
-  @Path("/{name}")
-  @Consumes({MERGE_PATCH, MediaType.APPLICATION_JSON, JSON_PATCH, APPLY_PATCH, STRATEGIC_MERGE_PATCH})
-  public Response patch(@PathParam("name") String name, String body,
-                        @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType type, @BeanParam WriteOptions options) {
-    String subtype = type == null ? "" : type.getType() + "/" + type.getSubtype();
-    return switch (subtype) {
-      case APPLY_PATCH -> serverSideApply(name, RequestBody.tree(body, type, ManifestBody.MANIFEST), options);
-      case JSON_PATCH -> patched(name, options, RequestBody.tree(body, "a NodePool patch"),
-          JsonPatch::apply);
-      case STRATEGIC_MERGE_PATCH -> throw new ApiException(Statuses.failure(
-          415, "UnsupportedMediaType", "strategic merge patch is not supported for custom resources such as "
-              + "NodePool; use a merge patch (kubectl patch --type=merge) or a JSON patch (--type=json)", null));
-      default -> patched(name, options, RequestBody.tree(body, "a NodePool patch"), (current, patch) -> {
-        if (!patch.isObject()) {
-          throw new IllegalArgumentException("a merge patch must be a JSON object");
+    @PATCH
+    @Path("/{name}")
+    @Consumes({MERGE_PATCH, MediaType.APPLICATION_JSON, JSON_PATCH, APPLY_PATCH, STRATEGIC_MERGE_PATCH})
+    public Response patch(
+            @PathParam("name") String name,
+            String body,
+            @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType type,
+            @BeanParam WriteOptions options) {
+        String subtype = type == null ? "" : type.getType() + "/" + type.getSubtype();
+        return switch (subtype) {
+            case APPLY_PATCH -> serverSideApply(name, RequestBody.tree(body, type, ManifestBody.MANIFEST), options);
+            case JSON_PATCH -> patched(name, options, RequestBody.tree(body, "a NodePool patch"), JsonPatch::apply);
+            case STRATEGIC_MERGE_PATCH ->
+                throw new ApiException(Statuses.failure(
+                        415,
+                        "UnsupportedMediaType",
+                        "strategic merge patch is not supported for custom resources such as "
+                                + "NodePool; use a merge patch (kubectl patch --type=merge) or a JSON patch (--type=json)",
+                        null));
+            default ->
+                patched(name, options, RequestBody.tree(body, "a NodePool patch"), (current, patch) -> {
+                    if (!patch.isObject()) {
+                        throw new IllegalArgumentException("a merge patch must be a JSON object");
+                    }
+                    return MergePatch.apply(current, patch);
+                });
+        };
+    }
+
+    @DELETE
+    @Path("/{name}")
+    public Response delete(@PathParam("name") String name, @BeanParam WriteOptions options) {
+        PoolKey key = new PoolKey(tenancy.writer(), name);
+        NodePool target = NodePool.of(ObjectMeta.named(name), null, null);
+        return options.respond(
+                200, writes.submit(key, Operation.DELETE, target, null, options).nodePool(), List.of());
+    }
+
+    /** A merge or JSON patch: applied to the pool as stored, checked like a whole manifest, then written. */
+    private Response patched(String name, WriteOptions options, JsonNode patch, BinaryOperator<JsonNode> how) {
+        boolean callerPrecondition = patch.path("metadata").has("resourceVersion")
+                || (patch.isArray() && patch.toString().contains("/metadata/resourceVersion"));
+        List<String>[] warnings = new List[] {List.of()};
+        NodePool stored = writes.rewrite(new PoolKey(tenancy.writer(), name), options, callerPrecondition, current -> {
+            JsonNode merged;
+            try {
+                merged = how.apply(ManifestBody.writable(current), patch);
+            } catch (IllegalArgumentException e) {
+                throw FieldErrors.one(Statuses.INVALID, "the patch cannot be applied: " + e.getMessage(), "")
+                        .refusal(NodePool.KIND, name);
+            }
+            ManifestValidator.Checked checked = ManifestBody.checked(merged, name, options.fieldValidation());
+            warnings[0] = checked.warnings();
+            return apply.recordUpdate(current, ManifestBody.bind(checked.manifest()), options.manager());
+        });
+        return options.respond(200, stored, warnings[0]);
+    }
+
+    private Response serverSideApply(String name, JsonNode applied, WriteOptions options) {
+        OrgLabel.strip(applied);
+        ManifestValidator.Checked config = ManifestValidator.check(applied, options.fieldValidation());
+        // An apply configuration names only the fields its manager owns, so only what it says is checked here; the
+        // merged object is checked whole below.
+        List<StatusCause> named = config.causes().stream()
+                .filter(c -> !c.getReason().equals(Statuses.REQUIRED))
+                .toList();
+        if (!named.isEmpty()) {
+            throw ApiException.invalid(NodePool.KIND, name, named);
         }
-        return MergePatch.apply(current, patch);
-      });
-    };
-  }
-
-  @DELETE
-  @Path("/{name}")
-  public Response delete(@PathParam("name") String name, @BeanParam WriteOptions options) {
-    PoolKey key = new PoolKey(tenancy.writer(), name);
-    NodePool target = NodePool.of(ObjectMeta.named(name), null, null);
-    return options.respond(200, writes.submit(key, Operation.DELETE, target, null, options).nodePool(), List.of());
-  }
-
-  /** A merge or JSON patch: applied to the pool as stored, checked like a whole manifest, then written. */
-  private Response patched(String name, WriteOptions options, JsonNode patch,
-                           BinaryOperator<JsonNode> how) {
-    boolean callerPrecondition = patch.path("metadata").has("resourceVersion")
-        || (patch.isArray() && patch.toString().contains("/metadata/resourceVersion"));
-    List<String>[] warnings = new List[] {List.of()};
-    NodePool stored = writes.rewrite(new PoolKey(tenancy.writer(), name), options, callerPrecondition, current -> {
-      JsonNode merged;
-      try {
-        merged = how.apply(ManifestBody.writable(current), patch);
-      } catch (IllegalArgumentException e) {
-        throw FieldErrors.one(Statuses.INVALID, "the patch cannot be applied: " + e.getMessage(), "")
-            .refusal(NodePool.KIND, name);
-      }
-      ManifestValidator.Checked checked = ManifestBody.checked(merged, name, options.fieldValidation());
-      warnings[0] = checked.warnings();
-      return apply.recordUpdate(current, ManifestBody.bind(checked.manifest()), options.manager());
-    });
-    return options.respond(200, stored, warnings[0]);
-  }
-
-  private Response serverSideApply(String name, JsonNode applied, WriteOptions options) {
-    OrgLabel.strip(applied);
-    ManifestValidator.Checked config = ManifestValidator.check(applied, options.fieldValidation());
-    // An apply configuration names only the fields its manager owns, so only what it says is checked here; the
-    // merged object is checked whole below.
-    List<StatusCause> named = config.causes().stream().filter(c -> !c.getReason().equals(Statuses.REQUIRED))
-        .toList();
-    if (!named.isEmpty()) {
-      throw ApiException.invalid(NodePool.KIND, name, named);
+        String given = config.manifest().path("metadata").path("name").asText(null);
+        if (!name.equals(given)) {
+            throw ApiException.badRequest(
+                    "metadata.name \"" + given + "\" does not match the name in the path \"" + name + "\"");
+        }
+        RequestDecided decided = apply.write(new PoolKey(tenancy.writer(), name), config.manifest(), options);
+        return options.respond(decided.code(), decided.nodePool(), config.warnings());
     }
-    String given = config.manifest().path("metadata").path("name").asText(null);
-    if (!name.equals(given)) {
-      throw ApiException.badRequest("metadata.name \"" + given + "\" does not match the name in the path \"" + name
-          + "\"");
+
+    /**
+     * A pool the caller may read, as shown to them (an operator reads every org; the first org that has it wins, its
+     * org in a label). Only the published resource is read from the pool's view.
+     */
+    NodePool shown(String name) {
+        String scope = tenancy.readScope();
+        if (scope != null) {
+            return reads.published(new PoolKey(scope, name))
+                    .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
+        }
+        return reads.publishedPage(null, null, Integer.MAX_VALUE).entrySet().stream()
+                .filter(e -> PoolKey.parse(e.getKey()).pool().equals(name))
+                .map(e -> OrgLabel.shown(e.getValue(), PoolKey.parse(e.getKey()).org()))
+                .findFirst()
+                .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
     }
-    RequestDecided decided = apply.write(new PoolKey(tenancy.writer(), name), config.manifest(), options);
-    return options.respond(decided.code(), decided.nodePool(), config.warnings());
-  }
 
-  /**
-   * A pool the caller may read, as shown to them (an operator reads every org; the first org that has it wins, its
-   * org in a label). Only the published resource is read from the pool's view.
-   */
-  NodePool shown(String name) {
-    String scope = tenancy.readScope();
-    if (scope != null) {
-      return reads.published(new PoolKey(scope, name))
-          .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
+    /** A pool as a Kubernetes object of the watch stream. */
+    static KubernetesResource asResource(NodePool pool) {
+        return Json.mapper().convertValue(pool, GenericKubernetesResource.class);
     }
-    return reads.publishedPage(null, null, Integer.MAX_VALUE).entrySet().stream()
-        .filter(e -> PoolKey.parse(e.getKey()).pool().equals(name))
-        .map(e -> OrgLabel.shown(e.getValue(), PoolKey.parse(e.getKey()).org())).findFirst()
-        .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
-  }
 
-  /** A pool as a Kubernetes object of the watch stream. */
-  static KubernetesResource asResource(NodePool pool) {
-    return Json.mapper().convertValue(pool, GenericKubernetesResource.class);
-  }
-
-  @Override
-  public List<NodePool> objects(ListOptions options) {
-    String scope = tenancy.readScope();
-    return reads.publishedPage(scope, null, Integer.MAX_VALUE).entrySet().stream()
-        .map(e -> scope != null ? e.getValue() : OrgLabel.shown(e.getValue(), PoolKey.parse(e.getKey()).org()))
-        .sorted(java.util.Comparator.comparing(NodePool::name)).toList();
-  }
-
-  @Override
-  public Map<String, String> labels(NodePool pool) {
-    return pool.metadata().labels() == null ? Map.of() : pool.metadata().labels();
-  }
-
-  @Override
-  public Map<String, String> fields(NodePool pool) {
-    return Map.of("metadata.name", pool.name(), "metadata.namespace", "");
-  }
-
-  @Override
-  public Set<String> selectableFields() {
-    return Set.of("metadata.name", "metadata.namespace");
-  }
-
-  @Override
-  public Object metadata(NodePool pool) {
-    return pool.metadata();
-  }
-
-  @Override
-  public Object listOf(List<NodePool> items, String resourceVersion, String continueToken) {
-    Map<String, String> metadata = new java.util.TreeMap<>(Map.of("resourceVersion", resourceVersion));
-    if (continueToken != null) {
-      metadata.put("continue", continueToken);
+    @Override
+    public List<NodePool> objects(ListOptions options) {
+        String scope = tenancy.readScope();
+        return reads.publishedPage(scope, null, Integer.MAX_VALUE).entrySet().stream()
+                .map(e -> scope != null
+                        ? e.getValue()
+                        : OrgLabel.shown(e.getValue(), PoolKey.parse(e.getKey()).org()))
+                .sorted(Comparator.comparing(NodePool::name))
+                .toList();
     }
-    return new NodePoolList(NodePool.API_VERSION, "NodePoolList", metadata, items);
-  }
 
-  /** A pool's key in the store (org/name), which a list is ordered and continued by. */
-  @Override
-  public String key(NodePool pool) {
-    String scope = tenancy.readScope();
-    return scope == null ? OrgLabel.identity(pool) : new PoolKey(scope, pool.name()).toString();
-  }
+    @Override
+    public Map<String, String> labels(NodePool pool) {
+        return pool.metadata().labels() == null ? Map.of() : pool.metadata().labels();
+    }
 
-  /** A page read from the stores with one range scan per partition after the continue key: O(page), not O(pools). */
-  @Override
-  public Page<NodePool> page(ListOptions options, Predicate<NodePool> selected, String after, int limit) {
-    String scope = tenancy.readScope();
-    return reads.poolsPage(scope, pool -> scope != null ? pool.getValue()
-        : OrgLabel.shown(pool.getValue(), PoolKey.parse(pool.getKey()).org()), selected, after, limit);
-  }
+    @Override
+    public Map<String, String> fields(NodePool pool) {
+        return Map.of("metadata.name", pool.name(), "metadata.namespace", "");
+    }
 
-  @Override
-  public boolean resumable(String version) {
-    return feed.resumable(LiveFeed.Stream.POOLS, version);
-  }
+    @Override
+    public Set<String> selectableFields() {
+        return Set.of("metadata.name", "metadata.namespace");
+    }
 
-  @Override
-  public TableConvertor<NodePool> table() {
-    return TABLE;
-  }
+    @Override
+    public Object metadata(NodePool pool) {
+        return pool.metadata();
+    }
+
+    @Override
+    public Object listOf(List<NodePool> items, String resourceVersion, String continueToken) {
+        Map<String, String> metadata = new TreeMap<>(Map.of("resourceVersion", resourceVersion));
+        if (continueToken != null) {
+            metadata.put("continue", continueToken);
+        }
+        return new NodePoolList(NodePool.API_VERSION, "NodePoolList", metadata, items);
+    }
+
+    /** A pool's key in the store (org/name), which a list is ordered and continued by. */
+    @Override
+    public String key(NodePool pool) {
+        String scope = tenancy.readScope();
+        return scope == null ? OrgLabel.identity(pool) : new PoolKey(scope, pool.name()).toString();
+    }
+
+    /** A page read from the stores with one range scan per partition after the continue key: O(page), not O(pools). */
+    @Override
+    public Page<NodePool> page(ListOptions options, Predicate<NodePool> selected, String after, int limit) {
+        String scope = tenancy.readScope();
+        return reads.poolsPage(
+                scope,
+                pool -> scope != null
+                        ? pool.getValue()
+                        : OrgLabel.shown(
+                                pool.getValue(), PoolKey.parse(pool.getKey()).org()),
+                selected,
+                after,
+                limit);
+    }
+
+    @Override
+    public boolean resumable(String version) {
+        return feed.resumable(LiveFeed.Stream.POOLS, version);
+    }
+
+    @Override
+    public TableConvertor<NodePool> table() {
+        return TABLE;
+    }
 }

@@ -38,113 +38,127 @@ import java.util.Set;
 @Produces(MediaType.APPLICATION_JSON)
 public class NodeResource implements CoreLister<Node> {
 
-  private static final TableConvertor<Node> TABLE = new NodeTable();
+    private static final TableConvertor<Node> TABLE = new NodeTable();
 
-  @Inject
-  Tenancy tenancy;
+    @Inject
+    Tenancy tenancy;
 
-  @Inject
-  PoolReads reads;
+    @Inject
+    PoolReads reads;
 
-  @Inject
-  Listings listings;
+    @Inject
+    Listings listings;
 
-  @Inject
-  NodeDeletions deletions;
+    @Inject
+    NodeDeletions deletions;
 
-  @Inject
-  LiveFeed feed;
+    @Inject
+    LiveFeed feed;
 
-  @GET
-  @Path("/api/v1/nodes")
-  public Object list(@BeanParam ListOptions options) {
-    // The version of the node facts' feed, which a watch of nodes resumes from.
-    return listings.list(this, options, feed.version(LiveFeed.Stream.NODES).toString());
-  }
-
-  @GET
-  @Path("/api/v1/nodes/{name}")
-  public Object get(@PathParam("name") String name, @BeanParam ListOptions options) {
-    Node node = objects(options).stream().filter(n -> n.getMetadata().getName().equals(name)).findFirst()
-        .orElseThrow(() -> notFound(name));
-    return listings.one(this, node, options);
-  }
-
-  /** What describe node asks for a node's heartbeat: the simulated nodes have no kubelet, so no lease. */
-  @GET
-  @Path("/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}")
-  public Object lease(@PathParam("name") String name) {
-    throw new ApiException(Statuses.failure(404, "NotFound", "leases.coordination.k8s.io \"" + name
-        + "\" not found: the simulated nodes have no kubelet, so no heartbeat lease", null));
-  }
-
-  /**
-   * {@code kubectl delete node}: the node's pool drains and removes it and gets a replacement, through the same
-   * request as deleting it under its NodePool; 202 with the node as it is now, since it leaves once drained.
-   */
-  @DELETE
-  @Path("/api/v1/nodes/{name}")
-  public Response delete(@PathParam("name") String name, @BeanParam ListOptions options) {
-    String org = tenancy.writer();
-    for (String key : reads.nodes(org).keySet()) {
-      if (key.endsWith("/" + ViewPart.NODES + name)) {
-        PoolKey pool = PoolKey.ofPart(key);
-        PoolView view = reads.wholeView(pool).orElseThrow(() -> notFound(name));
-        var node = deletions.request(pool, view, name);
-        return Response.accepted(CoreNodes.of(node, org, instanceType(node))).build();
-      }
+    @GET
+    @Path("/api/v1/nodes")
+    public Object list(@BeanParam ListOptions options) {
+        // The version of the node facts' feed, which a watch of nodes resumes from.
+        return listings.list(this, options, feed.version(LiveFeed.Stream.NODES).toString());
     }
-    throw notFound(name);
-  }
 
-  private static ApiException notFound(String name) {
-    return new ApiException(Statuses.failure(404, "NotFound", "nodes \"" + name + "\" not found",
-        Statuses.details(name, null, "nodes", null)));
-  }
+    @GET
+    @Path("/api/v1/nodes/{name}")
+    public Object get(@PathParam("name") String name, @BeanParam ListOptions options) {
+        Node node = objects(options).stream()
+                .filter(n -> n.getMetadata().getName().equals(name))
+                .findFirst()
+                .orElseThrow(() -> notFound(name));
+        return listings.one(this, node, options);
+    }
 
-  @Override
-  public List<Node> objects(ListOptions options) {
-    return nodes(tenancy.readScope());
-  }
+    /** What describe node asks for a node's heartbeat: the simulated nodes have no kubelet, so no lease. */
+    @GET
+    @Path("/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}")
+    public Object lease(@PathParam("name") String name) {
+        throw new ApiException(Statuses.failure(
+                404,
+                "NotFound",
+                "leases.coordination.k8s.io \"" + name
+                        + "\" not found: the simulated nodes have no kubelet, so no heartbeat lease",
+                null));
+    }
 
-  /** The nodes of every pool of the org {@code scope} (of every org when null), sorted by name. */
-  List<Node> nodes(String scope) {
-    List<Node> nodes = new ArrayList<>();
-    reads.nodes(scope).forEach((key, node) -> nodes.add(CoreNodes.of(node, PoolKey.ofPart(key).org(), instanceType(node))));
-    nodes.sort(Comparator.comparing(n -> n.getMetadata().getName()));
-    return nodes;
-  }
+    /**
+     * {@code kubectl delete node}: the node's pool drains and removes it and gets a replacement, through the same
+     * request as deleting it under its NodePool; 202 with the node as it is now, since it leaves once drained.
+     */
+    @DELETE
+    @Path("/api/v1/nodes/{name}")
+    public Response delete(@PathParam("name") String name, @BeanParam ListOptions options) {
+        String org = tenancy.writer();
+        for (String key : reads.nodes(org).keySet()) {
+            if (key.endsWith("/" + ViewPart.NODES + name)) {
+                PoolKey pool = PoolKey.ofPart(key);
+                PoolView view = reads.wholeView(pool).orElseThrow(() -> notFound(name));
+                var node = deletions.request(pool, view, name);
+                return Response.accepted(CoreNodes.of(node, org, instanceType(node)))
+                        .build();
+            }
+        }
+        throw notFound(name);
+    }
 
-  /** The catalogue's entry for the node's instance type, which it carries as a label. */
-  private InstanceType instanceType(com.coreweave.nodepool.schema.resource.Node node) {
-    var labels = node.metadata().labels();
-    return reads.instanceType(labels == null ? null : labels.get(
-        com.coreweave.nodepool.schema.resource.Node.LABEL_INSTANCE_TYPE)).orElse(null);
-  }
+    private static ApiException notFound(String name) {
+        return new ApiException(Statuses.failure(
+                404, "NotFound", "nodes \"" + name + "\" not found", Statuses.details(name, null, "nodes", null)));
+    }
 
-  @Override
-  public Map<String, String> fields(Node node) {
-    return NodeTable.fields(node);
-  }
+    @Override
+    public List<Node> objects(ListOptions options) {
+        return nodes(tenancy.readScope());
+    }
 
-  @Override
-  public Set<String> selectableFields() {
-    return Set.of("metadata.name", "spec.unschedulable");
-  }
+    /** The nodes of every pool of the org {@code scope} (of every org when null), sorted by name. */
+    List<Node> nodes(String scope) {
+        List<Node> nodes = new ArrayList<>();
+        reads.nodes(scope)
+                .forEach((key, node) ->
+                        nodes.add(CoreNodes.of(node, PoolKey.ofPart(key).org(), instanceType(node))));
+        nodes.sort(Comparator.comparing(n -> n.getMetadata().getName()));
+        return nodes;
+    }
 
-  @Override
-  public NodeList listOf(List<Node> items, String resourceVersion, String continueToken) {
-    return new NodeListBuilder().withItems(items).withMetadata(CoreLister.listMeta(resourceVersion, continueToken))
-        .build();
-  }
+    /** The catalogue's entry for the node's instance type, which it carries as a label. */
+    private InstanceType instanceType(com.coreweave.nodepool.schema.resource.Node node) {
+        var labels = node.metadata().labels();
+        return reads.instanceType(
+                        labels == null
+                                ? null
+                                : labels.get(com.coreweave.nodepool.schema.resource.Node.LABEL_INSTANCE_TYPE))
+                .orElse(null);
+    }
 
-  @Override
-  public boolean resumable(String version) {
-    return feed.resumable(LiveFeed.Stream.NODES, version);
-  }
+    @Override
+    public Map<String, String> fields(Node node) {
+        return NodeTable.fields(node);
+    }
 
-  @Override
-  public TableConvertor<Node> table() {
-    return TABLE;
-  }
+    @Override
+    public Set<String> selectableFields() {
+        return Set.of("metadata.name", "spec.unschedulable");
+    }
+
+    @Override
+    public NodeList listOf(List<Node> items, String resourceVersion, String continueToken) {
+        return new NodeListBuilder()
+                .withItems(items)
+                .withMetadata(CoreLister.listMeta(resourceVersion, continueToken))
+                .build();
+    }
+
+    @Override
+    public boolean resumable(String version) {
+        return feed.resumable(LiveFeed.Stream.NODES, version);
+    }
+
+    @Override
+    public TableConvertor<Node> table() {
+        return TABLE;
+    }
 }

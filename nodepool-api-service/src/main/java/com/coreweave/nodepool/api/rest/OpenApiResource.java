@@ -22,30 +22,30 @@ import jakarta.ws.rs.core.Response;
 @Produces(MediaType.APPLICATION_JSON)
 public class OpenApiResource {
 
-  @GET
-  @Path("/v3")
-  public ObjectNode index() {
-    return OpenApi.v3Index();
-  }
-
-  /** A document asked for by its hash never changes, so clients may cache it for good. */
-  @GET
-  @Path("/v3/apis/compute.coreweave.com/v1alpha1")
-  public Response nodePools(@QueryParam("hash") String hash) {
-    Response.ResponseBuilder response = Response.ok(OpenApi.v3());
-    if (hash != null) {
-      response.header(HttpHeaders.CACHE_CONTROL, "public, immutable");
+    @GET
+    @Path("/v3")
+    public ObjectNode index() {
+        return OpenApi.v3Index();
     }
-    return response.build();
-  }
 
-  @GET
-  @Path("/v2")
-  public ObjectNode v2(@HeaderParam(HttpHeaders.ACCEPT) String accept) {
-    if (accept != null && !accept.contains("json") && !accept.contains("*/*")) {
-      throw new ApiException(Statuses.failure(406, "NotAcceptable", "only application/json is served here, not "
-          + accept, null));
+    /** A document asked for by its hash never changes, so clients may cache it for good. */
+    @GET
+    @Path("/v3/apis/compute.coreweave.com/v1alpha1")
+    public Response nodePools(@QueryParam("hash") String hash) {
+        Response.ResponseBuilder response = Response.ok(OpenApi.v3());
+        if (hash != null) {
+            response.header(HttpHeaders.CACHE_CONTROL, "public, immutable");
+        }
+        return response.build();
     }
-    return OpenApi.v2();
-  }
+
+    @GET
+    @Path("/v2")
+    public ObjectNode v2(@HeaderParam(HttpHeaders.ACCEPT) String accept) {
+        if (accept != null && !accept.contains("json") && !accept.contains("*/*")) {
+            throw new ApiException(Statuses.failure(
+                    406, "NotAcceptable", "only application/json is served here, not " + accept, null));
+        }
+        return OpenApi.v2();
+    }
 }

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,169 +26,201 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * Reads pools from the status aggregator's stores: the instance that holds a pool's partition answers from its
- * store, any other forwards the read to it, so every instance answers for every pool; scans ask every instance.
- * A scan names one org, or none for an operator's read of every org; entries are keyed {@code <org>/<pool>}. Every
- * read is the current caller's: service-kit's {@code InteractiveQueries} cuts each store to the caller's keys and
- * checks what other instances answer, whatever a scan here asks for.
+ * Reads pools from the status aggregator's stores: the instance that holds a pool's partition answers from its store,
+ * any other forwards the read to it, so every instance answers for every pool; scans ask every instance. A scan names
+ * one org, or none for an operator's read of every org; entries are keyed {@code <org>/<pool>}. Every read is the
+ * current caller's: service-kit's {@code InteractiveQueries} cuts each store to the caller's keys and checks what other
+ * instances answer, whatever a scan here asks for.
  */
 @ApplicationScoped
 public class PoolReads {
 
-  @Inject
-  InteractiveQueries queries;
+    @Inject
+    InteractiveQueries queries;
 
-  /**
-   * The pool's view with its nodes and spot preemptions, which are stored beside it ({@link PoolView#parts}); where
-   * only the pool itself is needed, {@link #view} or {@link #published} reads less.
-   */
-  public Optional<PoolView> wholeView(PoolKey key) {
-    return view(key).map(head -> PoolView.joined(head, parts(key)));
-  }
-
-  /** The nodes of the pools of {@code org} (every org's when null), keyed {@code <org>/<pool>/n/<node>}. */
-  public SortedMap<String, Node> nodes(String org) {
-    SortedMap<String, Node> all = localNodes(org);
-    all.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEW_PARTS, InternalReads.path("pool-nodes") + scope(org),
-        new TypeReference<Map<String, Node>>() { }));
-    return all;
-  }
-
-  /** This instance's share of {@link #nodes}. */
-  public SortedMap<String, Node> localNodes(String org) {
-    SortedMap<String, Node> nodes = new TreeMap<>();
-    queries.<ViewPart>localEntries(StoreNames.POOL_VIEW_PARTS, org == null ? null : PoolKey.orgPrefix(org))
-        .forEach((key, part) -> {
-          if (part instanceof ViewPart.NodePart node) {
-            nodes.put(key, node.node());
-          }
-        });
-    return nodes;
-  }
-
-  /** The parts stored beside pool {@code key}'s view, by id. */
-  private SortedMap<String, ViewPart> parts(PoolKey key) {
-    String prefix = key + "/";
-    SortedMap<String, ViewPart> parts = new TreeMap<>();
-    queries.<ViewPart>membersOf(StoreNames.POOL_VIEW_PARTS, StoreNames.POOL_VIEWS, key.toString(),
-            InternalReads.path("pool-parts", key.org(), key.pool()),
-            new TypeReference<Map<String, ViewPart>>() { })
-        .forEach((stored, part) -> parts.put(stored.substring(prefix.length()), part));
-    return parts;
-  }
-
-  /** This instance's share of the parts of pool {@code key}, keyed as stored. */
-  public SortedMap<String, ViewPart> localParts(PoolKey key) {
-    return queries.localMembersOf(StoreNames.POOL_VIEW_PARTS, StoreNames.POOL_VIEWS, key.toString());
-  }
-
-  /** The pool's view as stored under its key: without its nodes and preemptions ({@link #wholeView}). */
-  public Optional<PoolView> view(PoolKey key) {
-    return queries.get(StoreNames.POOL_VIEWS, key.toString(),
-        InternalReads.path("pool-views", key.org(), key.pool()), PoolView.class);
-  }
-
-  /** The published resource of a pool, read from its view's bytes alone ({@link PoolView#publishedIn}). */
-  public Optional<NodePool> published(PoolKey key) {
-    return queries.get(StoreNames.POOL_VIEWS, key.toString(),
-        InternalReads.path("pool-published", key.org(), key.pool()), NodePool.class,
-        PoolView::publishedIn);
-  }
-
-  /** The Kubernetes Events of a pool, read from its view's bytes alone ({@link PoolView#eventsIn}). */
-  public Optional<PoolEvents> events(PoolKey key) {
-    return queries.get(StoreNames.POOL_VIEWS, key.toString(),
-        InternalReads.path("pool-events", key.org(), key.pool()), PoolEvents.class,
-        PoolView::eventsIn);
-  }
-
-  /**
-   * The published resources of up to {@code limit} pools of {@code org} (of every org when null) after the key
-   * {@code after}, in key order, from all instances: each answers its own page and the first {@code limit} of them
-   * all are kept. Each is read from its view's bytes alone ({@link PoolView#publishedIn}).
-   */
-  public SortedMap<String, NodePool> publishedPage(String org, String after, int limit) {
-    SortedMap<String, NodePool> page = localPublishedPage(org, after, limit);
-    page.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEWS, InternalReads.path("pool-published") + "?limit=" + limit
-        + (org == null ? "" : "&org=" + segment(org)) + (after == null ? "" : "&after=" + segment(after)),
-        new TypeReference<Map<String, NodePool>>() { }));
-    while (page.size() > limit) {
-      page.remove(page.lastKey());
+    /**
+     * The pool's view with its nodes and spot preemptions, which are stored beside it ({@link PoolView#parts}); where
+     * only the pool itself is needed, {@link #view} or {@link #published} reads less.
+     */
+    public Optional<PoolView> wholeView(PoolKey key) {
+        return view(key).map(head -> PoolView.joined(head, parts(key)));
     }
-    return page;
-  }
 
-  /**
-   * A page of the pools of {@code org} (every org when null) as {@code shown}, the selected ones after the key
-   * {@code after}: read a page at a time from the stores until {@code limit} are found or none are left.
-   */
-  Lister.Page<NodePool> poolsPage(String org, Function<Map.Entry<String, NodePool>, NodePool> shown,
-                                  Predicate<NodePool> selected, String after, int limit) {
-    List<NodePool> items = new ArrayList<>();
-    List<String> keys = new ArrayList<>();
-    String cursor = after;
-    int batch = limit == Integer.MAX_VALUE - 1 ? limit : limit + 1;
-    while (items.size() <= limit) {
-      SortedMap<String, NodePool> published = publishedPage(org, cursor, batch);
-      for (Map.Entry<String, NodePool> entry : published.entrySet()) {
-        NodePool pool = shown.apply(entry);
-        if (selected.test(pool) && items.size() <= limit) {
-          items.add(pool);
-          keys.add(entry.getKey());
+    /** The nodes of the pools of {@code org} (every org's when null), keyed {@code <org>/<pool>/n/<node>}. */
+    public SortedMap<String, Node> nodes(String org) {
+        SortedMap<String, Node> all = localNodes(org);
+        all.putAll(queries.entriesFromOthers(
+                StoreNames.POOL_VIEW_PARTS,
+                InternalReads.path("pool-nodes") + scope(org),
+                new TypeReference<Map<String, Node>>() {}));
+        return all;
+    }
+
+    /** This instance's share of {@link #nodes}. */
+    public SortedMap<String, Node> localNodes(String org) {
+        SortedMap<String, Node> nodes = new TreeMap<>();
+        queries.<ViewPart>localEntries(StoreNames.POOL_VIEW_PARTS, org == null ? null : PoolKey.orgPrefix(org))
+                .forEach((key, part) -> {
+                    if (part instanceof ViewPart.NodePart node) {
+                        nodes.put(key, node.node());
+                    }
+                });
+        return nodes;
+    }
+
+    /** The parts stored beside pool {@code key}'s view, by id. */
+    private SortedMap<String, ViewPart> parts(PoolKey key) {
+        String prefix = key + "/";
+        SortedMap<String, ViewPart> parts = new TreeMap<>();
+        queries.<ViewPart>membersOf(
+                        StoreNames.POOL_VIEW_PARTS,
+                        StoreNames.POOL_VIEWS,
+                        key.toString(),
+                        InternalReads.path("pool-parts", key.org(), key.pool()),
+                        new TypeReference<Map<String, ViewPart>>() {})
+                .forEach((stored, part) -> parts.put(stored.substring(prefix.length()), part));
+        return parts;
+    }
+
+    /** This instance's share of the parts of pool {@code key}, keyed as stored. */
+    public SortedMap<String, ViewPart> localParts(PoolKey key) {
+        return queries.localMembersOf(StoreNames.POOL_VIEW_PARTS, StoreNames.POOL_VIEWS, key.toString());
+    }
+
+    /** The pool's view as stored under its key: without its nodes and preemptions ({@link #wholeView}). */
+    public Optional<PoolView> view(PoolKey key) {
+        return queries.get(
+                StoreNames.POOL_VIEWS,
+                key.toString(),
+                InternalReads.path("pool-views", key.org(), key.pool()),
+                PoolView.class);
+    }
+
+    /** The published resource of a pool, read from its view's bytes alone ({@link PoolView#publishedIn}). */
+    public Optional<NodePool> published(PoolKey key) {
+        return queries.get(
+                StoreNames.POOL_VIEWS,
+                key.toString(),
+                InternalReads.path("pool-published", key.org(), key.pool()),
+                NodePool.class,
+                PoolView::publishedIn);
+    }
+
+    /** The Kubernetes Events of a pool, read from its view's bytes alone ({@link PoolView#eventsIn}). */
+    public Optional<PoolEvents> events(PoolKey key) {
+        return queries.get(
+                StoreNames.POOL_VIEWS,
+                key.toString(),
+                InternalReads.path("pool-events", key.org(), key.pool()),
+                PoolEvents.class,
+                PoolView::eventsIn);
+    }
+
+    /**
+     * The published resources of up to {@code limit} pools of {@code org} (of every org when null) after the key
+     * {@code after}, in key order, from all instances: each answers its own page and the first {@code limit} of them
+     * all are kept. Each is read from its view's bytes alone ({@link PoolView#publishedIn}).
+     */
+    public SortedMap<String, NodePool> publishedPage(String org, String after, int limit) {
+        SortedMap<String, NodePool> page = localPublishedPage(org, after, limit);
+        page.putAll(queries.entriesFromOthers(
+                StoreNames.POOL_VIEWS,
+                InternalReads.path("pool-published") + "?limit=" + limit + (org == null ? "" : "&org=" + segment(org))
+                        + (after == null ? "" : "&after=" + segment(after)),
+                new TypeReference<Map<String, NodePool>>() {}));
+        while (page.size() > limit) {
+            page.remove(page.lastKey());
         }
-      }
-      if (published.size() < batch) {
-        break;
-      }
-      cursor = published.lastKey();
+        return page;
     }
-    return items.size() > limit ? new Lister.Page<>(items.subList(0, limit), keys.get(limit - 1))
-        : new Lister.Page<>(items, null);
-  }
 
-  /** The events of every pool of {@code org} (of every org when null), from all instances. */
-  public SortedMap<String, PoolEvents> events(String org) {
-    SortedMap<String, PoolEvents> all = localEvents(org);
-    all.putAll(queries.entriesFromOthers(StoreNames.POOL_VIEWS, InternalReads.path("pool-events") + scope(org),
-        new TypeReference<Map<String, PoolEvents>>() { }));
-    return all;
-  }
+    /**
+     * A page of the pools of {@code org} (every org when null) as {@code shown}, the selected ones after the key
+     * {@code after}: read a page at a time from the stores until {@code limit} are found or none are left.
+     */
+    Lister.Page<NodePool> poolsPage(
+            String org,
+            Function<Map.Entry<String, NodePool>, NodePool> shown,
+            Predicate<NodePool> selected,
+            String after,
+            int limit) {
+        List<NodePool> items = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
+        String cursor = after;
+        int batch = limit == Integer.MAX_VALUE - 1 ? limit : limit + 1;
+        while (items.size() <= limit) {
+            SortedMap<String, NodePool> published = publishedPage(org, cursor, batch);
+            for (Map.Entry<String, NodePool> entry : published.entrySet()) {
+                NodePool pool = shown.apply(entry);
+                if (selected.test(pool) && items.size() <= limit) {
+                    items.add(pool);
+                    keys.add(entry.getKey());
+                }
+            }
+            if (published.size() < batch) {
+                break;
+            }
+            cursor = published.lastKey();
+        }
+        return items.size() > limit
+                ? new Lister.Page<>(items.subList(0, limit), keys.get(limit - 1))
+                : new Lister.Page<>(items, null);
+    }
 
-  /** An instance type of the capacity-service's catalogue (a global store: every instance holds all of it). */
-  public Optional<InstanceType> instanceType(String name) {
-    return name == null ? Optional.empty() : queries.localGet(StoreNames.INSTANCE_TYPES, name);
-  }
+    /** The events of every pool of {@code org} (of every org when null), from all instances. */
+    public SortedMap<String, PoolEvents> events(String org) {
+        SortedMap<String, PoolEvents> all = localEvents(org);
+        all.putAll(queries.entriesFromOthers(
+                StoreNames.POOL_VIEWS,
+                InternalReads.path("pool-events") + scope(org),
+                new TypeReference<Map<String, PoolEvents>>() {}));
+        return all;
+    }
 
-  /** The whole catalogue; empty until the capacity-service has published it. */
-  public java.util.Collection<InstanceType> instanceTypes() {
-    return queries.<InstanceType>localEntries(StoreNames.INSTANCE_TYPES, null).values();
-  }
+    /** An instance type of the capacity-service's catalogue (a global store: every instance holds all of it). */
+    public Optional<InstanceType> instanceType(String name) {
+        return name == null ? Optional.empty() : queries.localGet(StoreNames.INSTANCE_TYPES, name);
+    }
 
-  public Optional<PoolView> localView(PoolKey key) {
-    return queries.localGet(StoreNames.POOL_VIEWS, key.toString());
-  }
+    /** The whole catalogue; empty until the capacity-service has published it. */
+    public Collection<InstanceType> instanceTypes() {
+        return queries.<InstanceType>localEntries(StoreNames.INSTANCE_TYPES, null)
+                .values();
+    }
 
-  public Optional<NodePool> localPublished(PoolKey key) {
-    return queries.localGet(StoreNames.POOL_VIEWS, key.toString(), PoolView::publishedIn);
-  }
+    public Optional<PoolView> localView(PoolKey key) {
+        return queries.localGet(StoreNames.POOL_VIEWS, key.toString());
+    }
 
-  public Optional<PoolEvents> localEvents(PoolKey key) {
-    return queries.localGet(StoreNames.POOL_VIEWS, key.toString(), PoolView::eventsIn);
-  }
+    public Optional<NodePool> localPublished(PoolKey key) {
+        return queries.localGet(StoreNames.POOL_VIEWS, key.toString(), PoolView::publishedIn);
+    }
 
-  /** This instance's share of {@link #publishedPage}. */
-  public SortedMap<String, NodePool> localPublishedPage(String org, String after, int limit) {
-    return queries.localPage(StoreNames.POOL_VIEWS, org == null ? null : PoolKey.orgPrefix(org), after, limit,
-        PoolView::publishedIn);
-  }
+    public Optional<PoolEvents> localEvents(PoolKey key) {
+        return queries.localGet(StoreNames.POOL_VIEWS, key.toString(), PoolView::eventsIn);
+    }
 
-  /** This instance's share of {@link #events(String)}, each read from its view's bytes alone. */
-  public SortedMap<String, PoolEvents> localEvents(String org) {
-    return queries.localPage(StoreNames.POOL_VIEWS, org == null ? null : PoolKey.orgPrefix(org), null,
-        Integer.MAX_VALUE, PoolView::eventsIn);
-  }
+    /** This instance's share of {@link #publishedPage}. */
+    public SortedMap<String, NodePool> localPublishedPage(String org, String after, int limit) {
+        return queries.localPage(
+                StoreNames.POOL_VIEWS,
+                org == null ? null : PoolKey.orgPrefix(org),
+                after,
+                limit,
+                PoolView::publishedIn);
+    }
 
-  private static String scope(String org) {
-    return org == null ? "" : "?org=" + segment(org);
-  }
+    /** This instance's share of {@link #events(String)}, each read from its view's bytes alone. */
+    public SortedMap<String, PoolEvents> localEvents(String org) {
+        return queries.localPage(
+                StoreNames.POOL_VIEWS,
+                org == null ? null : PoolKey.orgPrefix(org),
+                null,
+                Integer.MAX_VALUE,
+                PoolView::eventsIn);
+    }
+
+    private static String scope(String org) {
+        return org == null ? "" : "?org=" + segment(org);
+    }
 }

@@ -14,120 +14,125 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What watches may take from the instance: how many one credential and all callers together hold open (beyond that,
- * 429 with {@code Retry-After}), the buffer of each and of all of them ({@link WatchStream}), and how long one lasts.
+ * What watches may take from the instance: how many one credential and all callers together hold open (beyond that, 429
+ * with {@code Retry-After}), the buffer of each and of all of them ({@link WatchStream}), and how long one lasts.
  */
 @ApplicationScoped
 public class WatchLimits implements WatchStream.Budget {
 
-  @Inject
-  WatchSettings settings;
+    @Inject
+    WatchSettings settings;
 
-  @Inject
-  CurrentCaller caller;
+    @Inject
+    CurrentCaller caller;
 
-  private final Map<String, AtomicInteger> perCredential = new ConcurrentHashMap<>();
-  private final AtomicInteger open = new AtomicInteger();
-  private final AtomicLong buffered = new AtomicLong();
+    private final Map<String, AtomicInteger> perCredential = new ConcurrentHashMap<>();
+    private final AtomicInteger open = new AtomicInteger();
+    private final AtomicLong buffered = new AtomicLong();
 
-  @Inject
-  void metrics(MeterRegistry registry) {
-    registry.gauge("nodepool.watches.open", open);
-    registry.gauge("nodepool.watches.buffered.bytes", buffered);
-  }
-
-  /**
-   * A new watch's stream for the current caller ({@link #admit}); {@code onEnd} runs when the watch ends, after its
-   * place is given back.
-   */
-  WatchStream open(Runnable onEnd) {
-    Runnable release = admit();
-    return new WatchStream(settings.watchBufferEvents(), settings.watchBufferBytes(), this, OVERFLOWED, () -> {
-      release.run();
-      onEnd.run();
-    });
-  }
-
-  /**
-   * Counts one more watch of the current caller, or 429 when the caller or the instance holds as many as allowed;
-   * the returned runnable gives the place back (once, however often it runs).
-   */
-  Runnable admit() {
-    String credential = caller.credential();
-    AtomicInteger mine = perCredential.computeIfAbsent(credential, c -> new AtomicInteger());
-    if (mine.incrementAndGet() > settings.watchesPerCaller()) {
-      release(credential, mine, false);
-      throw tooMany("this token already holds " + settings.watchesPerCaller() + " watches");
+    @Inject
+    void metrics(MeterRegistry registry) {
+        registry.gauge("nodepool.watches.open", open);
+        registry.gauge("nodepool.watches.buffered.bytes", buffered);
     }
-    if (open.incrementAndGet() > settings.watchesTotal()) {
-      release(credential, mine, true);
-      throw tooMany("the API serves " + settings.watchesTotal() + " watches at most");
+
+    /**
+     * A new watch's stream for the current caller ({@link #admit}); {@code onEnd} runs when the watch ends, after its
+     * place is given back.
+     */
+    WatchStream open(Runnable onEnd) {
+        Runnable release = admit();
+        return new WatchStream(settings.watchBufferEvents(), settings.watchBufferBytes(), this, OVERFLOWED, () -> {
+            release.run();
+            onEnd.run();
+        });
     }
-    java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
-    return () -> {
-      if (released.compareAndSet(false, true)) {
-        release(credential, mine, true);
-      }
-    };
-  }
 
-  /**
-   * How long a watch lasts: what the client asked for, at most the server's maximum; without a wish, a time between
-   * half the maximum and the maximum, so that watches opened together do not all end (and re-list) together.
-   */
-  Duration timeout(Long requestedSeconds) {
-    Duration max = settings.watchMaxTimeout();
-    if (requestedSeconds != null && requestedSeconds > 0) {
-      return Duration.ofSeconds(Math.min(requestedSeconds, max.toSeconds()));
+    /**
+     * Counts one more watch of the current caller, or 429 when the caller or the instance holds as many as allowed; the
+     * returned runnable gives the place back (once, however often it runs).
+     */
+    Runnable admit() {
+        String credential = caller.credential();
+        AtomicInteger mine = perCredential.computeIfAbsent(credential, c -> new AtomicInteger());
+        if (mine.incrementAndGet() > settings.watchesPerCaller()) {
+            release(credential, mine, false);
+            throw tooMany("this token already holds " + settings.watchesPerCaller() + " watches");
+        }
+        if (open.incrementAndGet() > settings.watchesTotal()) {
+            release(credential, mine, true);
+            throw tooMany("the API serves " + settings.watchesTotal() + " watches at most");
+        }
+        AtomicBoolean released = new AtomicBoolean();
+        return () -> {
+            if (released.compareAndSet(false, true)) {
+                release(credential, mine, true);
+            }
+        };
     }
-    long half = max.toMillis() / 2;
-    return Duration.ofMillis(half + ThreadLocalRandom.current().nextLong(half + 1));
-  }
 
-  /** Watches open on this instance now. */
-  int open() {
-    return open.get();
-  }
-
-  @Override
-  public boolean reserve(long bytes) {
-    long total = buffered.addAndGet(bytes);
-    if (total > settings.watchBuffersTotalBytes()) {
-      buffered.addAndGet(-bytes);
-      return false;
+    /**
+     * How long a watch lasts: what the client asked for, at most the server's maximum; without a wish, a time between
+     * half the maximum and the maximum, so that watches opened together do not all end (and re-list) together.
+     */
+    Duration timeout(Long requestedSeconds) {
+        Duration max = settings.watchMaxTimeout();
+        if (requestedSeconds != null && requestedSeconds > 0) {
+            return Duration.ofSeconds(Math.min(requestedSeconds, max.toSeconds()));
+        }
+        long half = max.toMillis() / 2;
+        return Duration.ofMillis(half + ThreadLocalRandom.current().nextLong(half + 1));
     }
-    return true;
-  }
 
-  @Override
-  public void release(long bytes) {
-    buffered.addAndGet(-bytes);
-  }
-
-  private void release(String credential, AtomicInteger mine, boolean counted) {
-    if (counted) {
-      open.decrementAndGet();
+    /** Watches open on this instance now. */
+    int open() {
+        return open.get();
     }
-    if (mine.decrementAndGet() <= 0) {
-      perCredential.remove(credential, mine);
+
+    @Override
+    public boolean reserve(long bytes) {
+        long total = buffered.addAndGet(bytes);
+        if (total > settings.watchBuffersTotalBytes()) {
+            buffered.addAndGet(-bytes);
+            return false;
+        }
+        return true;
     }
-  }
 
-  private static ApiException tooMany(String why) {
-    return ApiException.tooManyRequests(why + "; close one or retry later", 10);
-  }
+    @Override
+    public void release(long bytes) {
+        buffered.addAndGet(-bytes);
+    }
 
-  /** What a watch that fell behind ends with: Kubernetes clients list again on 410. */
-  static final byte[] OVERFLOWED = line(new WatchEvent(Statuses.failure(410, "Expired",
-      "the watch fell too far behind its changes (the client reads too slowly) and was closed; list again", null),
-      "ERROR"));
+    private void release(String credential, AtomicInteger mine, boolean counted) {
+        if (counted) {
+            open.decrementAndGet();
+        }
+        if (mine.decrementAndGet() <= 0) {
+            perCredential.remove(credential, mine);
+        }
+    }
 
-  /** One watch event as it goes on the wire: JSON, then a newline. */
-  static byte[] line(WatchEvent event) {
-    return (Json.string(event) + "\n").getBytes(StandardCharsets.UTF_8);
-  }
+    private static ApiException tooMany(String why) {
+        return ApiException.tooManyRequests(why + "; close one or retry later", 10);
+    }
+
+    /** What a watch that fell behind ends with: Kubernetes clients list again on 410. */
+    static final byte[] OVERFLOWED = line(new WatchEvent(
+            Statuses.failure(
+                    410,
+                    "Expired",
+                    "the watch fell too far behind its changes (the client reads too slowly) and was closed; list again",
+                    null),
+            "ERROR"));
+
+    /** One watch event as it goes on the wire: JSON, then a newline. */
+    static byte[] line(WatchEvent event) {
+        return (Json.string(event) + "\n").getBytes(StandardCharsets.UTF_8);
+    }
 }

@@ -31,76 +31,96 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The api-service's topology: requests from {@code nodepool-requested} and the facts of the other services meet in
- * one {@link PoolProcessor} per pool partition, which owns the pool's view, decides requests and publishes status
- * and events. Quota's and capacity's verdicts come with the provisioner's facts ({@code NodePoolReconciled}), not from
+ * The api-service's topology: requests from {@code nodepool-requested} and the facts of the other services meet in one
+ * {@link PoolProcessor} per pool partition, which owns the pool's view, decides requests and publishes status and
+ * events. Quota's and capacity's verdicts come with the provisioner's facts ({@code NodePoolReconciled}), not from
  * their own topics, so the status learns them in the commit that brings the nodes they led to.
  */
 @ApplicationScoped
 public class ApiTopology {
 
-  public static final String SERVICE = "nodepool-api-service";
+    public static final String SERVICE = "nodepool-api-service";
 
-  @Produces
-  Topology topology(ApiSettings settings, KafkaSettings kafka, Clock clock, DecisionWaiter waiter) {
-    return build(settings, kafka.partitions(), clock, waiter::answer);
-  }
+    @Produces
+    Topology topology(ApiSettings settings, KafkaSettings kafka, Clock clock, DecisionWaiter waiter) {
+        return build(settings, kafka.partitions(), clock, waiter::answer);
+    }
 
-  /**
-   * Built by a plain method so that a TopologyTestDriver test can use it without Quarkus; {@code partitions} is that
-   * of the service's topics, and {@code answered} is told each REST request's answer once it is committed (the call
-   * waiting for it in this process returns without waiting for the answer's topic).
-   */
-  public static Topology build(ApiSettings settings, int partitions, Clock clock,
-                               BiConsumer<String, RequestDecided> answered) {
-    StreamsBuilder builder = PromptCommits.streamsBuilder();
-    // Cached: a pool's view changes with every input, often several times within one commit; the cache writes each
-    // pool's last value to the changelog once per commit instead of once per input.
-    builder.addStateStore(SplitValues.layered(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
-        StoreNames.POOL_VIEWS), Serdes.String(), JsonSerde.of(PoolView.class)).withCachingEnabled()));
-    builder.addStateStore(SplitValues.layered(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
-        StoreNames.POOL_VIEW_PARTS), Serdes.String(), JsonSerde.of(ViewPart.class)).withCachingEnabled()));
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
-        StoreNames.REQUEST_IDS), Serdes.String(), JsonSerde.of(RequestDecided.class)));
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(
-        StoreNames.UNVALIDATED), Serdes.String(), Serdes.String()));
-    // Uncached (the default of a store builder): a catalogue published after this service started must be visible
-    // to validation at once. Global stores are restored from their topic, so they keep no changelog. Timestamped,
-    // the format the GlobalKTable of earlier versions left on disk, so an upgraded instance can open it.
-    builder.addGlobalStore(Stores.timestampedKeyValueStoreBuilder(
-            Stores.persistentTimestampedKeyValueStore(StoreNames.INSTANCE_TYPES),
-            Serdes.String(), JsonSerde.of(InstanceType.class)).withLoggingDisabled(),
-        Topics.INSTANCE_TYPE_CATALOGUED.name(), Consumed.with(Serdes.String(), Serdes.ByteArray()),
-        () -> new GlobalStoreUpdater<>(Topics.INSTANCE_TYPE_CATALOGUED, StoreNames.INSTANCE_TYPES));
-    // Every task's count of each org's pools, so that each task holds creates to the org's pool count quota.
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.ORG_POOLS),
-        Serdes.String(), Serdes.Integer()));
-    builder.addGlobalStore(Stores.timestampedKeyValueStoreBuilder(
-            Stores.persistentTimestampedKeyValueStore(StoreNames.ORG_POOL_COUNTS),
-            Serdes.String(), JsonSerde.of(OrgPoolCount.class)).withLoggingDisabled(),
-        Topics.ORG_POOLS_COUNTED.name(), Consumed.with(Serdes.String(), Serdes.ByteArray()),
-        () -> new GlobalStoreUpdater<>(Topics.ORG_POOLS_COUNTED, StoreNames.ORG_POOL_COUNTS));
+    /**
+     * Built by a plain method so that a TopologyTestDriver test can use it without Quarkus; {@code partitions} is that
+     * of the service's topics, and {@code answered} is told each REST request's answer once it is committed (the call
+     * waiting for it in this process returns without waiting for the answer's topic).
+     */
+    public static Topology build(
+            ApiSettings settings, int partitions, Clock clock, BiConsumer<String, RequestDecided> answered) {
+        StreamsBuilder builder = PromptCommits.streamsBuilder();
+        // Cached: a pool's view changes with every input, often several times within one commit; the cache writes each
+        // pool's last value to the changelog once per commit instead of once per input.
+        builder.addStateStore(SplitValues.layered(Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(StoreNames.POOL_VIEWS),
+                        Serdes.String(),
+                        JsonSerde.of(PoolView.class))
+                .withCachingEnabled()));
+        builder.addStateStore(SplitValues.layered(Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(StoreNames.POOL_VIEW_PARTS),
+                        Serdes.String(),
+                        JsonSerde.of(ViewPart.class))
+                .withCachingEnabled()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(StoreNames.REQUEST_IDS),
+                Serdes.String(),
+                JsonSerde.of(RequestDecided.class)));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(StoreNames.UNVALIDATED), Serdes.String(), Serdes.String()));
+        // Uncached (the default of a store builder): a catalogue published after this service started must be visible
+        // to validation at once. Global stores are restored from their topic, so they keep no changelog. Timestamped,
+        // the format the GlobalKTable of earlier versions left on disk, so an upgraded instance can open it.
+        builder.addGlobalStore(
+                Stores.timestampedKeyValueStoreBuilder(
+                                Stores.persistentTimestampedKeyValueStore(StoreNames.INSTANCE_TYPES),
+                                Serdes.String(),
+                                JsonSerde.of(InstanceType.class))
+                        .withLoggingDisabled(),
+                Topics.INSTANCE_TYPE_CATALOGUED.name(),
+                Consumed.with(Serdes.String(), Serdes.ByteArray()),
+                () -> new GlobalStoreUpdater<>(Topics.INSTANCE_TYPE_CATALOGUED, StoreNames.INSTANCE_TYPES));
+        // Every task's count of each org's pools, so that each task holds creates to the org's pool count quota.
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(StoreNames.ORG_POOLS), Serdes.String(), Serdes.Integer()));
+        builder.addGlobalStore(
+                Stores.timestampedKeyValueStoreBuilder(
+                                Stores.persistentTimestampedKeyValueStore(StoreNames.ORG_POOL_COUNTS),
+                                Serdes.String(),
+                                JsonSerde.of(OrgPoolCount.class))
+                        .withLoggingDisabled(),
+                Topics.ORG_POOLS_COUNTED.name(),
+                Consumed.with(Serdes.String(), Serdes.ByteArray()),
+                () -> new GlobalStoreUpdater<>(Topics.ORG_POOLS_COUNTED, StoreNames.ORG_POOL_COUNTS));
 
-    Inputs in = new Inputs(builder, SERVICE, partitions, clock);
-    KStream<String, PoolInput> requests = in.read(Topics.NODEPOOL_REQUESTED, new RequestReader()::interpret,
-            Topics.NODEPOOL_REQUESTED_DLQ.name())
-        .mapValues(PoolInput.Requested::new, Named.as("as-request"));
-    KStream<String, PoolInput> inputs = requests
-        .merge(fact(in, Topics.NODEPOOL_NODES_CHANGED, PoolInput.NodesChanged::new))
-        .merge(fact(in, Topics.SPOT_PREEMPTION_PROGRESSED, PoolInput.PreemptionProgressed::new))
-        .merge(fact(in, Topics.NODEPOOL_EVENT_RECORDED, PoolInput.EventsRecorded::new));
-    KStream<String, Outbound> outputs = inputs.process(() -> new PoolProcessor(settings, partitions, clock, answered),
-        Named.as("pool-processor"),
-        StoreNames.POOL_VIEWS, StoreNames.POOL_VIEW_PARTS,
-        StoreNames.REQUEST_IDS, StoreNames.UNVALIDATED, StoreNames.ORG_POOLS);
-    Outbound.route(outputs, "write-outputs");
-    return builder.build();
-  }
+        Inputs in = new Inputs(builder, SERVICE, partitions, clock);
+        KStream<String, PoolInput> requests = in.read(
+                        Topics.NODEPOOL_REQUESTED, new RequestReader()::interpret, Topics.NODEPOOL_REQUESTED_DLQ.name())
+                .mapValues(PoolInput.Requested::new, Named.as("as-request"));
+        KStream<String, PoolInput> inputs = requests.merge(
+                        fact(in, Topics.NODEPOOL_NODES_CHANGED, PoolInput.NodesChanged::new))
+                .merge(fact(in, Topics.SPOT_PREEMPTION_PROGRESSED, PoolInput.PreemptionProgressed::new))
+                .merge(fact(in, Topics.NODEPOOL_EVENT_RECORDED, PoolInput.EventsRecorded::new));
+        KStream<String, Outbound> outputs = inputs.process(
+                () -> new PoolProcessor(settings, partitions, clock, answered),
+                Named.as("pool-processor"),
+                StoreNames.POOL_VIEWS,
+                StoreNames.POOL_VIEW_PARTS,
+                StoreNames.REQUEST_IDS,
+                StoreNames.UNVALIDATED,
+                StoreNames.ORG_POOLS);
+        Outbound.route(outputs, "write-outputs");
+        return builder.build();
+    }
 
-  /** A topic's present records as the processor's input; its tombstones say nothing the processor needs. */
-  private static <V> KStream<String, PoolInput> fact(Inputs in, Topic<?, V> topic, Function<V, PoolInput> input) {
-    return in.read(topic)
-        .filter((key, value) -> value != null, Named.as("present-" + topic.name()))
-        .mapValues(input::apply, Named.as("as-fact-" + topic.name()));
-  }
+    /** A topic's present records as the processor's input; its tombstones say nothing the processor needs. */
+    private static <V> KStream<String, PoolInput> fact(Inputs in, Topic<?, V> topic, Function<V, PoolInput> input) {
+        return in.read(topic)
+                .filter((key, value) -> value != null, Named.as("present-" + topic.name()))
+                .mapValues(input::apply, Named.as("as-fact-" + topic.name()));
+    }
 }

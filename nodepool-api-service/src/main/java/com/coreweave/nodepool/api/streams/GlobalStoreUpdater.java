@@ -11,45 +11,46 @@ import org.jboss.logging.Logger;
 
 /**
  * Keeps a global store of a compacted topic (the instance-type catalogue, the orgs' pool counts): each record read
- * through the registry, a tombstone removing its key. A record the registry refuses is skipped with a warning,
- * keeping what the store held: a global store cannot dead-letter, so the topic's owner dead-letters it
- * (docs/flow.md). Kafka Streams runs this on restore too, so a refused record never reaches the store.
+ * through the registry, a tombstone removing its key. A record the registry refuses is skipped with a warning, keeping
+ * what the store held: a global store cannot dead-letter, so the topic's owner dead-letters it (docs/flow.md). Kafka
+ * Streams runs this on restore too, so a refused record never reaches the store.
  */
 final class GlobalStoreUpdater<V> implements Processor<String, byte[], Void, Void> {
 
-  private static final Logger LOG = Logger.getLogger(GlobalStoreUpdater.class);
+    private static final Logger LOG = Logger.getLogger(GlobalStoreUpdater.class);
 
-  private final Topic<?, V> topic;
-  private final String storeName;
-  private ProcessorContext<Void, Void> context;
-  private TimestampedKeyValueStore<String, V> store;
+    private final Topic<?, V> topic;
+    private final String storeName;
+    private ProcessorContext<Void, Void> context;
+    private TimestampedKeyValueStore<String, V> store;
 
-  GlobalStoreUpdater(Topic<?, V> topic, String storeName) {
-    this.topic = topic;
-    this.storeName = storeName;
-  }
-
-  @Override
-  public void init(ProcessorContext<Void, Void> context) {
-    this.context = context;
-    store = context.getStateStore(storeName);
-  }
-
-  @Override
-  public void process(Record<String, byte[]> record) {
-    V value;
-    try {
-      value = topic.read(record.key(), record.value());
-    } catch (Rejection rejection) {
-      var meta = context.recordMetadata().orElseThrow();
-      LOG.warnf("skipped %s-%d@%d (key %s): %s", meta.topic(), meta.partition(), meta.offset(), record.key(),
-          rejection.getMessage());
-      return;
+    GlobalStoreUpdater(Topic<?, V> topic, String storeName) {
+        this.topic = topic;
+        this.storeName = storeName;
     }
-    if (value == null) {
-      store.delete(record.key());
-    } else {
-      store.put(record.key(), ValueAndTimestamp.make(value, record.timestamp()));
+
+    @Override
+    public void init(ProcessorContext<Void, Void> context) {
+        this.context = context;
+        store = context.getStateStore(storeName);
     }
-  }
+
+    @Override
+    public void process(Record<String, byte[]> record) {
+        V value;
+        try {
+            value = topic.read(record.key(), record.value());
+        } catch (Rejection rejection) {
+            var meta = context.recordMetadata().orElseThrow();
+            LOG.warnf(
+                    "skipped %s-%d@%d (key %s): %s",
+                    meta.topic(), meta.partition(), meta.offset(), record.key(), rejection.getMessage());
+            return;
+        }
+        if (value == null) {
+            store.delete(record.key());
+        } else {
+            store.put(record.key(), ValueAndTimestamp.make(value, record.timestamp()));
+        }
+    }
 }

@@ -20,58 +20,71 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  */
 final class PoolMaintenance {
 
-  private final PoolStores stores;
-  private final StatusAggregation status;
-  private final ApiSettings settings;
-  private final Clock clock;
+    private final PoolStores stores;
+    private final StatusAggregation status;
+    private final ApiSettings settings;
+    private final Clock clock;
 
-  PoolMaintenance(PoolStores stores, StatusAggregation status, ApiSettings settings, Clock clock) {
-    this.stores = stores;
-    this.status = status;
-    this.settings = settings;
-    this.clock = clock;
-  }
-
-  /** Judges the pools not valid yet again; whether any is still not valid. */
-  boolean revalidate() {
-    Instant now = clock.instant();
-    List<String> keys = new ArrayList<>();
-    try (KeyValueIterator<String, String> it = stores.unvalidated.all()) {
-      it.forEachRemaining(kv -> keys.add(kv.key));
+    PoolMaintenance(PoolStores stores, StatusAggregation status, ApiSettings settings, Clock clock) {
+        this.stores = stores;
+        this.status = status;
+        this.settings = settings;
+        this.clock = clock;
     }
-    for (String key : keys) {
-      PoolView view = stores.views.get(key);
-      if (view == null || view.accepted().deleting()) {
-        stores.unvalidated.delete(key);
-        continue;
-      }
-      PlatformValidator.Verdict verdict = stores.judge(view.accepted().nodePool().spec());
-      if (verdict.validation().equals(view.accepted().validation())) {
-        continue;
-      }
-      NodePoolAccepted next = new NodePoolAccepted(view.accepted().org(), view.accepted().nodePool(),
-          verdict.validation(), now, verdict.validation().valid() ? null : view.accepted().lastValid());
-      stores.trackValidation(key, next);
-      stores.publishAccepted(key, next);
-      status.publish(key, view.withAccepted(next), now);
-      PoolRef ref = PoolRef.of(next);
-      verdict.events().forEach(f -> status.onEvent(key, RecordedEvent.ofPool(ref, f.event(), f.message(),
-          ref.uid() + "/" + ref.generation(), ApiTopology.SERVICE, now)));
-    }
-    return stores.anyUnvalidated();
-  }
 
-  void forgetOldRequestIds() {
-    Instant cutoff = clock.instant().minus(settings.requestIdRetention());
-    List<String> expired = new ArrayList<>();
-    try (KeyValueIterator<String, RequestDecided> it = stores.requestIds.all()) {
-      while (it.hasNext()) {
-        KeyValue<String, RequestDecided> kv = it.next();
-        if (kv.value.decidedAt().isBefore(cutoff)) {
-          expired.add(kv.key);
+    /** Judges the pools not valid yet again; whether any is still not valid. */
+    boolean revalidate() {
+        Instant now = clock.instant();
+        List<String> keys = new ArrayList<>();
+        try (KeyValueIterator<String, String> it = stores.unvalidated.all()) {
+            it.forEachRemaining(kv -> keys.add(kv.key));
         }
-      }
+        for (String key : keys) {
+            PoolView view = stores.views.get(key);
+            if (view == null || view.accepted().deleting()) {
+                stores.unvalidated.delete(key);
+                continue;
+            }
+            PlatformValidator.Verdict verdict =
+                    stores.judge(view.accepted().nodePool().spec());
+            if (verdict.validation().equals(view.accepted().validation())) {
+                continue;
+            }
+            NodePoolAccepted next = new NodePoolAccepted(
+                    view.accepted().org(),
+                    view.accepted().nodePool(),
+                    verdict.validation(),
+                    now,
+                    verdict.validation().valid() ? null : view.accepted().lastValid());
+            stores.trackValidation(key, next);
+            stores.publishAccepted(key, next);
+            status.publish(key, view.withAccepted(next), now);
+            PoolRef ref = PoolRef.of(next);
+            verdict.events()
+                    .forEach(f -> status.onEvent(
+                            key,
+                            RecordedEvent.ofPool(
+                                    ref,
+                                    f.event(),
+                                    f.message(),
+                                    ref.uid() + "/" + ref.generation(),
+                                    ApiTopology.SERVICE,
+                                    now)));
+        }
+        return stores.anyUnvalidated();
     }
-    expired.forEach(stores.requestIds::delete);
-  }
+
+    void forgetOldRequestIds() {
+        Instant cutoff = clock.instant().minus(settings.requestIdRetention());
+        List<String> expired = new ArrayList<>();
+        try (KeyValueIterator<String, RequestDecided> it = stores.requestIds.all()) {
+            while (it.hasNext()) {
+                KeyValue<String, RequestDecided> kv = it.next();
+                if (kv.value.decidedAt().isBefore(cutoff)) {
+                    expired.add(kv.key);
+                }
+            }
+        }
+        expired.forEach(stores.requestIds::delete);
+    }
 }

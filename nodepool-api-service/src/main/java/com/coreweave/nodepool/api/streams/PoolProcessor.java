@@ -21,50 +21,50 @@ import org.apache.kafka.streams.processor.api.Record;
  */
 class PoolProcessor implements Processor<String, PoolInput, String, Outbound> {
 
-  private static final Duration REQUEST_ID_SWEEP = Duration.ofMinutes(10);
+    private static final Duration REQUEST_ID_SWEEP = Duration.ofMinutes(10);
 
-  private final ApiSettings settings;
-  private final int partitions;
-  private final Clock clock;
-  private final BiConsumer<String, RequestDecided> answered;
-  private RequestDecision requests;
-  private StatusAggregation status;
-  private Ticker revalidation;
+    private final ApiSettings settings;
+    private final int partitions;
+    private final Clock clock;
+    private final BiConsumer<String, RequestDecided> answered;
+    private RequestDecision requests;
+    private StatusAggregation status;
+    private Ticker revalidation;
 
-  PoolProcessor(ApiSettings settings, int partitions, Clock clock, BiConsumer<String, RequestDecided> answered) {
-    this.settings = settings;
-    this.partitions = partitions;
-    this.clock = clock;
-    this.answered = answered;
-  }
-
-  @Override
-  public void init(ProcessorContext<String, Outbound> context) {
-    PoolStores stores = new PoolStores(context, partitions, clock);
-    status = new StatusAggregation(stores);
-    requests = new RequestDecision(stores, status, settings, clock, answered);
-    PoolMaintenance maintenance = new PoolMaintenance(stores, status, settings, clock);
-    revalidation = new Ticker(context, settings.revalidateInterval(), t -> {
-      if (!maintenance.revalidate()) {
-        revalidation.stop();
-      }
-    });
-    stores.onUnvalidated(revalidation::start);
-    if (stores.anyUnvalidated()) {
-      revalidation.start();
+    PoolProcessor(ApiSettings settings, int partitions, Clock clock, BiConsumer<String, RequestDecided> answered) {
+        this.settings = settings;
+        this.partitions = partitions;
+        this.clock = clock;
+        this.answered = answered;
     }
-    context.schedule(REQUEST_ID_SWEEP, PunctuationType.WALL_CLOCK_TIME, t -> maintenance.forgetOldRequestIds());
-  }
 
-  @Override
-  public void process(Record<String, PoolInput> record) {
-    Instant now = clock.instant();
-    switch (record.value()) {
-      case PoolInput.Requested requested -> requests.onRequest(record.key(), requested.request(), now);
-      case PoolInput.NodesChanged changed -> status.onFact(record.key(), changed.fact(), now);
-      case PoolInput.PreemptionProgressed progressed -> status.onFact(record.key(), progressed.fact(), now);
-      case PoolInput.EventsRecorded recorded ->
-          recorded.recorded().events().forEach(event -> status.onEvent(record.key(), event));
+    @Override
+    public void init(ProcessorContext<String, Outbound> context) {
+        PoolStores stores = new PoolStores(context, partitions, clock);
+        status = new StatusAggregation(stores);
+        requests = new RequestDecision(stores, status, settings, clock, answered);
+        PoolMaintenance maintenance = new PoolMaintenance(stores, status, settings, clock);
+        revalidation = new Ticker(context, settings.revalidateInterval(), t -> {
+            if (!maintenance.revalidate()) {
+                revalidation.stop();
+            }
+        });
+        stores.onUnvalidated(revalidation::start);
+        if (stores.anyUnvalidated()) {
+            revalidation.start();
+        }
+        context.schedule(REQUEST_ID_SWEEP, PunctuationType.WALL_CLOCK_TIME, t -> maintenance.forgetOldRequestIds());
     }
-  }
+
+    @Override
+    public void process(Record<String, PoolInput> record) {
+        Instant now = clock.instant();
+        switch (record.value()) {
+            case PoolInput.Requested requested -> requests.onRequest(record.key(), requested.request(), now);
+            case PoolInput.NodesChanged changed -> status.onFact(record.key(), changed.fact(), now);
+            case PoolInput.PreemptionProgressed progressed -> status.onFact(record.key(), progressed.fact(), now);
+            case PoolInput.EventsRecorded recorded ->
+                recorded.recorded().events().forEach(event -> status.onEvent(record.key(), event));
+        }
+    }
 }

@@ -24,148 +24,160 @@ import org.apache.kafka.streams.state.TimestampedKeyValueStore;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
 
 /**
- * What the pool processor's parts share within one task: its stores, the catalogue, and where outputs go. Every
- * change through it commits in the task's transaction.
+ * What the pool processor's parts share within one task: its stores, the catalogue, and where outputs go. Every change
+ * through it commits in the task's transaction.
  */
 final class PoolStores {
 
-  /**
-   * How much of the pools' views each task keeps parsed, weighed as one plus the pool's nodes and Events (each a KB
-   * or so of heap): a pool's facts arrive within seconds of each other. 1,000 views of 10-node pools per task took
-   * the scale run's api-service over 1.5 GiB resident; this keeps about 300 such pools, or 1,200 of one node
-   * (benchmark 4 has 667 per task in flight at once).
-   */
-  private static final long RECENT_VIEW_WEIGHT = 11_000;
+    /**
+     * How much of the pools' views each task keeps parsed, weighed as one plus the pool's nodes and Events (each a KB
+     * or so of heap): a pool's facts arrive within seconds of each other. 1,000 views of 10-node pools per task took
+     * the scale run's api-service over 1.5 GiB resident; this keeps about 300 such pools, or 1,200 of one node
+     * (benchmark 4 has 667 per task in flight at once).
+     */
+    private static final long RECENT_VIEW_WEIGHT = 11_000;
 
-  /** A view is stored as its head and its parts (its nodes and preemptions), each under a key of its own. */
-  private static final SplitValues.Shape<PoolView, PoolView, ViewPart> SHAPE = new SplitValues.Shape<>() {
-    @Override
-    public PoolView head(PoolView view) {
-      return view.head();
+    /** A view is stored as its head and its parts (its nodes and preemptions), each under a key of its own. */
+    private static final SplitValues.Shape<PoolView, PoolView, ViewPart> SHAPE = new SplitValues.Shape<>() {
+        @Override
+        public PoolView head(PoolView view) {
+            return view.head();
+        }
+
+        @Override
+        public Map<String, ViewPart> members(PoolView view) {
+            return view.parts();
+        }
+
+        @Override
+        public PoolView join(PoolView head, SortedMap<String, ViewPart> parts) {
+            return PoolView.joined(head, parts);
+        }
+    };
+
+    final SplitValues<PoolView, PoolView, ViewPart> views;
+    final KeyValueStore<String, RequestDecided> requestIds;
+    final KeyValueStore<String, String> unvalidated;
+    final PoolCounts counts;
+    private final TimestampedKeyValueStore<String, InstanceType> catalogue;
+    private final ProcessorContext<String, Outbound> context;
+    private final FlushedOutputs<Outbound> statuses;
+    private final Clock clock;
+    private boolean catalogueSeen;
+    /** Told whenever a pool is filed as not valid yet: revalidation need tick only while there is one. */
+    private Runnable onUnvalidated = () -> {};
+
+    PoolStores(ProcessorContext<String, Outbound> context, int partitions, Clock clock) {
+        this.context = context;
+        this.clock = clock;
+        views = new SplitValues<>(
+                context.getStateStore(StoreNames.POOL_VIEWS),
+                context.getStateStore(StoreNames.POOL_VIEW_PARTS),
+                SHAPE,
+                RECENT_VIEW_WEIGHT,
+                view -> 1 + view.nodes().size() + view.events().events().size());
+        requestIds = context.getStateStore(StoreNames.REQUEST_IDS);
+        unvalidated = context.getStateStore(StoreNames.UNVALIDATED);
+        catalogue = context.getStateStore(StoreNames.INSTANCE_TYPES);
+        counts = new PoolCounts(
+                context.getStateStore(StoreNames.ORG_POOLS),
+                context.getStateStore(StoreNames.ORG_POOL_COUNTS),
+                context.taskId().partition(),
+                partitions,
+                this::emit);
+        counts.countOnce(views.heads().all());
+        // A pool's status changes with most facts, often several times within one commit (a node's assignment and its
+        // registration arrive together): only the last status of each commit is published.
+        statuses = FlushedOutputs.of(context, views.heads());
     }
 
-    @Override
-    public Map<String, ViewPart> members(PoolView view) {
-      return view.parts();
+    ProcessorContext<String, Outbound> context() {
+        return context;
     }
 
-    @Override
-    public PoolView join(PoolView head, SortedMap<String, ViewPart> parts) {
-      return PoolView.joined(head, parts);
+    void emit(String key, Outbound outbound) {
+        context.forward(new Record<>(key, outbound, clock.millis()));
     }
-  };
 
-  final SplitValues<PoolView, PoolView, ViewPart> views;
-  final KeyValueStore<String, RequestDecided> requestIds;
-  final KeyValueStore<String, String> unvalidated;
-  final PoolCounts counts;
-  private final TimestampedKeyValueStore<String, InstanceType> catalogue;
-  private final ProcessorContext<String, Outbound> context;
-  private final FlushedOutputs<Outbound> statuses;
-  private final Clock clock;
-  private boolean catalogueSeen;
-  /** Told whenever a pool is filed as not valid yet: revalidation need tick only while there is one. */
-  private Runnable onUnvalidated = () -> { };
-
-  PoolStores(ProcessorContext<String, Outbound> context, int partitions, Clock clock) {
-    this.context = context;
-    this.clock = clock;
-    views = new SplitValues<>(context.getStateStore(StoreNames.POOL_VIEWS),
-        context.getStateStore(StoreNames.POOL_VIEW_PARTS), SHAPE, RECENT_VIEW_WEIGHT,
-        view -> 1 + view.nodes().size() + view.events().events().size());
-    requestIds = context.getStateStore(StoreNames.REQUEST_IDS);
-    unvalidated = context.getStateStore(StoreNames.UNVALIDATED);
-    catalogue = context.getStateStore(StoreNames.INSTANCE_TYPES);
-    counts = new PoolCounts(context.getStateStore(StoreNames.ORG_POOLS),
-        context.getStateStore(StoreNames.ORG_POOL_COUNTS), context.taskId().partition(), partitions, this::emit);
-    counts.countOnce(views.heads().all());
-    // A pool's status changes with most facts, often several times within one commit (a node's assignment and its
-    // registration arrive together): only the last status of each commit is published.
-    statuses = FlushedOutputs.of(context, views.heads());
-  }
-
-  ProcessorContext<String, Outbound> context() {
-    return context;
-  }
-
-  void emit(String key, Outbound outbound) {
-    context.forward(new Record<>(key, outbound, clock.millis()));
-  }
-
-  /**
-   * Publishes pool {@code key} as accepted, and its demand to the quota it draws on, keyed by that quota so that the
-   * quota's ledger reads it without re-keying: the quota-service is a hop nearer.
-   */
-  void publishAccepted(String key, NodePoolAccepted accepted) {
-    emit(key, Outbound.to(Topics.NODEPOOL_ACCEPTED, accepted));
-    QuotaDemanded demand = QuotaDemanded.of(accepted);
-    emit(demand.quotaKey().toString(), Outbound.to(Topics.QUOTA_DEMANDED, demand));
-  }
-
-  /** The pool is gone: its accepted tombstone, and its incarnation's departure from the quota it drew on. */
-  void publishGone(String key, NodePoolAccepted last) {
-    QuotaDemanded gone = QuotaDemanded.gone(PoolRef.of(last.inForce()));
-    emit(gone.quotaKey().toString(), Outbound.to(Topics.QUOTA_DEMANDED, gone));
-    emit(key, Outbound.tombstone(Topics.NODEPOOL_ACCEPTED));
-  }
-
-  /** Publishes {@code status} of pool {@code key} with the commit that stores its view, unless a newer one is held. */
-  void publishAtCommit(String key, Outbound status) {
-    statuses.hold(new Record<>(key, status, clock.millis()));
-  }
-
-  /** Publishes the status held for pool {@code key} now, before an output that must follow it. */
-  void publishHeldStatus(String key) {
-    statuses.forwardNow(key);
-  }
-
-  /** The platform's verdict on a spec, against the capacity-service's catalogue. */
-  PlatformValidator.Verdict judge(NodePoolSpec spec) {
-    return PlatformValidator.judge(spec, type -> {
-      ValueAndTimestamp<InstanceType> entry = catalogue.get(type);
-      return entry == null ? null : entry.value();
-    }, catalogueLoaded());
-  }
-
-  /**
-   * Whether the capacity-service has published the catalogue (an estimate of the entries may say 0 too early). Once
-   * seen, it is not looked for again: opening an iterator on every request cost a quarter of deciding one.
-   */
-  private boolean catalogueLoaded() {
-    if (!catalogueSeen) {
-      try (var entries = catalogue.all()) {
-        catalogueSeen = entries.hasNext();
-      }
+    /**
+     * Publishes pool {@code key} as accepted, and its demand to the quota it draws on, keyed by that quota so that the
+     * quota's ledger reads it without re-keying: the quota-service is a hop nearer.
+     */
+    void publishAccepted(String key, NodePoolAccepted accepted) {
+        emit(key, Outbound.to(Topics.NODEPOOL_ACCEPTED, accepted));
+        QuotaDemanded demand = QuotaDemanded.of(accepted);
+        emit(demand.quotaKey().toString(), Outbound.to(Topics.QUOTA_DEMANDED, demand));
     }
-    return catalogueSeen;
-  }
 
-  /**
-   * Pools whose spec is not valid are judged again until it is (the catalogue may arrive or change). A pool is
-   * forgotten only if it is there: a delete writes a tombstone to the changelog even for a key the store lacks.
-   */
-  void trackValidation(String key, NodePoolAccepted accepted) {
-    if (accepted.validation().valid() || accepted.deleting()) {
-      forgetUnvalidated(key);
-    } else {
-      unvalidated.put(key, "");
-      onUnvalidated.run();
+    /** The pool is gone: its accepted tombstone, and its incarnation's departure from the quota it drew on. */
+    void publishGone(String key, NodePoolAccepted last) {
+        QuotaDemanded gone = QuotaDemanded.gone(PoolRef.of(last.inForce()));
+        emit(gone.quotaKey().toString(), Outbound.to(Topics.QUOTA_DEMANDED, gone));
+        emit(key, Outbound.tombstone(Topics.NODEPOOL_ACCEPTED));
     }
-  }
 
-  void onUnvalidated(Runnable listener) {
-    onUnvalidated = listener;
-  }
-
-  boolean anyUnvalidated() {
-    try (KeyValueIterator<String, String> it = unvalidated.all()) {
-      return it.hasNext();
+    /**
+     * Publishes {@code status} of pool {@code key} with the commit that stores its view, unless a newer one is held.
+     */
+    void publishAtCommit(String key, Outbound status) {
+        statuses.hold(new Record<>(key, status, clock.millis()));
     }
-  }
 
-  void forgetUnvalidated(String key) {
-    if (unvalidated.get(key) != null) {
-      unvalidated.delete(key);
+    /** Publishes the status held for pool {@code key} now, before an output that must follow it. */
+    void publishHeldStatus(String key) {
+        statuses.forwardNow(key);
     }
-  }
+
+    /** The platform's verdict on a spec, against the capacity-service's catalogue. */
+    PlatformValidator.Verdict judge(NodePoolSpec spec) {
+        return PlatformValidator.judge(
+                spec,
+                type -> {
+                    ValueAndTimestamp<InstanceType> entry = catalogue.get(type);
+                    return entry == null ? null : entry.value();
+                },
+                catalogueLoaded());
+    }
+
+    /**
+     * Whether the capacity-service has published the catalogue (an estimate of the entries may say 0 too early). Once
+     * seen, it is not looked for again: opening an iterator on every request cost a quarter of deciding one.
+     */
+    private boolean catalogueLoaded() {
+        if (!catalogueSeen) {
+            try (var entries = catalogue.all()) {
+                catalogueSeen = entries.hasNext();
+            }
+        }
+        return catalogueSeen;
+    }
+
+    /**
+     * Pools whose spec is not valid are judged again until it is (the catalogue may arrive or change). A pool is
+     * forgotten only if it is there: a delete writes a tombstone to the changelog even for a key the store lacks.
+     */
+    void trackValidation(String key, NodePoolAccepted accepted) {
+        if (accepted.validation().valid() || accepted.deleting()) {
+            forgetUnvalidated(key);
+        } else {
+            unvalidated.put(key, "");
+            onUnvalidated.run();
+        }
+    }
+
+    void onUnvalidated(Runnable listener) {
+        onUnvalidated = listener;
+    }
+
+    boolean anyUnvalidated() {
+        try (KeyValueIterator<String, String> it = unvalidated.all()) {
+            return it.hasNext();
+        }
+    }
+
+    void forgetUnvalidated(String key) {
+        if (unvalidated.get(key) != null) {
+            unvalidated.delete(key);
+        }
+    }
 }

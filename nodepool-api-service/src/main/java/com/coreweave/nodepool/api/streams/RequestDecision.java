@@ -14,8 +14,8 @@ import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.events.RequestDecided;
-import com.coreweave.nodepool.schema.topics.Rejection.Code;
 import com.coreweave.nodepool.schema.topics.Rejection;
+import com.coreweave.nodepool.schema.topics.Rejection.Code;
 import com.coreweave.nodepool.schema.topics.Topics;
 import io.fabric8.kubernetes.api.model.Status;
 import java.time.Clock;
@@ -27,98 +27,113 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
- * Request decision: answers each request of {@code nodepool-requested} once ({@link PoolDecider}), stores and
- * publishes the accepted pool, and sends a refused topic request to {@code nodepool-requested-dlq} with a Warning on
- * the pool, since its writer has no HTTP answer to read.
+ * Request decision: answers each request of {@code nodepool-requested} once ({@link PoolDecider}), stores and publishes
+ * the accepted pool, and sends a refused topic request to {@code nodepool-requested-dlq} with a Warning on the pool,
+ * since its writer has no HTTP answer to read.
  */
 final class RequestDecision {
 
-  private final PoolStores stores;
-  private final StatusAggregation status;
-  private final ApiSettings settings;
-  private final Clock clock;
-  private final BiConsumer<String, RequestDecided> answered;
+    private final PoolStores stores;
+    private final StatusAggregation status;
+    private final ApiSettings settings;
+    private final Clock clock;
+    private final BiConsumer<String, RequestDecided> answered;
 
-  RequestDecision(PoolStores stores, StatusAggregation status, ApiSettings settings, Clock clock,
-                  BiConsumer<String, RequestDecided> answered) {
-    this.stores = stores;
-    this.status = status;
-    this.settings = settings;
-    this.clock = clock;
-    this.answered = answered;
-  }
+    RequestDecision(
+            PoolStores stores,
+            StatusAggregation status,
+            ApiSettings settings,
+            Clock clock,
+            BiConsumer<String, RequestDecided> answered) {
+        this.stores = stores;
+        this.status = status;
+        this.settings = settings;
+        this.clock = clock;
+        this.answered = answered;
+    }
 
-  void onRequest(String key, PoolRequest request, Instant now) {
-    String requestKey = key + "|" + request.id();
-    RequestDecided earlier = stores.requestIds.get(requestKey);
-    if (earlier != null) {
-      // A repeated id changes nothing; the earlier answer is given again for a caller retrying with it.
-      answer(key, request, earlier);
-      return;
+    void onRequest(String key, PoolRequest request, Instant now) {
+        String requestKey = key + "|" + request.id();
+        RequestDecided earlier = stores.requestIds.get(requestKey);
+        if (earlier != null) {
+            // A repeated id changes nothing; the earlier answer is given again for a caller retrying with it.
+            answer(key, request, earlier);
+            return;
+        }
+        PoolView view = stores.views.get(key);
+        String current = view == null ? null : view.version();
+        // A uid must be unique across clusters and resets, so it is random (a transaction that aborts takes its uid
+        // with it, so a replay cannot leak a second one).
+        PoolDecider.WriteContext write = new PoolDecider.WriteContext(
+                now,
+                ResourceVersions.next(current, now),
+                UUID.randomUUID().toString(),
+                settings.defaultZone(),
+                current);
+        PoolDecider.Decision decision = view == null ? overCountQuota(key, request, now) : null;
+        if (decision == null) {
+            decision = PoolDecider.decide(request, view == null ? null : view.accepted(), write, stores::judge);
+        }
+        stores.requestIds.put(requestKey, decision.answer());
+        answer(key, request, decision.answer());
+        if (decision.isRefusal() && !request.fromRest()) {
+            deadLetter(key, request, view, decision.answer(), now);
+        }
+        if (decision.next() != null) {
+            NodePoolAccepted next = decision.next();
+            PoolView updated =
+                    view == null || !view.uid().equals(next.uid()) ? PoolView.of(next) : view.withAccepted(next);
+            if (view == null) {
+                stores.counts.created(next.org());
+            }
+            stores.trackValidation(key, next);
+            stores.publishAccepted(key, next);
+            status.publish(key, updated, now);
+        }
+        decision.events().forEach(e -> status.onEvent(key, e));
     }
-    PoolView view = stores.views.get(key);
-    String current = view == null ? null : view.version();
-    // A uid must be unique across clusters and resets, so it is random (a transaction that aborts takes its uid
-    // with it, so a replay cannot leak a second one).
-    PoolDecider.WriteContext write = new PoolDecider.WriteContext(now, ResourceVersions.next(current, now),
-        UUID.randomUUID().toString(), settings.defaultZone(), current);
-    PoolDecider.Decision decision = view == null ? overCountQuota(key, request, now) : null;
-    if (decision == null) {
-      decision = PoolDecider.decide(request, view == null ? null : view.accepted(), write, stores::judge);
-    }
-    stores.requestIds.put(requestKey, decision.answer());
-    answer(key, request, decision.answer());
-    if (decision.isRefusal() && !request.fromRest()) {
-      deadLetter(key, request, view, decision.answer(), now);
-    }
-    if (decision.next() != null) {
-      NodePoolAccepted next = decision.next();
-      PoolView updated = view == null || !view.uid().equals(next.uid()) ? PoolView.of(next) : view.withAccepted(next);
-      if (view == null) {
-        stores.counts.created(next.org());
-      }
-      stores.trackValidation(key, next);
-      stores.publishAccepted(key, next);
-      status.publish(key, updated, now);
-    }
-    decision.events().forEach(e -> status.onEvent(key, e));
-  }
 
-  /**
-   * A request that would create a pool the org has no room for under its pool count quota, refused; null when it
-   * creates none or has room (a request for a pool that exists never counts against the quota).
-   */
-  private PoolDecider.Decision overCountQuota(String key, PoolRequest request, Instant now) {
-    if (request.operation() != Operation.CREATE && request.operation() != Operation.APPLY) {
-      return null;
+    /**
+     * A request that would create a pool the org has no room for under its pool count quota, refused; null when it
+     * creates none or has room (a request for a pool that exists never counts against the quota).
+     */
+    private PoolDecider.Decision overCountQuota(String key, PoolRequest request, Instant now) {
+        if (request.operation() != Operation.CREATE && request.operation() != Operation.APPLY) {
+            return null;
+        }
+        PoolKey pool = PoolKey.parse(key);
+        Status refusal = settings.poolCountQuota().refusal(pool.org(), pool.pool(), stores.counts.of(pool.org()));
+        return refusal == null ? null : PoolDecider.Decision.refused(request, refusal, now);
     }
-    PoolKey pool = PoolKey.parse(key);
-    Status refusal = settings.poolCountQuota().refusal(pool.org(), pool.pool(), stores.counts.of(pool.org()));
-    return refusal == null ? null : PoolDecider.Decision.refused(request, refusal, now);
-  }
 
-  /**
-   * Publishes the answer to every instance's waiting REST call; a REST call waiting in this instance gets it as soon as
-   * the transaction commits, a topic's round trip earlier.
-   */
-  private void answer(String key, PoolRequest request, RequestDecided answer) {
-    stores.emit(key, Outbound.to(Topics.NODEPOOL_REQUEST_DECIDED, answer));
-    if (request.fromRest()) {
-      PromptCommits.afterCommit(() -> answered.accept(key, answer));
+    /**
+     * Publishes the answer to every instance's waiting REST call; a REST call waiting in this instance gets it as soon
+     * as the transaction commits, a topic's round trip earlier.
+     */
+    private void answer(String key, PoolRequest request, RequestDecided answer) {
+        stores.emit(key, Outbound.to(Topics.NODEPOOL_REQUEST_DECIDED, answer));
+        if (request.fromRest()) {
+            PromptCommits.afterCommit(() -> answered.accept(key, answer));
+        }
     }
-  }
 
-  private void deadLetter(String key, PoolRequest request, PoolView view, RequestDecided refused, Instant now) {
-    RecordMetadata meta = stores.context().recordMetadata().orElseThrow();
-    var why = refused.error();
-    Code code = Objects.requireNonNullElse(Code.ofHeader(why.getReason()), Code.INVALID);
-    var headers = Inputs.headers(new Rejection(code, FieldErrors.reason(why, Limits.MAX_DLQ_REASON_BYTES)), meta.topic(),
-        meta.partition(), meta.offset(), ApiTopology.SERVICE, clock);
-    stores.context().forward(new Record<>(key, Outbound.to(Topics.NODEPOOL_REQUESTED_DLQ, request.raw()),
-        now.toEpochMilli(), headers));
-    if (view != null) {
-      // A platform team without access to the DLQ sees on the pool itself why its request changed nothing.
-      status.onEvent(key, PoolDecider.refused(request, view.accepted(), why, now));
+    private void deadLetter(String key, PoolRequest request, PoolView view, RequestDecided refused, Instant now) {
+        RecordMetadata meta = stores.context().recordMetadata().orElseThrow();
+        var why = refused.error();
+        Code code = Objects.requireNonNullElse(Code.ofHeader(why.getReason()), Code.INVALID);
+        var headers = Inputs.headers(
+                new Rejection(code, FieldErrors.reason(why, Limits.MAX_DLQ_REASON_BYTES)),
+                meta.topic(),
+                meta.partition(),
+                meta.offset(),
+                ApiTopology.SERVICE,
+                clock);
+        stores.context()
+                .forward(new Record<>(
+                        key, Outbound.to(Topics.NODEPOOL_REQUESTED_DLQ, request.raw()), now.toEpochMilli(), headers));
+        if (view != null) {
+            // A platform team without access to the DLQ sees on the pool itself why its request changed nothing.
+            status.onEvent(key, PoolDecider.refused(request, view.accepted(), why, now));
+        }
     }
-  }
 }

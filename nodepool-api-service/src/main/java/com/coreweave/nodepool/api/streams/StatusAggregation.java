@@ -14,85 +14,97 @@ import com.coreweave.nodepool.schema.topics.Topics;
 import java.time.Instant;
 
 /**
- * Status aggregation: folds the other services' facts into each pool's view ({@link PoolViewReducer}), publishes
- * the resource on {@code nodepool-status} when its projection changes ({@link StatusProjector}; the last change of
- * each commit), folds recorded events into Kubernetes Events on {@code nodepool-events} ({@link EventFolder}), and
- * deletes a deleting pool once its nodes are gone.
+ * Status aggregation: folds the other services' facts into each pool's view ({@link PoolViewReducer}), publishes the
+ * resource on {@code nodepool-status} when its projection changes ({@link StatusProjector}; the last change of each
+ * commit), folds recorded events into Kubernetes Events on {@code nodepool-events} ({@link EventFolder}), and deletes a
+ * deleting pool once its nodes are gone.
  */
 final class StatusAggregation {
 
-  private final PoolStores stores;
+    private final PoolStores stores;
 
-  StatusAggregation(PoolStores stores) {
-    this.stores = stores;
-  }
+    StatusAggregation(PoolStores stores) {
+        this.stores = stores;
+    }
 
-  void onFact(String key, Object fact, Instant now) {
-    PoolView view = stores.views.get(key);
-    if (view == null) {
-      return;
+    void onFact(String key, Object fact, Instant now) {
+        PoolView view = stores.views.get(key);
+        if (view == null) {
+            return;
+        }
+        PoolView updated = PoolViewReducer.apply(view, fact, now);
+        if (updated == view) {
+            return;
+        }
+        publish(key, updated, now);
+        finalizeIfRemoved(key, updated, now);
     }
-    PoolView updated = PoolViewReducer.apply(view, fact, now);
-    if (updated == view) {
-      return;
-    }
-    publish(key, updated, now);
-    finalizeIfRemoved(key, updated, now);
-  }
 
-  void onEvent(String key, RecordedEvent recorded) {
-    PoolView view = stores.views.get(key);
-    if (view == null || !view.uid().equals(recorded.poolUid())) {
-      return;
+    void onEvent(String key, RecordedEvent recorded) {
+        PoolView view = stores.views.get(key);
+        if (view == null || !view.uid().equals(recorded.poolUid())) {
+            return;
+        }
+        EventFolder.Folded folded = EventFolder.fold(view.events(), recorded);
+        if (folded.changed() != null) {
+            stores.views.put(key, view.withEvents(folded.events()));
+            stores.emit(key, Outbound.to(Topics.NODEPOOL_EVENTS, folded.changed()));
+        }
     }
-    EventFolder.Folded folded = EventFolder.fold(view.events(), recorded);
-    if (folded.changed() != null) {
-      stores.views.put(key, view.withEvents(folded.events()));
-      stores.emit(key, Outbound.to(Topics.NODEPOOL_EVENTS, folded.changed()));
-    }
-  }
 
-  /**
-   * Stores the view and publishes the resource, with the commit, when its projection changed. A change gets the
-   * version of the write that made it, or, when only the status changed, a version of its own, so every change a
-   * watch sees is versioned.
-   */
-  void publish(String key, PoolView view, Instant now) {
-    NodePool projected = StatusProjector.project(view, now);
-    NodePool previous = view.published();
-    String written = projected.metadata().resourceVersion();
-    NodePool published;
-    if (previous == null || ResourceVersions.after(written, previous.metadata().resourceVersion())) {
-      published = projected;
-    } else {
-      String last = previous.metadata().resourceVersion();
-      published = versioned(projected, last).equals(previous) ? null
-          : versioned(projected, ResourceVersions.next(last, now));
+    /**
+     * Stores the view and publishes the resource, with the commit, when its projection changed. A change gets the
+     * version of the write that made it, or, when only the status changed, a version of its own, so every change a
+     * watch sees is versioned.
+     */
+    void publish(String key, PoolView view, Instant now) {
+        NodePool projected = StatusProjector.project(view, now);
+        NodePool previous = view.published();
+        String written = projected.metadata().resourceVersion();
+        NodePool published;
+        if (previous == null
+                || ResourceVersions.after(written, previous.metadata().resourceVersion())) {
+            published = projected;
+        } else {
+            String last = previous.metadata().resourceVersion();
+            published = versioned(projected, last).equals(previous)
+                    ? null
+                    : versioned(projected, ResourceVersions.next(last, now));
+        }
+        stores.views.put(key, published == null ? view : view.withPublished(published));
+        if (published != null) {
+            stores.publishAtCommit(key, Outbound.to(Topics.NODEPOOL_STATUS, published));
+        }
     }
-    stores.views.put(key, published == null ? view : view.withPublished(published));
-    if (published != null) {
-      stores.publishAtCommit(key, Outbound.to(Topics.NODEPOOL_STATUS, published));
-    }
-  }
 
-  private static NodePool versioned(NodePool pool, String version) {
-    return pool.withMetadata(pool.metadata().withResourceVersion(version));
-  }
-
-  /** A deleting pool whose nodes are all gone is deleted: last status, CWNodePoolDeleted, then tombstones. */
-  private void finalizeIfRemoved(String key, PoolView view, Instant now) {
-    var reconciled = view.reconciled();
-    if (!view.accepted().deleting() || reconciled == null || !reconciled.nodesRemoved() || !view.nodes().isEmpty()) {
-      return;
+    private static NodePool versioned(NodePool pool, String version) {
+        return pool.withMetadata(pool.metadata().withResourceVersion(version));
     }
-    stores.publishHeldStatus(key);
-    PoolRef ref = PoolRef.of(view.accepted());
-    onEvent(key, RecordedEvent.ofPool(ref, CwEvent.CWNodePoolDeleted, "NodePool " + ref.pool() + " deleted.",
-        ref.uid(), ApiTopology.SERVICE, now));
-    stores.emit(key, Outbound.tombstone(Topics.NODEPOOL_STATUS));
-    stores.publishGone(key, view.accepted());
-    stores.views.delete(key);
-    stores.forgetUnvalidated(key);
-    stores.counts.gone(view.accepted().org());
-  }
+
+    /** A deleting pool whose nodes are all gone is deleted: last status, CWNodePoolDeleted, then tombstones. */
+    private void finalizeIfRemoved(String key, PoolView view, Instant now) {
+        var reconciled = view.reconciled();
+        if (!view.accepted().deleting()
+                || reconciled == null
+                || !reconciled.nodesRemoved()
+                || !view.nodes().isEmpty()) {
+            return;
+        }
+        stores.publishHeldStatus(key);
+        PoolRef ref = PoolRef.of(view.accepted());
+        onEvent(
+                key,
+                RecordedEvent.ofPool(
+                        ref,
+                        CwEvent.CWNodePoolDeleted,
+                        "NodePool " + ref.pool() + " deleted.",
+                        ref.uid(),
+                        ApiTopology.SERVICE,
+                        now));
+        stores.emit(key, Outbound.tombstone(Topics.NODEPOOL_STATUS));
+        stores.publishGone(key, view.accepted());
+        stores.views.delete(key);
+        stores.forgetUnvalidated(key);
+        stores.counts.gone(view.accepted().org());
+    }
 }

@@ -3,21 +3,20 @@ package com.coreweave.nodepool.api.streams;
 /** The names of the api-service's state stores (also used by interactive queries). */
 public final class StoreNames {
 
-  private StoreNames() {
-  }
+    private StoreNames() {}
 
-  /** {@code <org>/<pool>} → {@code PoolView}: the materialized pool, with its Kubernetes Events (its head). */
-  public static final String POOL_VIEWS = "pool-views";
-  /** {@code <org>/<pool>/<part id>} → {@code ViewPart}: each node and spot preemption of a pool's view. */
-  public static final String POOL_VIEW_PARTS = "pool-view-parts";
-  /** {@code <org>/<pool>|<request id>} → {@code RequestDecided}: requests already answered. */
-  public static final String REQUEST_IDS = "request-ids";
-  /** {@code <org>/<pool>} → "": pools whose spec is not (yet) valid, validated again periodically. */
-  public static final String UNVALIDATED = "unvalidated-pools";
-  /** Global: instance type name → {@code InstanceType}, the capacity-service's catalogue. */
-  public static final String INSTANCE_TYPES = "instance-types";
-  /** {@code <org>} → its pools in this task's partition (the pool count quota). */
-  public static final String ORG_POOLS = "org-pools";
-  /** Global: {@code <org>/<partition>} → {@code OrgPoolCount}, every partition's count of each org's pools. */
-  public static final String ORG_POOL_COUNTS = "org-pool-counts";
+    /** {@code <org>/<pool>} → {@code PoolView}: the materialized pool, with its Kubernetes Events (its head). */
+    public static final String POOL_VIEWS = "pool-views";
+    /** {@code <org>/<pool>/<part id>} → {@code ViewPart}: each node and spot preemption of a pool's view. */
+    public static final String POOL_VIEW_PARTS = "pool-view-parts";
+    /** {@code <org>/<pool>|<request id>} → {@code RequestDecided}: requests already answered. */
+    public static final String REQUEST_IDS = "request-ids";
+    /** {@code <org>/<pool>} → "": pools whose spec is not (yet) valid, validated again periodically. */
+    public static final String UNVALIDATED = "unvalidated-pools";
+    /** Global: instance type name → {@code InstanceType}, the capacity-service's catalogue. */
+    public static final String INSTANCE_TYPES = "instance-types";
+    /** {@code <org>} → its pools in this task's partition (the pool count quota). */
+    public static final String ORG_POOLS = "org-pools";
+    /** Global: {@code <org>/<partition>} → {@code OrgPoolCount}, every partition's count of each org's pools. */
+    public static final String ORG_POOL_COUNTS = "org-pool-counts";
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
 import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeFact;
@@ -12,15 +13,14 @@ import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.QuotaDemanded;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.RecordedEvents;
-import com.coreweave.nodepool.schema.events.Verdicts;
 import com.coreweave.nodepool.schema.events.RequestDecided;
+import com.coreweave.nodepool.schema.events.Verdicts;
 import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.ObjectReference;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.coreweave.nodepool.testing.InstanceTypes;
 import com.coreweave.nodepool.testing.StreamsDriver;
-import com.coreweave.nodepool.schema.Limits;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -30,6 +30,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.test.TestRecord;
@@ -39,299 +41,412 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The api-service's topology without a broker: requests are decided once, the accepted pool and its status are
- * published, a status change gets a resourceVersion of its own without making a client's version stale, and a
- * refused topic request is dead-lettered with a Warning on the pool.
+ * published, a status change gets a resourceVersion of its own without making a client's version stale, and a refused
+ * topic request is dead-lettered with a Warning on the pool.
  */
 class ApiTopologyTest {
 
-  static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
-  static final String KEY = "demo/train";
+    static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
+    static final String KEY = "demo/train";
 
-  StreamsDriver driver;
-  TestInputTopic<String, String> requests;
-  TestInputTopic<String, String> nodes;
-  TestOutputTopic<String, String> decided;
-  TestOutputTopic<String, String> accepted;
-  TestOutputTopic<String, String> status;
-  TestOutputTopic<String, String> events;
-  TestOutputTopic<String, String> dlq;
+    StreamsDriver driver;
+    TestInputTopic<String, String> requests;
+    TestInputTopic<String, String> nodes;
+    TestOutputTopic<String, String> decided;
+    TestOutputTopic<String, String> accepted;
+    TestOutputTopic<String, String> status;
+    TestOutputTopic<String, String> events;
+    TestOutputTopic<String, String> dlq;
 
-  @BeforeEach
-  void start() {
-    // The service's clock stands at NOW throughout; revalidation runs on the driver's wall clock alone.
-    driver = StreamsDriver.start("api-test", NOW, clock -> ApiTopology.build(new Defaults(), 1,
-        Clock.fixed(NOW, ZoneOffset.UTC), (key, answer) -> { }));
-    InstanceTypes.publish(driver, InstanceTypes.A100);
-    requests = driver.input(Topics.NODEPOOL_REQUESTED);
-    nodes = driver.input(Topics.NODEPOOL_NODES_CHANGED);
-    decided = driver.output(Topics.NODEPOOL_REQUEST_DECIDED);
-    accepted = driver.output(Topics.NODEPOOL_ACCEPTED);
-    status = driver.output(Topics.NODEPOOL_STATUS);
-    events = driver.output(Topics.NODEPOOL_EVENTS);
-    dlq = driver.output(Topics.NODEPOOL_REQUESTED_DLQ);
-  }
+    @BeforeEach
+    void start() {
+        // The service's clock stands at NOW throughout; revalidation runs on the driver's wall clock alone.
+        driver = StreamsDriver.start(
+                "api-test",
+                NOW,
+                clock -> ApiTopology.build(new Defaults(), 1, Clock.fixed(NOW, ZoneOffset.UTC), (key, answer) -> {}));
+        InstanceTypes.publish(driver, InstanceTypes.A100);
+        requests = driver.input(Topics.NODEPOOL_REQUESTED);
+        nodes = driver.input(Topics.NODEPOOL_NODES_CHANGED);
+        decided = driver.output(Topics.NODEPOOL_REQUEST_DECIDED);
+        accepted = driver.output(Topics.NODEPOOL_ACCEPTED);
+        status = driver.output(Topics.NODEPOOL_STATUS);
+        events = driver.output(Topics.NODEPOOL_EVENTS);
+        dlq = driver.output(Topics.NODEPOOL_REQUESTED_DLQ);
+    }
 
-  @AfterEach
-  void stop() {
-    driver.close();
-  }
+    @AfterEach
+    void stop() {
+        driver.close();
+    }
 
-  static String apply(String id, int target, String resourceVersion) {
-    String version = resourceVersion == null ? "" : ",\"resourceVersion\":\"" + resourceVersion + "\"";
-    JsonNode pool = Json.mapper().valueToTree(Json.read("""
+    static String apply(String id, int target, String resourceVersion) {
+        String version = resourceVersion == null ? "" : ",\"resourceVersion\":\"" + resourceVersion + "\"";
+        JsonNode pool = Json.mapper().valueToTree(Json.read("""
         {"apiVersion":"compute.coreweave.com/v1alpha1","kind":"NodePool","metadata":{"name":"train"%s},
          "spec":{"instanceType":"gd-8xa100-i128","targetNodes":%d}}""".formatted(version, target), JsonNode.class));
-    return Json.string(CloudEvent.of(id, "platform-team/ci", NodePoolRequested.TYPE, KEY, NOW,
-        Json.mapper().createObjectNode().put("operation", "APPLY").set("nodePool", pool)));
-  }
+        return Json.string(CloudEvent.of(
+                id,
+                "platform-team/ci",
+                NodePoolRequested.TYPE,
+                KEY,
+                NOW,
+                Json.mapper().createObjectNode().put("operation", "APPLY").set("nodePool", pool)));
+    }
 
-  private NodePool lastStatus() {
-    List<TestRecord<String, String>> published = status.readRecordsToList();
-    assertThat(published).isNotEmpty();
-    return Json.read(published.get(published.size() - 1).value(), NodePool.class);
-  }
+    private NodePool lastStatus() {
+        List<TestRecord<String, String>> published = status.readRecordsToList();
+        assertThat(published).isNotEmpty();
+        return Json.read(published.get(published.size() - 1).value(), NodePool.class);
+    }
 
-  @Test
-  void aRequestIsDecidedOnceAndItsPoolAcceptedAndPublished() {
-    requests.pipeInput(KEY, apply("req-1", 2, null));
-    requests.pipeInput(KEY, apply("req-1", 2, null));
+    @Test
+    void aRequestIsDecidedOnceAndItsPoolAcceptedAndPublished() {
+        requests.pipeInput(KEY, apply("req-1", 2, null));
+        requests.pipeInput(KEY, apply("req-1", 2, null));
 
-    List<RequestDecided> answers = decided.readValuesToList().stream()
-        .map(v -> Json.read(v, RequestDecided.class)).toList();
-    assertThat(answers).hasSize(2).allMatch(a -> a.outcome() == RequestDecided.Outcome.CREATED);
-    assertThat(answers.get(1)).as("a repeated id gets the first answer").isEqualTo(answers.get(0));
-    assertThat(accepted.readValuesToList()).hasSize(1);
-    NodePool published = lastStatus();
-    assertThat(published.metadata().resourceVersion()).isEqualTo(answers.get(0).nodePool().metadata()
-        .resourceVersion());
-    assertThat(published.status().condition(Conditions.VALIDATED).reason()).isEqualTo("Valid");
-    assertThat(events.readValuesToList()).anyMatch(e -> e.contains("CWNodePoolCreated"));
-  }
+        List<RequestDecided> answers = decided.readValuesToList().stream()
+                .map(v -> Json.read(v, RequestDecided.class))
+                .toList();
+        assertThat(answers).hasSize(2).allMatch(a -> a.outcome() == RequestDecided.Outcome.CREATED);
+        assertThat(answers.get(1)).as("a repeated id gets the first answer").isEqualTo(answers.get(0));
+        assertThat(accepted.readValuesToList()).hasSize(1);
+        NodePool published = lastStatus();
+        assertThat(published.metadata().resourceVersion())
+                .isEqualTo(answers.get(0).nodePool().metadata().resourceVersion());
+        assertThat(published.status().condition(Conditions.VALIDATED).reason()).isEqualTo("Valid");
+        assertThat(events.readValuesToList()).anyMatch(e -> e.contains("CWNodePoolCreated"));
+    }
 
-  @Test
-  void aStatusChangeHasAVersionOfItsOwnAndLeavesTheLastWritesVersionValid() {
-    requests.pipeInput(KEY, apply("req-1", 2, null));
-    NodePool created = lastStatus();
-    String written = created.metadata().resourceVersion();
-    PoolRef ref = PoolRef.of(Json.read(accepted.readValuesToList().get(0),
-        com.coreweave.nodepool.schema.events.NodePoolAccepted.class));
+    @Test
+    void aStatusChangeHasAVersionOfItsOwnAndLeavesTheLastWritesVersionValid() {
+        requests.pipeInput(KEY, apply("req-1", 2, null));
+        NodePool created = lastStatus();
+        String written = created.metadata().resourceVersion();
+        PoolRef ref = PoolRef.of(Json.read(
+                accepted.readValuesToList().get(0), com.coreweave.nodepool.schema.events.NodePoolAccepted.class));
 
-    driver.driver().advanceWallClockTime(Duration.ofMillis(5));
-    nodes.pipeInput(KEY, Json.string(new NodeFact.NodePoolReconciled(ref, 2, 0, 0, 0, "np-1", null, List.of(),
-        false, false, false, null, NOW, null, null, null, new Verdicts(Conditions.Quota.UNDER,
-        "NodePool is within instance type quota.", null, null, 0))));
-    NodePool afterQuota = lastStatus();
+        driver.driver().advanceWallClockTime(Duration.ofMillis(5));
+        nodes.pipeInput(
+                KEY,
+                Json.string(new NodeFact.NodePoolReconciled(
+                        ref,
+                        2,
+                        0,
+                        0,
+                        0,
+                        "np-1",
+                        null,
+                        List.of(),
+                        false,
+                        false,
+                        false,
+                        null,
+                        NOW,
+                        null,
+                        null,
+                        null,
+                        new Verdicts(
+                                Conditions.Quota.UNDER, "NodePool is within instance type quota.", null, null, 0))));
+        NodePool afterQuota = lastStatus();
 
-    assertThat(Long.parseLong(afterQuota.metadata().resourceVersion())).isGreaterThan(Long.parseLong(written));
-    assertThat(afterQuota.status().condition(Conditions.QUOTA).reason()).isEqualTo("Under");
+        assertThat(Long.parseLong(afterQuota.metadata().resourceVersion())).isGreaterThan(Long.parseLong(written));
+        assertThat(afterQuota.status().condition(Conditions.QUOTA).reason()).isEqualTo("Under");
 
-    // A write naming the version of the last write or of the status change holds: only the status moved since.
-    requests.pipeInput(KEY, apply("req-2", 3, written));
-    requests.pipeInput(KEY, apply("req-3", 4, afterQuota.metadata().resourceVersion()));
-    List<RequestDecided> answers = decided.readValuesToList().stream()
-        .map(v -> Json.read(v, RequestDecided.class)).toList();
-    assertThat(answers).extracting(RequestDecided::outcome).containsExactly(RequestDecided.Outcome.CREATED,
-        RequestDecided.Outcome.UPDATED, RequestDecided.Outcome.REJECTED);
-    assertThat(answers.get(2).error().getReason()).isEqualTo("Conflict");
-  }
+        // A write naming the version of the last write or of the status change holds: only the status moved since.
+        requests.pipeInput(KEY, apply("req-2", 3, written));
+        requests.pipeInput(KEY, apply("req-3", 4, afterQuota.metadata().resourceVersion()));
+        List<RequestDecided> answers = decided.readValuesToList().stream()
+                .map(v -> Json.read(v, RequestDecided.class))
+                .toList();
+        assertThat(answers)
+                .extracting(RequestDecided::outcome)
+                .containsExactly(
+                        RequestDecided.Outcome.CREATED,
+                        RequestDecided.Outcome.UPDATED,
+                        RequestDecided.Outcome.REJECTED);
+        assertThat(answers.get(2).error().getReason()).isEqualTo("Conflict");
+    }
 
-  @Test
-  void aRemovedPoolPublishesItsLastStatusBeforeItsTombstone() {
-    requests.pipeInput(KEY, apply("req-1", 1, null));
-    PoolRef ref = PoolRef.of(Json.read(accepted.readValuesToList().get(0),
-        com.coreweave.nodepool.schema.events.NodePoolAccepted.class));
-    requests.pipeInput(KEY, Json.string(CloudEvent.of("req-2", "platform-team/ci", NodePoolRequested.TYPE, KEY, NOW,
-        Json.mapper().createObjectNode().put("operation", "DELETE").set("nodePool",
-            Json.mapper().createObjectNode().set("metadata", Json.mapper().createObjectNode().put("name", "train"))))));
-    status.readRecordsToList();
+    @Test
+    void aRemovedPoolPublishesItsLastStatusBeforeItsTombstone() {
+        requests.pipeInput(KEY, apply("req-1", 1, null));
+        PoolRef ref = PoolRef.of(Json.read(
+                accepted.readValuesToList().get(0), com.coreweave.nodepool.schema.events.NodePoolAccepted.class));
+        requests.pipeInput(
+                KEY,
+                Json.string(CloudEvent.of(
+                        "req-2",
+                        "platform-team/ci",
+                        NodePoolRequested.TYPE,
+                        KEY,
+                        NOW,
+                        Json.mapper()
+                                .createObjectNode()
+                                .put("operation", "DELETE")
+                                .set(
+                                        "nodePool",
+                                        Json.mapper()
+                                                .createObjectNode()
+                                                .set(
+                                                        "metadata",
+                                                        Json.mapper()
+                                                                .createObjectNode()
+                                                                .put("name", "train"))))));
+        status.readRecordsToList();
 
-    driver.input(Topics.NODEPOOL_NODES_CHANGED)
-        .pipeInput(KEY, Json.string(new NodeFact.NodePoolReconciled(ref, 0, 0, 0, 0, null, null, List.of(), true,
-            true, false, null, NOW)));
+        driver.input(Topics.NODEPOOL_NODES_CHANGED)
+                .pipeInput(
+                        KEY,
+                        Json.string(new NodeFact.NodePoolReconciled(
+                                ref, 0, 0, 0, 0, null, null, List.of(), true, true, false, null, NOW)));
 
-    List<String> published = status.readValuesToList();
-    assertThat(published).hasSize(2);
-    assertThat(Json.read(published.get(0), NodePool.class).status().condition(Conditions.NODES_REMOVED).reason())
-        .isEqualTo("Complete");
-    assertThat(published.get(1)).as("the tombstone comes last").isNull();
-  }
+        List<String> published = status.readValuesToList();
+        assertThat(published).hasSize(2);
+        assertThat(Json.read(published.get(0), NodePool.class)
+                        .status()
+                        .condition(Conditions.NODES_REMOVED)
+                        .reason())
+                .isEqualTo("Complete");
+        assertThat(published.get(1)).as("the tombstone comes last").isNull();
+    }
 
-  @Test
-  void eachAcceptedPoolsDemandGoesToItsQuotaAndItsDepartureWithItsTombstone() {
-    TestOutputTopic<String, String> demands = driver.output(Topics.QUOTA_DEMANDED);
-    requests.pipeInput(KEY, apply("req-1", 2, null));
-    requests.pipeInput(KEY, apply("req-2", 3, null));
-    PoolRef ref = PoolRef.of(Json.read(accepted.readValuesToList().get(0),
-        com.coreweave.nodepool.schema.events.NodePoolAccepted.class));
-    requests.pipeInput(KEY, Json.string(CloudEvent.of("req-3", "platform-team/ci", NodePoolRequested.TYPE, KEY, NOW,
-        Json.mapper().createObjectNode().put("operation", "DELETE").set("nodePool",
-            Json.mapper().createObjectNode().set("metadata", Json.mapper().createObjectNode().put("name", "train"))))));
-    driver.input(Topics.NODEPOOL_NODES_CHANGED)
-        .pipeInput(KEY, Json.string(new NodeFact.NodePoolReconciled(ref, 0, 0, 0, 0, null, null, List.of(), true,
-            true, false, null, NOW)));
+    @Test
+    void eachAcceptedPoolsDemandGoesToItsQuotaAndItsDepartureWithItsTombstone() {
+        TestOutputTopic<String, String> demands = driver.output(Topics.QUOTA_DEMANDED);
+        requests.pipeInput(KEY, apply("req-1", 2, null));
+        requests.pipeInput(KEY, apply("req-2", 3, null));
+        PoolRef ref = PoolRef.of(Json.read(
+                accepted.readValuesToList().get(0), com.coreweave.nodepool.schema.events.NodePoolAccepted.class));
+        requests.pipeInput(
+                KEY,
+                Json.string(CloudEvent.of(
+                        "req-3",
+                        "platform-team/ci",
+                        NodePoolRequested.TYPE,
+                        KEY,
+                        NOW,
+                        Json.mapper()
+                                .createObjectNode()
+                                .put("operation", "DELETE")
+                                .set(
+                                        "nodePool",
+                                        Json.mapper()
+                                                .createObjectNode()
+                                                .set(
+                                                        "metadata",
+                                                        Json.mapper()
+                                                                .createObjectNode()
+                                                                .put("name", "train"))))));
+        driver.input(Topics.NODEPOOL_NODES_CHANGED)
+                .pipeInput(
+                        KEY,
+                        Json.string(new NodeFact.NodePoolReconciled(
+                                ref, 0, 0, 0, 0, null, null, List.of(), true, true, false, null, NOW)));
 
-    var told = demands.readRecordsToList();
-    assertThat(told).extracting(r -> r.key()).containsOnly("demo/US-EAST-04A/gd-8xa100-i128");
-    assertThat(told).extracting(r -> Json.read(r.value(), QuotaDemanded.class))
-        .extracting(d -> d.requested() + (d.deleting() ? " deleting" : "") + (d.gone() ? " gone" : ""))
-        .containsExactly("2", "3", "3 deleting", "0 deleting gone");
-  }
+        var told = demands.readRecordsToList();
+        assertThat(told).extracting(r -> r.key()).containsOnly("demo/US-EAST-04A/gd-8xa100-i128");
+        assertThat(told)
+                .extracting(r -> Json.read(r.value(), QuotaDemanded.class))
+                .extracting(d -> d.requested() + (d.deleting() ? " deleting" : "") + (d.gone() ? " gone" : ""))
+                .containsExactly("2", "3", "3 deleting", "0 deleting gone");
+    }
 
-  @Test
-  void aRefusedTopicRequestIsDeadLetteredAndShownOnThePool() {
-    requests.pipeInput(KEY, apply("req-1", 2, null));
-    requests.pipeInput(KEY, apply("req-2", 3, "1"));
+    @Test
+    void aRefusedTopicRequestIsDeadLetteredAndShownOnThePool() {
+        requests.pipeInput(KEY, apply("req-1", 2, null));
+        requests.pipeInput(KEY, apply("req-2", 3, "1"));
 
-    var refused = dlq.readRecordsToList();
-    assertThat(refused).singleElement().satisfies(r -> {
-      assertThat(r.headers().lastHeader("dlq.reason")).isNotNull();
-      assertThat(r.value()).contains("req-2");
-    });
-    assertThat(events.readValuesToList()).anyMatch(e -> e.contains("CWNodePoolNodesRequestFailed")
-        && e.contains("req-2"));
-  }
+        var refused = dlq.readRecordsToList();
+        assertThat(refused).singleElement().satisfies(r -> {
+            assertThat(r.headers().lastHeader("dlq.reason")).isNotNull();
+            assertThat(r.value()).contains("req-2");
+        });
+        assertThat(events.readValuesToList())
+                .anyMatch(e -> e.contains("CWNodePoolNodesRequestFailed") && e.contains("req-2"));
+    }
 
-  /** A request on the topic with the manifest {@code change} makes of the smallest one. */
-  static String apply(String id, java.util.function.Consumer<ObjectNode> change) {
-    ObjectNode pool = Json.read("""
+    /** A request on the topic with the manifest {@code change} makes of the smallest one. */
+    static String apply(String id, Consumer<ObjectNode> change) {
+        ObjectNode pool = Json.read("""
         {"apiVersion":"compute.coreweave.com/v1alpha1","kind":"NodePool","metadata":{"name":"train"},
          "spec":{"instanceType":"gd-8xa100-i128","targetNodes":1}}""", ObjectNode.class);
-    change.accept(pool);
-    return Json.string(CloudEvent.of(id, "platform-team/ci", NodePoolRequested.TYPE, KEY, NOW,
-        Json.mapper().createObjectNode().put("operation", "APPLY").set("nodePool", pool)));
-  }
+        change.accept(pool);
+        return Json.string(CloudEvent.of(
+                id,
+                "platform-team/ci",
+                NodePoolRequested.TYPE,
+                KEY,
+                NOW,
+                Json.mapper().createObjectNode().put("operation", "APPLY").set("nodePool", pool)));
+    }
 
-  private static String reason(TestRecord<String, String> deadLetter) {
-    return new String(deadLetter.headers().lastHeader("dlq.reason").value(), StandardCharsets.UTF_8);
-  }
+    private static String reason(TestRecord<String, String> deadLetter) {
+        return new String(deadLetter.headers().lastHeader("dlq.reason").value(), StandardCharsets.UTF_8);
+    }
 
-  /** Issue 25: every cause of 10,000 bad taints went into the dead letter's reason header. */
-  @Test
-  void aTopicRequestWithTenThousandBadTaintsIsDeadLetteredWithItsFirstCausesAndACount() {
-    requests.pipeInput(KEY, apply("req-taints", pool -> {
-      ArrayNode taints = ((ObjectNode) pool.get("spec")).putArray("nodeTaints");
-      for (int i = 0; i < 10_000; i++) {
-        taints.addObject().put("key", "-bad-" + i).put("effect", "Sometimes");
-      }
-    }));
+    /** Issue 25: every cause of 10,000 bad taints went into the dead letter's reason header. */
+    @Test
+    void aTopicRequestWithTenThousandBadTaintsIsDeadLetteredWithItsFirstCausesAndACount() {
+        requests.pipeInput(KEY, apply("req-taints", pool -> {
+            ArrayNode taints = ((ObjectNode) pool.get("spec")).putArray("nodeTaints");
+            for (int i = 0; i < 10_000; i++) {
+                taints.addObject().put("key", "-bad-" + i).put("effect", "Sometimes");
+            }
+        }));
 
-    TestRecord<String, String> refused = dlq.readRecord();
-    String reason = reason(refused);
-    int listed = reason.split("; ").length;
-    assertThat(reason.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(Limits.MAX_DLQ_REASON_BYTES);
-    assertThat(reason).startsWith("data.nodePool is invalid: spec.nodeTaints: Too many: 10000: must have at most "
-        + "32 items; spec.nodeTaints[0].key: Invalid value: \"-bad-0\": ")
-        .endsWith(" … (" + (20_001 - listed) + " more causes)");
-    assertThat(new String(refused.headers().lastHeader("dlq.error").value(), StandardCharsets.UTF_8))
-        .isEqualTo("InvalidSpec");
-    assertThat(accepted.readValuesToList()).isEmpty();
-  }
+        TestRecord<String, String> refused = dlq.readRecord();
+        String reason = reason(refused);
+        int listed = reason.split("; ").length;
+        assertThat(reason.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(Limits.MAX_DLQ_REASON_BYTES);
+        assertThat(reason)
+                .startsWith("data.nodePool is invalid: spec.nodeTaints: Too many: 10000: must have at most "
+                        + "32 items; spec.nodeTaints[0].key: Invalid value: \"-bad-0\": ")
+                .endsWith(" … (" + (20_001 - listed) + " more causes)");
+        assertThat(new String(refused.headers().lastHeader("dlq.error").value(), StandardCharsets.UTF_8))
+                .isEqualTo("InvalidSpec");
+        assertThat(accepted.readValuesToList()).isEmpty();
+    }
 
-  @Test
-  void aTopicRequestForAPoolTooLargeToStoreIsDeadLetteredWithWhyAndShownOnThePool() {
-    requests.pipeInput(KEY, apply("req-1", 2, null));
-    // Within the bounds of annotations in UTF-8, but six times as large as JSON.
-    requests.pipeInput(KEY, apply("req-large", pool -> ((ObjectNode) pool.get("metadata")).putObject("annotations")
-        .put("note", "\u0001".repeat(50 * 1024))));
+    @Test
+    void aTopicRequestForAPoolTooLargeToStoreIsDeadLetteredWithWhyAndShownOnThePool() {
+        requests.pipeInput(KEY, apply("req-1", 2, null));
+        // Within the bounds of annotations in UTF-8, but six times as large as JSON.
+        requests.pipeInput(
+                KEY,
+                apply(
+                        "req-large",
+                        pool -> ((ObjectNode) pool.get("metadata"))
+                                .putObject("annotations")
+                                .put("note", "\u0001".repeat(50 * 1024))));
 
-    String reason = reason(dlq.readRecord());
-    assertThat(reason).startsWith("NodePool \"train\" is invalid: metadata: Too long: the NodePool as stored "
-        + "(metadata with managedFields, and spec) must have at most 262144 bytes of JSON");
-    assertThat(events.readValuesToList()).anyMatch(e -> e.contains("CWNodePoolNodesRequestFailed")
-        && e.contains("req-large"));
-    assertThat(lastStatus().metadata().annotations()).isNull();
-  }
+        String reason = reason(dlq.readRecord());
+        assertThat(reason)
+                .startsWith("NodePool \"train\" is invalid: metadata: Too long: the NodePool as stored "
+                        + "(metadata with managedFields, and spec) must have at most 262144 bytes of JSON");
+        assertThat(events.readValuesToList())
+                .anyMatch(e -> e.contains("CWNodePoolNodesRequestFailed") && e.contains("req-large"));
+        assertThat(lastStatus().metadata().annotations()).isNull();
+    }
 
-  @Test
-  void aPoolOfATypeCataloguedLaterIsJudgedAgainOnTheNextRevalidation() {
-    String pool = apply("req-1", 1, null).replace("gd-8xa100-i128", "gd-1xa100");
-    requests.pipeInput(KEY, pool);
-    assertThat(lastStatus().status().condition(Conditions.VALIDATED).status()).isEqualTo("False");
+    @Test
+    void aPoolOfATypeCataloguedLaterIsJudgedAgainOnTheNextRevalidation() {
+        String pool = apply("req-1", 1, null).replace("gd-8xa100-i128", "gd-1xa100");
+        requests.pipeInput(KEY, pool);
+        assertThat(lastStatus().status().condition(Conditions.VALIDATED).status())
+                .isEqualTo("False");
 
-    InstanceTypes.publish(driver, new InstanceType("gd-1xa100", "1x A100", "A100", 1, 16, 256, false,
-        List.of(InstanceTypes.ZONE)));
-    driver.driver().advanceWallClockTime(new Defaults().revalidateInterval());
+        InstanceTypes.publish(
+                driver,
+                new InstanceType("gd-1xa100", "1x A100", "A100", 1, 16, 256, false, List.of(InstanceTypes.ZONE)));
+        driver.driver().advanceWallClockTime(new Defaults().revalidateInterval());
 
-    assertThat(lastStatus().status().condition(Conditions.VALIDATED).reason()).isEqualTo("Valid");
-    driver.driver().advanceWallClockTime(new Defaults().revalidateInterval());
-    assertThat(status.isEmpty()).as("nothing left to judge again").isTrue();
-  }
+        assertThat(lastStatus().status().condition(Conditions.VALIDATED).reason())
+                .isEqualTo("Valid");
+        driver.driver().advanceWallClockTime(new Defaults().revalidateInterval());
+        assertThat(status.isEmpty()).as("nothing left to judge again").isTrue();
+    }
 
-  @Test
-  void anOrgCreatesAsManyPoolsAsItsCountQuotaAllowsAndEveryUpdateOfThemStillGoesThrough() {
-    // Org "tiny" may have 2 pools (Defaults); a third create is refused as Kubernetes refuses one past count/<resource>.
-    requests.pipeInput("tiny/a", create("tiny", "a", "c-1", 1));
-    requests.pipeInput("tiny/b", create("tiny", "b", "c-2", 1));
-    requests.pipeInput("tiny/c", create("tiny", "c", "c-3", 1));
-    requests.pipeInput("tiny/a", create("tiny", "a", "c-4", 3));
-    requests.pipeInput("demo/c", create("demo", "c", "c-5", 1));
+    @Test
+    void anOrgCreatesAsManyPoolsAsItsCountQuotaAllowsAndEveryUpdateOfThemStillGoesThrough() {
+        // Org "tiny" may have 2 pools (Defaults); a third create is refused as Kubernetes refuses one past
+        // count/<resource>.
+        requests.pipeInput("tiny/a", create("tiny", "a", "c-1", 1));
+        requests.pipeInput("tiny/b", create("tiny", "b", "c-2", 1));
+        requests.pipeInput("tiny/c", create("tiny", "c", "c-3", 1));
+        requests.pipeInput("tiny/a", create("tiny", "a", "c-4", 3));
+        requests.pipeInput("demo/c", create("demo", "c", "c-5", 1));
 
-    List<RequestDecided> answers = decided.readValuesToList().stream()
-        .map(v -> Json.read(v, RequestDecided.class)).toList();
-    assertThat(answers).extracting(RequestDecided::outcome).containsExactly(RequestDecided.Outcome.CREATED,
-        RequestDecided.Outcome.CREATED, RequestDecided.Outcome.REJECTED, RequestDecided.Outcome.UPDATED,
-        RequestDecided.Outcome.CREATED);
-    assertThat(answers.get(2).error().getCode()).isEqualTo(403);
-    assertThat(answers.get(2).error().getMessage()).contains("exceeded quota: count/nodepools.compute.coreweave.com",
-        "used: 2, limited: 2");
-    var refused = dlq.readRecordsToList();
-    assertThat(refused).hasSize(1);
-    assertThat(refused.get(0).key()).isEqualTo("tiny/c");
-    assertThat(new String(refused.get(0).headers().lastHeader("dlq.error").value())).isEqualTo("Forbidden");
-    var counts = driver.output(Topics.ORG_POOLS_COUNTED).readKeyValuesToMap();
-    assertThat(counts.get("tiny/0")).contains("\"pools\":2");
-    assertThat(counts.get("demo/0")).contains("\"pools\":1");
-  }
+        List<RequestDecided> answers = decided.readValuesToList().stream()
+                .map(v -> Json.read(v, RequestDecided.class))
+                .toList();
+        assertThat(answers)
+                .extracting(RequestDecided::outcome)
+                .containsExactly(
+                        RequestDecided.Outcome.CREATED,
+                        RequestDecided.Outcome.CREATED,
+                        RequestDecided.Outcome.REJECTED,
+                        RequestDecided.Outcome.UPDATED,
+                        RequestDecided.Outcome.CREATED);
+        assertThat(answers.get(2).error().getCode()).isEqualTo(403);
+        assertThat(answers.get(2).error().getMessage())
+                .contains("exceeded quota: count/nodepools.compute.coreweave.com", "used: 2, limited: 2");
+        var refused = dlq.readRecordsToList();
+        assertThat(refused).hasSize(1);
+        assertThat(refused.get(0).key()).isEqualTo("tiny/c");
+        assertThat(new String(refused.get(0).headers().lastHeader("dlq.error").value()))
+                .isEqualTo("Forbidden");
+        var counts = driver.output(Topics.ORG_POOLS_COUNTED).readKeyValuesToMap();
+        assertThat(counts.get("tiny/0")).contains("\"pools\":2");
+        assertThat(counts.get("demo/0")).contains("\"pools\":1");
+    }
 
-  static String create(String org, String pool, String id, int target) {
-    JsonNode manifest = Json.mapper().valueToTree(Json.read("""
+    static String create(String org, String pool, String id, int target) {
+        JsonNode manifest = Json.mapper().valueToTree(Json.read("""
         {"apiVersion":"compute.coreweave.com/v1alpha1","kind":"NodePool","metadata":{"name":"%s"},
          "spec":{"instanceType":"gd-8xa100-i128","targetNodes":%d}}""".formatted(pool, target), JsonNode.class));
-    return Json.string(CloudEvent.of(id, "platform-team/ci", NodePoolRequested.TYPE, org + "/" + pool, NOW,
-        Json.mapper().createObjectNode().put("operation", "APPLY").set("nodePool", manifest)));
-  }
-
-  static final class Defaults implements ApiSettings {
-    public String defaultZone() {
-      return "US-EAST-04A";
+        return Json.string(CloudEvent.of(
+                id,
+                "platform-team/ci",
+                NodePoolRequested.TYPE,
+                org + "/" + pool,
+                NOW,
+                Json.mapper().createObjectNode().put("operation", "APPLY").set("nodePool", manifest)));
     }
 
-    public Duration requestTimeout() {
-      return Duration.ofSeconds(15);
+    static final class Defaults implements ApiSettings {
+        public String defaultZone() {
+            return "US-EAST-04A";
+        }
+
+        public Duration requestTimeout() {
+            return Duration.ofSeconds(15);
+        }
+
+        public Duration requestIdRetention() {
+            return Duration.ofHours(24);
+        }
+
+        public Duration watchBookmarkInterval() {
+            return Duration.ofSeconds(30);
+        }
+
+        public Duration revalidateInterval() {
+            return Duration.ofSeconds(5);
+        }
+
+        public int poolCountLimit() {
+            return 1000;
+        }
+
+        public Map<String, Integer> poolCountLimitPerOrg() {
+            return Map.of("tiny", 2);
+        }
     }
 
-    public Duration requestIdRetention() {
-      return Duration.ofHours(24);
+    /** The sealed PoolInput: each topic's record reaches the processor as its own input and is handled as such. */
+    @Test
+    void aRecordedEventReachesThePoolProcessorAsItsOwnInputAndBecomesAKubernetesEvent() {
+        requests.pipeInput(KEY, apply("req-1", 2, null));
+        String uid = Json.read(decided.readValuesToList().getFirst(), RequestDecided.class)
+                .nodePool()
+                .metadata()
+                .uid();
+        events.readValuesToList();
+        var recorded = new RecordedEvent(
+                "ev-1",
+                "demo",
+                "train",
+                uid,
+                ObjectReference.nodePool("train", uid),
+                "CWSealedInputSeen",
+                "Normal",
+                "seen through PoolInput.EventsRecorded",
+                "test",
+                NOW);
+
+        driver.input(Topics.NODEPOOL_EVENT_RECORDED).pipeInput(KEY, Json.string(new RecordedEvents(List.of(recorded))));
+
+        assertThat(events.readValuesToList()).singleElement().asString().contains("CWSealedInputSeen");
     }
-
-    public Duration watchBookmarkInterval() {
-      return Duration.ofSeconds(30);
-    }
-
-    public Duration revalidateInterval() {
-      return Duration.ofSeconds(5);
-    }
-
-    public int poolCountLimit() {
-      return 1000;
-    }
-
-    public java.util.Map<String, Integer> poolCountLimitPerOrg() {
-      return java.util.Map.of("tiny", 2);
-    }
-  }
-
-  /** The sealed PoolInput: each topic's record reaches the processor as its own input and is handled as such. */
-  @Test
-  void aRecordedEventReachesThePoolProcessorAsItsOwnInputAndBecomesAKubernetesEvent() {
-    requests.pipeInput(KEY, apply("req-1", 2, null));
-    String uid = Json.read(decided.readValuesToList().getFirst(), RequestDecided.class).nodePool().metadata().uid();
-    events.readValuesToList();
-    var recorded = new RecordedEvent("ev-1", "demo", "train", uid, ObjectReference.nodePool("train", uid),
-        "CWSealedInputSeen", "Normal", "seen through PoolInput.EventsRecorded", "test", NOW);
-
-    driver.input(Topics.NODEPOOL_EVENT_RECORDED).pipeInput(KEY, Json.string(new RecordedEvents(List.of(recorded))));
-
-    assertThat(events.readValuesToList()).singleElement().asString().contains("CWSealedInputSeen");
-  }
 }

@@ -1,25 +1,25 @@
 package com.coreweave.nodepool.provisioner.domain;
 
 /**
- * What the provisioner does about a node alert (the node-alert catalogue, {@code node-alerts.yaml}), from the least
- * to the most disruptive: a node with several active alerts gets the strongest of their actions.
+ * What the provisioner does about a node alert (the node-alert catalogue, {@code node-alerts.yaml}), from the least to
+ * the most disruptive: a node with several active alerts gets the strongest of their actions.
  */
 public enum AlertAction {
-  /** Record only: the node condition shows the alert. */
-  None,
-  /** Reboot or reset the node in place. */
-  Reboot,
-  /** Take the node out of service and replace it; its machine goes to maintenance. */
-  Replace,
-  /** Take the node out of service for diagnosis and replace it; its machine goes to maintenance. */
-  Triage;
+    /** Record only: the node condition shows the alert. */
+    None,
+    /** Reboot or reset the node in place. */
+    Reboot,
+    /** Take the node out of service and replace it; its machine goes to maintenance. */
+    Replace,
+    /** Take the node out of service for diagnosis and replace it; its machine goes to maintenance. */
+    Triage;
 
-  AlertAction strongest(AlertAction other) {
-    return other.compareTo(this) > 0 ? other : this;
-  }
+    AlertAction strongest(AlertAction other) {
+        return other.compareTo(this) > 0 ? other : this;
+    }
 
-  /** Whether the node leaves the pool for good. */
-  boolean outOfService() {
-    return this == Replace || this == Triage;
-  }
+    /** Whether the node leaves the pool for good. */
+    boolean outOfService() {
+        return this == Replace || this == Triage;
+    }
 }

@@ -13,66 +13,71 @@ import java.util.Optional;
 
 /**
  * The node-alert catalogue of reference 001 as data ({@code node-alerts.yaml} on the classpath): for each alert, the
- * node condition it sets while active and the action it calls for. An alert that is not listed is recorded under
- * the condition {@link #UNKNOWN_CONDITION} and never acted on.
+ * node condition it sets while active and the action it calls for. An alert that is not listed is recorded under the
+ * condition {@link #UNKNOWN_CONDITION} and never acted on.
  */
 public final class AlertCatalogue {
 
-  public static final String RESOURCE = "node-alerts.yaml";
-  /** The condition an alert outside the catalogue is recorded under. */
-  public static final String UNKNOWN_CONDITION = "UnknownAlert";
+    public static final String RESOURCE = "node-alerts.yaml";
+    /** The condition an alert outside the catalogue is recorded under. */
+    public static final String UNKNOWN_CONDITION = "UnknownAlert";
 
-  /** One alert: its name, its node condition, its action, and what reference 001 says about it. */
-  public record Entry(String alert, String condition, AlertAction action, String reference) {
-  }
+    /** One alert: its name, its node condition, its action, and what reference 001 says about it. */
+    public record Entry(String alert, String condition, AlertAction action, String reference) {}
 
-  private static volatile AlertCatalogue standard;
+    private static volatile AlertCatalogue standard;
 
-  private final Map<String, Entry> byName;
+    private final Map<String, Entry> byName;
 
-  public AlertCatalogue(List<Entry> entries) {
-    Map<String, Entry> map = new LinkedHashMap<>();
-    for (Entry entry : entries) {
-      if (entry.alert() == null || entry.condition() == null || entry.action() == null) {
-        throw new IllegalArgumentException("every catalogued alert needs a name, a condition and an action: " + entry);
-      }
-      if (map.put(entry.alert(), entry) != null) {
-        throw new IllegalArgumentException("alert " + entry.alert() + " is catalogued twice");
-      }
+    public AlertCatalogue(List<Entry> entries) {
+        Map<String, Entry> map = new LinkedHashMap<>();
+        for (Entry entry : entries) {
+            if (entry.alert() == null || entry.condition() == null || entry.action() == null) {
+                throw new IllegalArgumentException(
+                        "every catalogued alert needs a name, a condition and an action: " + entry);
+            }
+            if (map.put(entry.alert(), entry) != null) {
+                throw new IllegalArgumentException("alert " + entry.alert() + " is catalogued twice");
+            }
+        }
+        this.byName = Collections.unmodifiableMap(map);
     }
-    this.byName = Collections.unmodifiableMap(map);
-  }
 
-  /** The catalogue this service ships with, read once. */
-  public static AlertCatalogue standard() {
-    if (standard == null) {
-      standard = fromResource(RESOURCE);
+    /** The catalogue this service ships with, read once. */
+    public static AlertCatalogue standard() {
+        if (standard == null) {
+            standard = fromResource(RESOURCE);
+        }
+        return standard;
     }
-    return standard;
-  }
 
-  static AlertCatalogue fromResource(String resource) {
-    try (InputStream in = AlertCatalogue.class.getClassLoader().getResourceAsStream(resource)) {
-      if (in == null) {
-        throw new IllegalStateException("node-alert catalogue " + resource + " is not on the classpath");
-      }
-      return new AlertCatalogue(Json.yaml().readValue(in, new TypeReference<List<Entry>>() { }));
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot read the node-alert catalogue " + resource + ": " + e.getMessage(), e);
+    static AlertCatalogue fromResource(String resource) {
+        try (InputStream in = AlertCatalogue.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("node-alert catalogue " + resource + " is not on the classpath");
+            }
+            return new AlertCatalogue(Json.yaml().readValue(in, new TypeReference<List<Entry>>() {}));
+        } catch (IOException e) {
+            throw new IllegalStateException(
+                    "cannot read the node-alert catalogue " + resource + ": " + e.getMessage(), e);
+        }
     }
-  }
 
-  public Optional<Entry> find(String alert) {
-    return Optional.ofNullable(byName.get(alert));
-  }
+    public Optional<Entry> find(String alert) {
+        return Optional.ofNullable(byName.get(alert));
+    }
 
-  /** The catalogued entry, or one that records the unknown alert and does nothing. */
-  Entry entry(String alert) {
-    return find(alert).orElseGet(() -> new Entry(alert, UNKNOWN_CONDITION, AlertAction.None,
-        "not in the node-alert catalogue: recorded, never acted on"));
-  }
+    /** The catalogued entry, or one that records the unknown alert and does nothing. */
+    Entry entry(String alert) {
+        return find(alert)
+                .orElseGet(() -> new Entry(
+                        alert,
+                        UNKNOWN_CONDITION,
+                        AlertAction.None,
+                        "not in the node-alert catalogue: recorded, never acted on"));
+    }
 
-  public Collection<Entry> entries() {
-    return byName.values();
-  }
+    public Collection<Entry> entries() {
+        return byName.values();
+    }
 }

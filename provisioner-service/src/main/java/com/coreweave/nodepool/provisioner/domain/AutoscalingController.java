@@ -12,94 +12,123 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The autoscaler of a pool with {@code autoscaling: true}: it moves {@code targetNodes} within
- * {@code [minNodes, maxNodes]} from the busy/idle reports the provisioner already has, since the simulation has no
- * pods whose scheduling would tell it more. One node more when every node of the pool has been busy for
- * {@code scaleUpAfter}; one node less for every node idle for {@code scaleDownUnneededTime} (the cluster-autoscaler's
- * "unneeded" time). Like the cluster-autoscaler it changes the NodePool through the API: it publishes an
- * {@code APPLY} of the accepted spec with the new target to {@code nodepool-requested}, with the accepted
- * {@code resourceVersion} as precondition, so a user's concurrent edit wins, and quota and capacity decide the new
- * target as they decide anyone's. It asks once per version of the pool (a refused request, say because the user
- * wrote the pool meanwhile, is asked again on the next version) and only while the pool is settled at its target.
+ * The autoscaler of a pool with {@code autoscaling: true}: it moves {@code targetNodes} within {@code [minNodes,
+ * maxNodes]} from the busy/idle reports the provisioner already has, since the simulation has no pods whose scheduling
+ * would tell it more. One node more when every node of the pool has been busy for {@code scaleUpAfter}; one node less
+ * for every node idle for {@code scaleDownUnneededTime} (the cluster-autoscaler's "unneeded" time). Like the
+ * cluster-autoscaler it changes the NodePool through the API: it publishes an {@code APPLY} of the accepted spec with
+ * the new target to {@code nodepool-requested}, with the accepted {@code resourceVersion} as precondition, so a user's
+ * concurrent edit wins, and quota and capacity decide the new target as they decide anyone's. It asks once per version
+ * of the pool (a refused request, say because the user wrote the pool meanwhile, is asked again on the next version)
+ * and only while the pool is settled at its target.
  */
 final class AutoscalingController {
 
-  static final String SOURCE = "provisioner-service/autoscaler";
+    static final String SOURCE = "provisioner-service/autoscaler";
 
-  private AutoscalingController() {
-  }
+    private AutoscalingController() {}
 
-  static void autoscale(WorkingPool pool, ProvisioningPolicy policy) {
-    pool.autoscaleAt(null);
-    NodePoolSpec spec = pool.spec();
-    if (!Boolean.TRUE.equals(spec.autoscaling()) || pool.deleting() || pool.disabled()
-        || !pool.valid()
-        // A later generation that was not applied waits for its author: applying over it would discard the edit.
-        || pool.accepted().lastValid() != null
-        || version(pool).equals(pool.autoscaledVersion())) {
-      return;
+    static void autoscale(WorkingPool pool, ProvisioningPolicy policy) {
+        pool.autoscaleAt(null);
+        NodePoolSpec spec = pool.spec();
+        if (!Boolean.TRUE.equals(spec.autoscaling())
+                || pool.deleting()
+                || pool.disabled()
+                || !pool.valid()
+                // A later generation that was not applied waits for its author: applying over it would discard the
+                // edit.
+                || pool.accepted().lastValid() != null
+                || version(pool).equals(pool.autoscaledVersion())) {
+            return;
+        }
+        int target = spec.target();
+        int min = spec.minNodes() == null ? 0 : spec.minNodes();
+        int max = spec.maxNodes() == null ? target : spec.maxNodes();
+        List<PoolNode> nodes = List.copyOf(pool.nodes());
+        boolean settled = nodes.size() == target
+                && nodes.stream().allMatch(n -> n.phase() == Node.Phase.Registered && !n.leaving());
+        if (!settled || target == 0) {
+            // Nodes still arrive or leave, or there is none to read a load from; a change of the pool brings it back
+            // here.
+            return;
+        }
+        List<Instant> idleSince = nodes.stream()
+                .filter(n -> !n.active())
+                .map(AutoscalingController::since)
+                .toList();
+        if (idleSince.isEmpty() && target < max) {
+            Instant busySince = nodes.stream()
+                    .map(AutoscalingController::since)
+                    .max(Instant::compareTo)
+                    .orElseThrow();
+            Instant due = busySince.plus(policy.scaleUpAfter());
+            if (due.isAfter(pool.now())) {
+                pool.autoscaleAt(due);
+                return;
+            }
+            ask(
+                    pool,
+                    target + 1,
+                    CwEvent.TriggeredScaleUp,
+                    "all " + target + " node(s) busy for "
+                            + policy.scaleUpAfter().toSeconds() + "s: targetNodes " + target + " -> " + (target + 1)
+                            + " (maxNodes " + max + ").");
+            return;
+        }
+        if (target <= min || idleSince.isEmpty()) {
+            return;
+        }
+        long unneeded = idleSince.stream()
+                .filter(t -> !t.plus(policy.scaleDownUnneededTime()).isAfter(pool.now()))
+                .count();
+        int next = (int) Math.max(min, target - unneeded);
+        if (next < target) {
+            ask(
+                    pool,
+                    next,
+                    CwEvent.ScaleDown,
+                    unneeded + " node(s) idle for "
+                            + policy.scaleDownUnneededTime().toSeconds() + "s or more: targetNodes " + target + " -> "
+                            + next
+                            + " (minNodes " + min + ").");
+            return;
+        }
+        pool.autoscaleAt(
+                idleSince.stream().min(Instant::compareTo).orElseThrow().plus(policy.scaleDownUnneededTime()));
     }
-    int target = spec.target();
-    int min = spec.minNodes() == null ? 0 : spec.minNodes();
-    int max = spec.maxNodes() == null ? target : spec.maxNodes();
-    List<PoolNode> nodes = List.copyOf(pool.nodes());
-    boolean settled = nodes.size() == target
-        && nodes.stream().allMatch(n -> n.phase() == Node.Phase.Registered && !n.leaving());
-    if (!settled || target == 0) {
-      // Nodes still arrive or leave, or there is none to read a load from; a change of the pool brings it back here.
-      return;
-    }
-    List<Instant> idleSince = nodes.stream().filter(n -> !n.active()).map(AutoscalingController::since).toList();
-    if (idleSince.isEmpty() && target < max) {
-      Instant busySince = nodes.stream().map(AutoscalingController::since).max(Instant::compareTo).orElseThrow();
-      Instant due = busySince.plus(policy.scaleUpAfter());
-      if (due.isAfter(pool.now())) {
-        pool.autoscaleAt(due);
-        return;
-      }
-      ask(pool, target + 1, CwEvent.TriggeredScaleUp, "all " + target + " node(s) busy for "
-          + policy.scaleUpAfter().toSeconds() + "s: targetNodes " + target + " -> " + (target + 1)
-          + " (maxNodes " + max + ").");
-      return;
-    }
-    if (target <= min || idleSince.isEmpty()) {
-      return;
-    }
-    long unneeded = idleSince.stream().filter(t -> !t.plus(policy.scaleDownUnneededTime()).isAfter(pool.now()))
-        .count();
-    int next = (int) Math.max(min, target - unneeded);
-    if (next < target) {
-      ask(pool, next, CwEvent.ScaleDown, unneeded + " node(s) idle for "
-          + policy.scaleDownUnneededTime().toSeconds() + "s or more: targetNodes " + target + " -> " + next
-          + " (minNodes " + min + ").");
-      return;
-    }
-    pool.autoscaleAt(idleSince.stream().min(Instant::compareTo).orElseThrow()
-        .plus(policy.scaleDownUnneededTime()));
-  }
 
-  /** Since when the node has been busy or idle as it is now: its last activity change, or its registration. */
-  private static Instant since(PoolNode node) {
-    Instant registered = node.node().status().registeredAt();
-    Instant changed = node.node().status().conditions().stream()
-        .filter(c -> c.type().equals(Node.CONDITION_ACTIVE)).map(Condition::lastTransitionTime)
-        .findFirst().orElse(registered);
-    return registered == null || changed != null && changed.isAfter(registered) ? changed : registered;
-  }
+    /** Since when the node has been busy or idle as it is now: its last activity change, or its registration. */
+    private static Instant since(PoolNode node) {
+        Instant registered = node.node().status().registeredAt();
+        Instant changed = node.node().status().conditions().stream()
+                .filter(c -> c.type().equals(Node.CONDITION_ACTIVE))
+                .map(Condition::lastTransitionTime)
+                .findFirst()
+                .orElse(registered);
+        return registered == null || changed != null && changed.isAfter(registered) ? changed : registered;
+    }
 
-  private static void ask(WorkingPool pool, int target, CwEvent event, String why) {
-    NodePool accepted = pool.accepted().nodePool();
-    ObjectMeta meta = accepted.metadata();
-    ObjectMeta precondition = new ObjectMeta(meta.name(), null, null, meta.resourceVersion(), null, null,
-        meta.labels(), meta.annotations());
-    String id = SOURCE + "/" + pool.uid() + "/" + meta.resourceVersion() + "/" + target;
-    pool.request(CloudEvent.of(id, SOURCE, NodePoolRequested.TYPE, pool.ref().key().toString(), pool.now(),
-        new NodePoolRequested(NodePoolRequested.Operation.APPLY,
-            NodePool.of(precondition, accepted.spec().withTargetNodes(target), null))), version(pool));
-    pool.poolEvent(event, "Autoscaler: " + why, pool.uid() + "/autoscale-" + meta.resourceVersion());
-  }
+    private static void ask(WorkingPool pool, int target, CwEvent event, String why) {
+        NodePool accepted = pool.accepted().nodePool();
+        ObjectMeta meta = accepted.metadata();
+        ObjectMeta precondition = new ObjectMeta(
+                meta.name(), null, null, meta.resourceVersion(), null, null, meta.labels(), meta.annotations());
+        String id = SOURCE + "/" + pool.uid() + "/" + meta.resourceVersion() + "/" + target;
+        pool.request(
+                CloudEvent.of(
+                        id,
+                        SOURCE,
+                        NodePoolRequested.TYPE,
+                        pool.ref().key().toString(),
+                        pool.now(),
+                        new NodePoolRequested(
+                                NodePoolRequested.Operation.APPLY,
+                                NodePool.of(precondition, accepted.spec().withTargetNodes(target), null))),
+                version(pool));
+        pool.poolEvent(event, "Autoscaler: " + why, pool.uid() + "/autoscale-" + meta.resourceVersion());
+    }
 
-  private static String version(WorkingPool pool) {
-    return pool.accepted().nodePool().metadata().resourceVersion();
-  }
+    private static String version(WorkingPool pool) {
+        return pool.accepted().nodePool().metadata().resourceVersion();
+    }
 }

@@ -6,45 +6,53 @@ import java.time.Instant;
 
 /**
  * How a drain goes, whoever drains the node (a scale-down, a deletion, a remediation): it lasts until the workload
- * reports idle or its grace period ends, when its pods are deleted ungracefully ({@code CWNodeDrainingForceDelete}).
- * A workload whose disruption budget allows no eviction blocks the drain ({@code CWNodeDrainingPDBViolation}) until
- * it reports otherwise or the grace period ends.
+ * reports idle or its grace period ends, when its pods are deleted ungracefully ({@code CWNodeDrainingForceDelete}). A
+ * workload whose disruption budget allows no eviction blocks the drain ({@code CWNodeDrainingPDBViolation}) until it
+ * reports otherwise or the grace period ends.
  */
 final class Drains {
 
-  private Drains() {
-  }
+    private Drains() {}
 
-  /** The workload's last reported grace period, or the default one. */
-  static Duration grace(ProvisioningPolicy policy, PoolNode node) {
-    return node.graceSeconds() == null ? policy.drainGrace() : Duration.ofSeconds(node.graceSeconds());
-  }
-
-  /** Whether the drain is over: the workload is idle, or its grace period ended. */
-  static boolean over(PoolNode node, Instant now) {
-    return !node.active() || overdue(node, now);
-  }
-
-  private static boolean overdue(PoolNode node, Instant now) {
-    return node.drainDeadline() != null && !node.drainDeadline().isAfter(now);
-  }
-
-  /** Says that the drain now starting (or going on) is blocked by the workload's disruption budget, if it is. */
-  static void reportBlocked(WorkingPool pool, PoolNode node, String cause) {
-    if (node.drainBlocked() && node.active()) {
-      pool.nodeEvent(node.name(), CwEvent.CWNodeDrainingPDBViolation, "Node " + node.name() + " is being drained "
-          + "but its pods cannot be evicted: their PodDisruptionBudget allows no disruption now. They are deleted "
-          + "when the grace period ends" + (node.drainDeadline() == null ? "." : " at " + node.drainDeadline() + "."),
-          cause + "/pdb");
+    /** The workload's last reported grace period, or the default one. */
+    static Duration grace(ProvisioningPolicy policy, PoolNode node) {
+        return node.graceSeconds() == null ? policy.drainGrace() : Duration.ofSeconds(node.graceSeconds());
     }
-  }
 
-  /** Says, when the drain ended with the workload still running, that its pods were deleted ungracefully. */
-  static void reportEnd(WorkingPool pool, PoolNode node, String cause) {
-    if (node.active()) {
-      pool.nodeEvent(node.name(), CwEvent.CWNodeDrainingForceDelete, "Node " + node.name() + " drained: the grace "
-          + "period ended with the workload still running" + (node.drainBlocked() ? " (evictions blocked by its "
-          + "PodDisruptionBudget)" : "") + "; its pods were deleted ungracefully.", cause + "/force-delete");
+    /** Whether the drain is over: the workload is idle, or its grace period ended. */
+    static boolean over(PoolNode node, Instant now) {
+        return !node.active() || overdue(node, now);
     }
-  }
+
+    private static boolean overdue(PoolNode node, Instant now) {
+        return node.drainDeadline() != null && !node.drainDeadline().isAfter(now);
+    }
+
+    /** Says that the drain now starting (or going on) is blocked by the workload's disruption budget, if it is. */
+    static void reportBlocked(WorkingPool pool, PoolNode node, String cause) {
+        if (node.drainBlocked() && node.active()) {
+            pool.nodeEvent(
+                    node.name(),
+                    CwEvent.CWNodeDrainingPDBViolation,
+                    "Node " + node.name() + " is being drained "
+                            + "but its pods cannot be evicted: their PodDisruptionBudget allows no disruption now. They are deleted "
+                            + "when the grace period ends"
+                            + (node.drainDeadline() == null ? "." : " at " + node.drainDeadline() + "."),
+                    cause + "/pdb");
+        }
+    }
+
+    /** Says, when the drain ended with the workload still running, that its pods were deleted ungracefully. */
+    static void reportEnd(WorkingPool pool, PoolNode node, String cause) {
+        if (node.active()) {
+            pool.nodeEvent(
+                    node.name(),
+                    CwEvent.CWNodeDrainingForceDelete,
+                    "Node " + node.name() + " drained: the grace "
+                            + "period ended with the workload still running"
+                            + (node.drainBlocked() ? " (evictions blocked by its " + "PodDisruptionBudget)" : "")
+                            + "; its pods were deleted ungracefully.",
+                    cause + "/force-delete");
+        }
+    }
 }

@@ -5,126 +5,152 @@ import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.Node;
 
 /**
- * The life of a pool's nodes once they exist: a boot whose time is up registers, or fails and boots again (a pool
- * whose boots keep failing is disabled and its nodes leave); a drained node leaves once its workload is idle or its
- * grace period is over; the pool's labels, annotations and taints follow the spec onto every node. Platform teams'
- * busy/idle reports set {@code CWActive}, which drains and scale-down read.
+ * The life of a pool's nodes once they exist: a boot whose time is up registers, or fails and boots again (a pool whose
+ * boots keep failing is disabled and its nodes leave); a drained node leaves once its workload is idle or its grace
+ * period is over; the pool's labels, annotations and taints follow the spec onto every node. Platform teams' busy/idle
+ * reports set {@code CWActive}, which drains and scale-down read.
  */
 final class LifecycleController {
 
-  private final ProvisioningPolicy policy;
-  private final NodeRemovals removals;
+    private final ProvisioningPolicy policy;
+    private final NodeRemovals removals;
 
-  LifecycleController(ProvisioningPolicy policy, NodeRemovals removals) {
-    this.policy = policy;
-    this.removals = removals;
-  }
+    LifecycleController(ProvisioningPolicy policy, NodeRemovals removals) {
+        this.policy = policy;
+        this.removals = removals;
+    }
 
-  /** Boots whose time is up register, or fail and boot again, or, once the pool is disabled, leave. */
-  void finishBoots(WorkingPool pool) {
-    String profile = pool.activeProfile();
-    for (PoolNode node : pool.snapshot()) {
-      if (node.phase() != Node.Phase.Booting || node.bootDeadline() == null
-          || node.bootDeadline().isAfter(pool.now())) {
-        continue;
-      }
-      int attempt = node.node().status().bootAttempt();
-      String cause = pool.uid() + "/" + node.grant().grantId() + "/" + attempt;
-      String failure = SimulatedFleet.bootFailure(policy, pool.spec(), node.name(), attempt);
-      if (failure == null) {
-        registered(pool, node, cause);
-        continue;
-      }
-      int streak = pool.countBootFailure();
-      Node failed = NodeTemplate.failed(node.node(), failure, pool.now());
-      pool.bootFailed(node, failed, failure);
-      pool.nodeEvent(node.name(), CwEvent.CWNodeRegistrationFailed, failure, cause);
-      if (!pool.disabled() && streak >= policy.maxConsecutiveBootFailures()) {
-        pool.disable(streak + " boot failures in a row with node configuration "
-            + node.node().status().nodeProfile() + "; contact support. Last: " + failure);
-        ConfigurationController.disable(pool, node.node().status().nodeProfile());
-        pool.poolEvent(CwEvent.CWNodePoolDisabled, "NodePool disabled: " + pool.disabledMessage(),
-            pool.uid() + "/generation-" + pool.accepted().generation());
-      }
-      if (pool.disabled()) {
-        // A node that never joined the cluster leaves at once: there is nothing of it to remove.
-        pool.remove(node.withNode(failed), RemovalCause.BootFailed, "Removed after repeated boot failures.");
-        pool.poolEvent(CwEvent.CWNodeDeleted, "Node " + node.name() + " deleted: the NodePool is disabled after "
-            + "repeated boot failures.", pool.uid() + "/" + node.grant().grantId());
-      } else {
-        pool.updated(node.booting(NodeTemplate.rebooting(failed, profile, pool.now()),
-            pool.now().plus(policy.bootTime())), "BootRetried");
-      }
+    /** Boots whose time is up register, or fail and boot again, or, once the pool is disabled, leave. */
+    void finishBoots(WorkingPool pool) {
+        String profile = pool.activeProfile();
+        for (PoolNode node : pool.snapshot()) {
+            if (node.phase() != Node.Phase.Booting
+                    || node.bootDeadline() == null
+                    || node.bootDeadline().isAfter(pool.now())) {
+                continue;
+            }
+            int attempt = node.node().status().bootAttempt();
+            String cause = pool.uid() + "/" + node.grant().grantId() + "/" + attempt;
+            String failure = SimulatedFleet.bootFailure(policy, pool.spec(), node.name(), attempt);
+            if (failure == null) {
+                registered(pool, node, cause);
+                continue;
+            }
+            int streak = pool.countBootFailure();
+            Node failed = NodeTemplate.failed(node.node(), failure, pool.now());
+            pool.bootFailed(node, failed, failure);
+            pool.nodeEvent(node.name(), CwEvent.CWNodeRegistrationFailed, failure, cause);
+            if (!pool.disabled() && streak >= policy.maxConsecutiveBootFailures()) {
+                pool.disable(streak + " boot failures in a row with node configuration "
+                        + node.node().status().nodeProfile() + "; contact support. Last: " + failure);
+                ConfigurationController.disable(pool, node.node().status().nodeProfile());
+                pool.poolEvent(
+                        CwEvent.CWNodePoolDisabled,
+                        "NodePool disabled: " + pool.disabledMessage(),
+                        pool.uid() + "/generation-" + pool.accepted().generation());
+            }
+            if (pool.disabled()) {
+                // A node that never joined the cluster leaves at once: there is nothing of it to remove.
+                pool.remove(node.withNode(failed), RemovalCause.BootFailed, "Removed after repeated boot failures.");
+                pool.poolEvent(
+                        CwEvent.CWNodeDeleted,
+                        "Node " + node.name() + " deleted: the NodePool is disabled after " + "repeated boot failures.",
+                        pool.uid() + "/" + node.grant().grantId());
+            } else {
+                pool.updated(
+                        node.booting(
+                                NodeTemplate.rebooting(failed, profile, pool.now()),
+                                pool.now().plus(policy.bootTime())),
+                        "BootRetried");
+            }
+        }
     }
-  }
 
-  private static void registered(WorkingPool pool, PoolNode node, String cause) {
-    pool.resetBootFailures();
-    Node registered = NodeTemplate.registered(node.node(), pool.now());
-    if (node.reconfigure() == PoolNode.Reconfigure.Rebooting) {
-      pool.registered(node.registered(registered).withReconfigure(null));
-      pool.nodeEvent(node.name(), CwEvent.CWReconfigureRebooted, "Node " + node.name() + " reconfigure "
-          + "rebooted into node configuration " + node.node().status().nodeProfile() + ".", cause);
-      return;
+    private static void registered(WorkingPool pool, PoolNode node, String cause) {
+        pool.resetBootFailures();
+        Node registered = NodeTemplate.registered(node.node(), pool.now());
+        if (node.reconfigure() == PoolNode.Reconfigure.Rebooting) {
+            pool.registered(node.registered(registered).withReconfigure(null));
+            pool.nodeEvent(
+                    node.name(),
+                    CwEvent.CWReconfigureRebooted,
+                    "Node " + node.name() + " reconfigure " + "rebooted into node configuration "
+                            + node.node().status().nodeProfile() + ".",
+                    cause);
+            return;
+        }
+        pool.registered(node.registered(registered));
+        pool.nodeEvent(
+                node.name(), CwEvent.CWNodeRegistered, "Node " + node.name() + " registered in the cluster.", cause);
     }
-    pool.registered(node.registered(registered));
-    pool.nodeEvent(node.name(), CwEvent.CWNodeRegistered, "Node " + node.name() + " registered in the cluster.",
-        cause);
-  }
 
-  /**
-   * A node drained for a scale-down or a deletion leaves once its workload is idle, or when its grace period is over,
-   * whichever comes first.
-   */
-  void finishDrains(WorkingPool pool) {
-    for (PoolNode node : pool.snapshot()) {
-      boolean drainedHere = node.removal() == RemovalCause.ScaleDown || node.removal() == RemovalCause.PoolDeleted;
-      if (!drainedHere || node.phase() != Node.Phase.Draining || NodeRemovals.retrying(node)
-          || !Drains.over(node, pool.now())) {
-        continue;
-      }
-      String why = node.active() ? "its grace period ended" : "its workload finished";
-      Drains.reportEnd(pool, node, pool.uid() + "/" + node.grant().grantId());
-      removals.remove(pool, node, node.removal(), "Drained: " + why + ".", "Node " + node.name()
-          + " deleted after draining: " + why + ".");
+    /**
+     * A node drained for a scale-down or a deletion leaves once its workload is idle, or when its grace period is over,
+     * whichever comes first.
+     */
+    void finishDrains(WorkingPool pool) {
+        for (PoolNode node : pool.snapshot()) {
+            boolean drainedHere =
+                    node.removal() == RemovalCause.ScaleDown || node.removal() == RemovalCause.PoolDeleted;
+            if (!drainedHere
+                    || node.phase() != Node.Phase.Draining
+                    || NodeRemovals.retrying(node)
+                    || !Drains.over(node, pool.now())) {
+                continue;
+            }
+            String why = node.active() ? "its grace period ended" : "its workload finished";
+            Drains.reportEnd(pool, node, pool.uid() + "/" + node.grant().grantId());
+            removals.remove(
+                    pool,
+                    node,
+                    node.removal(),
+                    "Drained: " + why + ".",
+                    "Node " + node.name() + " deleted after draining: " + why + ".");
+        }
     }
-  }
 
-  /** Labels, annotations and taints of the spec are applied to existing nodes too. */
-  void applyPoolMetadata(WorkingPool pool) {
-    int changed = 0;
-    for (PoolNode node : pool.snapshot()) {
-      Node next = NodeTemplate.withPoolMetadata(node.node(), pool.ref(), pool.spec());
-      if (!next.equals(node.node())) {
-        pool.updated(node.withNode(next), "Metadata");
-        changed++;
-      }
+    /** Labels, annotations and taints of the spec are applied to existing nodes too. */
+    void applyPoolMetadata(WorkingPool pool) {
+        int changed = 0;
+        for (PoolNode node : pool.snapshot()) {
+            Node next = NodeTemplate.withPoolMetadata(node.node(), pool.ref(), pool.spec());
+            if (!next.equals(node.node())) {
+                pool.updated(node.withNode(next), "Metadata");
+                changed++;
+            }
+        }
+        if (changed > 0) {
+            pool.poolEvent(
+                    CwEvent.CWNodePoolMetadata,
+                    "Labels, annotations and taints of " + changed + " node(s) updated to the NodePool's spec.",
+                    pool.uid() + "/generation-" + pool.accepted().generation());
+        }
     }
-    if (changed > 0) {
-      pool.poolEvent(CwEvent.CWNodePoolMetadata, "Labels, annotations and taints of " + changed
-          + " node(s) updated to the NodePool's spec.", pool.uid() + "/generation-" + pool.accepted().generation());
-    }
-  }
 
-  /**
-   * A node reported busy or idle: {@code CWActive} changes once, and the workload's grace period and disruption
-   * budget are kept. A budget that now blocks the node's drain says so.
-   */
-  static void onActivity(WorkingPool pool, NodeActivityReported report) {
-    PoolNode node = pool.node(report.node());
-    if (node == null) {
-      return;
+    /**
+     * A node reported busy or idle: {@code CWActive} changes once, and the workload's grace period and disruption
+     * budget are kept. A budget that now blocks the node's drain says so.
+     */
+    static void onActivity(WorkingPool pool, NodeActivityReported report) {
+        PoolNode node = pool.node(report.node());
+        if (node == null) {
+            return;
+        }
+        PoolNode reported = node.withWorkload(report.terminationGracePeriodSeconds(), report.disruptionsAllowed());
+        if (node.active() == report.active()) {
+            pool.keep(reported);
+        } else {
+            reported = reported.withNode(NodeTemplate.withActivity(node.node(), report.active(), pool.now()));
+            pool.updated(reported, report.active() ? NodeTemplate.ACTIVE : NodeTemplate.IDLE);
+        }
+        if (reported.phase() == Node.Phase.Draining && reported.drainBlocked() && !node.drainBlocked()) {
+            Drains.reportBlocked(
+                    pool,
+                    reported,
+                    pool.uid() + "/" + node.grant().grantId() + "/drain-"
+                            + (node.drainDeadline() == null
+                                    ? 0
+                                    : node.drainDeadline().toEpochMilli()));
+        }
     }
-    PoolNode reported = node.withWorkload(report.terminationGracePeriodSeconds(), report.disruptionsAllowed());
-    if (node.active() == report.active()) {
-      pool.keep(reported);
-    } else {
-      reported = reported.withNode(NodeTemplate.withActivity(node.node(), report.active(), pool.now()));
-      pool.updated(reported, report.active() ? NodeTemplate.ACTIVE : NodeTemplate.IDLE);
-    }
-    if (reported.phase() == Node.Phase.Draining && reported.drainBlocked() && !node.drainBlocked()) {
-      Drains.reportBlocked(pool, reported, pool.uid() + "/" + node.grant().grantId() + "/drain-"
-          + (node.drainDeadline() == null ? 0 : node.drainDeadline().toEpochMilli()));
-    }
-  }
 }

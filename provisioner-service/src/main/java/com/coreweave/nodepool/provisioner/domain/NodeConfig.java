@@ -9,7 +9,7 @@ import java.util.List;
  */
 public record NodeConfig(String nodeProfile, Instant createdAt, List<String> summary) {
 
-  public NodeConfig {
-    summary = summary == null ? List.of() : List.copyOf(summary);
-  }
+    public NodeConfig {
+        summary = summary == null ? List.of() : List.copyOf(summary);
+    }
 }

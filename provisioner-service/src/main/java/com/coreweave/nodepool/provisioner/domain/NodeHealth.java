@@ -9,35 +9,33 @@ import java.util.List;
  */
 public record NodeHealth(List<Alert> alerts, List<Raise> raises, Remediation remediation) {
 
-  /** An active alert: its catalogue condition and the action it calls for (escalated when it flaps). */
-  public record Alert(String name, String condition, AlertAction action, String details, Instant since) {
-  }
+    /** An active alert: its catalogue condition and the action it calls for (escalated when it flaps). */
+    public record Alert(String name, String condition, AlertAction action, String details, Instant since) {}
 
-  /** An alert raised at a time. */
-  public record Raise(String alert, Instant at) {
-  }
+    /** An alert raised at a time. */
+    public record Raise(String alert, Instant at) {}
 
-  public NodeHealth {
-    alerts = alerts == null ? List.of() : List.copyOf(alerts);
-    raises = raises == null ? List.of() : List.copyOf(raises);
-  }
+    public NodeHealth {
+        alerts = alerts == null ? List.of() : List.copyOf(alerts);
+        raises = raises == null ? List.of() : List.copyOf(raises);
+    }
 
-  static final NodeHealth NONE = new NodeHealth(List.of(), List.of(), null);
+    static final NodeHealth NONE = new NodeHealth(List.of(), List.of(), null);
 
-  /** The strongest action the active alerts call for. */
-  AlertAction action() {
-    return alerts.stream().map(Alert::action).reduce(AlertAction.None, AlertAction::strongest);
-  }
+    /** The strongest action the active alerts call for. */
+    AlertAction action() {
+        return alerts.stream().map(Alert::action).reduce(AlertAction.None, AlertAction::strongest);
+    }
 
-  NodeHealth withAlerts(List<Alert> next) {
-    return new NodeHealth(next, raises, remediation);
-  }
+    NodeHealth withAlerts(List<Alert> next) {
+        return new NodeHealth(next, raises, remediation);
+    }
 
-  NodeHealth withRaises(List<Raise> next) {
-    return new NodeHealth(alerts, next, remediation);
-  }
+    NodeHealth withRaises(List<Raise> next) {
+        return new NodeHealth(alerts, next, remediation);
+    }
 
-  NodeHealth withRemediation(Remediation next) {
-    return new NodeHealth(alerts, raises, next);
-  }
+    NodeHealth withRemediation(Remediation next) {
+        return new NodeHealth(alerts, raises, next);
+    }
 }

@@ -5,59 +5,74 @@ import com.coreweave.nodepool.schema.resource.Node;
 
 /**
  * Removes nodes from the cluster and releases their grants ({@code CWNodeDeleted}). The simulated fleet may fail a
- * removal ({@code CWNodePoolNodesRemoveError}): the node then stays, cordoned and pending removal, and is tried
- * again after {@code provisioner.retry-interval} until it goes. A failed removal is what the pool's summary reports
- * as {@code removalError}.
+ * removal ({@code CWNodePoolNodesRemoveError}): the node then stays, cordoned and pending removal, and is tried again
+ * after {@code provisioner.retry-interval} until it goes. A failed removal is what the pool's summary reports as
+ * {@code removalError}.
  */
 final class NodeRemovals {
 
-  private final ProvisioningPolicy policy;
+    private final ProvisioningPolicy policy;
 
-  NodeRemovals(ProvisioningPolicy policy) {
-    this.policy = policy;
-  }
-
-  /**
-   * Removes the node ({@code removed}: the CWNodeRemoval message, {@code event}: the CWNodeDeleted message), or keeps
-   * it for a retry when the fleet fails the removal; true when it is gone.
-   */
-  boolean remove(WorkingPool pool, PoolNode node, RemovalCause cause, String removed, String event) {
-    int attempt = node.retry() == null ? 1 : node.retry().failures() + 1;
-    if (!SimulatedFleet.removalFails(policy, node.name(), attempt)) {
-      pool.remove(node, cause, removed);
-      pool.poolEvent(CwEvent.CWNodeDeleted, event, pool.uid() + "/" + node.grant().grantId());
-      return true;
+    NodeRemovals(ProvisioningPolicy policy) {
+        this.policy = policy;
     }
-    String error = "Removing node " + node.name() + " failed (attempt " + attempt + "): the fleet did not release "
-        + "the machine; retrying in " + policy.faults().retryInterval().toSeconds() + "s.";
-    Node leaving = NodeTemplate.leaving(node.node(), cause, removed, false, pool.now());
-    pool.updated(node.leaving(leaving, cause, node.drainDeadline())
-        .withRetry(new PoolNode.Retry(attempt, pool.now().plus(policy.faults().retryInterval()), error)),
-        "RemovalFailed");
-    pool.poolEvent(CwEvent.CWNodePoolNodesRemoveError, error, pool.uid() + "/" + node.grant().grantId()
-        + "/remove-" + attempt);
-    return false;
-  }
 
-  /** Leaving nodes whose failed removal is due are removed again. */
-  void retryDue(WorkingPool pool) {
-    for (PoolNode node : pool.snapshot()) {
-      if (!node.leaving() || node.retry() == null || node.retry().at().isAfter(pool.now())) {
-        continue;
-      }
-      String removed = removalMessage(node.node());
-      remove(pool, node, node.removal(), removed, "Node " + node.name() + " deleted after " + node.retry().failures()
-          + " failed attempt(s): " + removed);
+    /**
+     * Removes the node ({@code removed}: the CWNodeRemoval message, {@code event}: the CWNodeDeleted message), or keeps
+     * it for a retry when the fleet fails the removal; true when it is gone.
+     */
+    boolean remove(WorkingPool pool, PoolNode node, RemovalCause cause, String removed, String event) {
+        int attempt = node.retry() == null ? 1 : node.retry().failures() + 1;
+        if (!SimulatedFleet.removalFails(policy, node.name(), attempt)) {
+            pool.remove(node, cause, removed);
+            pool.poolEvent(
+                    CwEvent.CWNodeDeleted,
+                    event,
+                    pool.uid() + "/" + node.grant().grantId());
+            return true;
+        }
+        String error = "Removing node " + node.name() + " failed (attempt " + attempt + "): the fleet did not release "
+                + "the machine; retrying in " + policy.faults().retryInterval().toSeconds() + "s.";
+        Node leaving = NodeTemplate.leaving(node.node(), cause, removed, false, pool.now());
+        pool.updated(
+                node.leaving(leaving, cause, node.drainDeadline())
+                        .withRetry(new PoolNode.Retry(
+                                attempt, pool.now().plus(policy.faults().retryInterval()), error)),
+                "RemovalFailed");
+        pool.poolEvent(
+                CwEvent.CWNodePoolNodesRemoveError,
+                error,
+                pool.uid() + "/" + node.grant().grantId() + "/remove-" + attempt);
+        return false;
     }
-  }
 
-  /** Whether a failed removal of this node waits for its retry. */
-  static boolean retrying(PoolNode node) {
-    return node.leaving() && node.retry() != null;
-  }
+    /** Leaving nodes whose failed removal is due are removed again. */
+    void retryDue(WorkingPool pool) {
+        for (PoolNode node : pool.snapshot()) {
+            if (!node.leaving() || node.retry() == null || node.retry().at().isAfter(pool.now())) {
+                continue;
+            }
+            String removed = removalMessage(node.node());
+            remove(
+                    pool,
+                    node,
+                    node.removal(),
+                    removed,
+                    "Node " + node.name() + " deleted after " + node.retry().failures() + " failed attempt(s): "
+                            + removed);
+        }
+    }
 
-  static String removalMessage(Node node) {
-    return node.status().conditions().stream().filter(c -> c.type().equals(Node.CONDITION_REMOVAL))
-        .map(c -> c.message()).findFirst().orElse("");
-  }
+    /** Whether a failed removal of this node waits for its retry. */
+    static boolean retrying(PoolNode node) {
+        return node.leaving() && node.retry() != null;
+    }
+
+    static String removalMessage(Node node) {
+        return node.status().conditions().stream()
+                .filter(c -> c.type().equals(Node.CONDITION_REMOVAL))
+                .map(c -> c.message())
+                .findFirst()
+                .orElse("");
+    }
 }

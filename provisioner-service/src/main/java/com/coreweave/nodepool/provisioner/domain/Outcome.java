@@ -11,10 +11,13 @@ import java.util.List;
  * events to record, and the autoscaler's requests to change the pool's {@code targetNodes} (for
  * {@code nodepool-requested}).
  */
-public record Outcome(PoolState state, List<NodeFact> facts, List<RecordedEvent> events,
-                      List<CloudEvent<NodePoolRequested>> requests) {
+public record Outcome(
+        PoolState state,
+        List<NodeFact> facts,
+        List<RecordedEvent> events,
+        List<CloudEvent<NodePoolRequested>> requests) {
 
-  public static Outcome unchanged(PoolState state) {
-    return new Outcome(state, List.of(), List.of(), List.of());
-  }
+    public static Outcome unchanged(PoolState state) {
+        return new Outcome(state, List.of(), List.of(), List.of());
+    }
 }

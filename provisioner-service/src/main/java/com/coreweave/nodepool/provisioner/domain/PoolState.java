@@ -16,85 +16,143 @@ import java.util.stream.Stream;
  * Everything the provisioner keeps about one pool; the domain works on it whole.
  *
  * <ul>
- *   <li>The accepted spec, the grants the capacity ledger lists, and the nodes by name.</li>
- *   <li>The grant ids it released: never turned into a node again.</li>
- *   <li>The current boot-failure streak, and whether the pool is disabled.</li>
- *   <li>The scaling episode in progress, for its start and end events.</li>
- *   <li>The last {@code NodePoolReconciled} sent.</li>
- *   <li>The pool's node configurations: null until its first reconcile.</li>
+ *   <li>The accepted spec, the grants the capacity ledger lists, and the nodes by name.
+ *   <li>The grant ids it released: never turned into a node again.
+ *   <li>The current boot-failure streak, and whether the pool is disabled.
+ *   <li>The scaling episode in progress, for its start and end events.
+ *   <li>The last {@code NodePoolReconciled} sent.
+ *   <li>The pool's node configurations: null until its first reconcile.
  *   <li>The resourceVersion the autoscaler last asked to change (it asks once per version of the pool) and when it
- *       looks again.</li>
- *   <li>The ids of the latest node alerts and deletion requests handled: a redelivered one changes nothing.</li>
- *   <li>The last delivery failure of a granted machine: null once a node was delivered after it.</li>
- *   <li>It is stored split: its nodes, grants and released grant ids each under a key of their own
- *       ({@code PoolShape}).</li>
+ *       looks again.
+ *   <li>The ids of the latest node alerts and deletion requests handled: a redelivered one changes nothing.
+ *   <li>The last delivery failure of a granted machine: null once a node was delivered after it.
+ *   <li>It is stored split: its nodes, grants and released grant ids each under a key of their own ({@code PoolShape}).
  * </ul>
  */
 public record PoolState(
-    NodePoolAccepted accepted,
-    CapacityChecked capacity,
-    Map<String, PoolNode> nodes,
-    List<Long> releasedGrants,
-    int bootFailureStreak,
-    String disabledMessage,
-    Scaling scaling,
-    long episode,
-    NodePoolReconciled lastReconciled,
-    NodeConfigState configs,
-    String autoscaledVersion,
-    Instant autoscaleAt,
-    List<String> handledRequests,
-    String deliveryError) {
+        NodePoolAccepted accepted,
+        CapacityChecked capacity,
+        Map<String, PoolNode> nodes,
+        List<Long> releasedGrants,
+        int bootFailureStreak,
+        String disabledMessage,
+        Scaling scaling,
+        long episode,
+        NodePoolReconciled lastReconciled,
+        NodeConfigState configs,
+        String autoscaledVersion,
+        Instant autoscaleAt,
+        List<String> handledRequests,
+        String deliveryError) {
 
-  /** A scaling in progress: up to the target, down to it, or down to nothing for a deletion. */
-  public enum Scaling { UP, DOWN, DELETE }
+    /** A scaling in progress: up to the target, down to it, or down to nothing for a deletion. */
+    public enum Scaling {
+        UP,
+        DOWN,
+        DELETE
+    }
 
-  public PoolState {
-    nodes = nodes == null ? new TreeMap<>() : new TreeMap<>(nodes);
-    releasedGrants = releasedGrants == null ? List.of() : List.copyOf(releasedGrants);
-    handledRequests = handledRequests == null ? List.of() : List.copyOf(handledRequests);
-  }
+    public PoolState {
+        nodes = nodes == null ? new TreeMap<>() : new TreeMap<>(nodes);
+        releasedGrants = releasedGrants == null ? List.of() : List.copyOf(releasedGrants);
+        handledRequests = handledRequests == null ? List.of() : List.copyOf(handledRequests);
+    }
 
-  public static PoolState of(NodePoolAccepted accepted, CapacityChecked capacity) {
-    return new PoolState(accepted, capacity, Map.of(), List.of(), 0, null, null, 0, null, null, null, null, List.of(),
-        null);
-  }
+    public static PoolState of(NodePoolAccepted accepted, CapacityChecked capacity) {
+        return new PoolState(
+                accepted, capacity, Map.of(), List.of(), 0, null, null, 0, null, null, null, null, List.of(), null);
+    }
 
-  @JsonIgnore
-  public boolean disabled() {
-    return disabledMessage != null;
-  }
+    @JsonIgnore
+    public boolean disabled() {
+        return disabledMessage != null;
+    }
 
-  /** The earliest deadline of the pool's nodes (boot, drain, retry, remediation step) or the autoscaler's next look. */
-  @JsonIgnore
-  public Instant wakeAt() {
-    return Stream.concat(nodes.values().stream().map(PoolNode::deadline), Stream.of(autoscaleAt))
-        .filter(Objects::nonNull).min(Instant::compareTo).orElse(null);
-  }
+    /**
+     * The earliest deadline of the pool's nodes (boot, drain, retry, remediation step) or the autoscaler's next look.
+     */
+    @JsonIgnore
+    public Instant wakeAt() {
+        return Stream.concat(nodes.values().stream().map(PoolNode::deadline), Stream.of(autoscaleAt))
+                .filter(Objects::nonNull)
+                .min(Instant::compareTo)
+                .orElse(null);
+    }
 
-  public PoolState withAccepted(NodePoolAccepted next) {
-    return new PoolState(next, capacity, nodes, releasedGrants, bootFailureStreak, disabledMessage, scaling, episode,
-        lastReconciled, configs, autoscaledVersion, autoscaleAt, handledRequests, deliveryError);
-  }
+    public PoolState withAccepted(NodePoolAccepted next) {
+        return new PoolState(
+                next,
+                capacity,
+                nodes,
+                releasedGrants,
+                bootFailureStreak,
+                disabledMessage,
+                scaling,
+                episode,
+                lastReconciled,
+                configs,
+                autoscaledVersion,
+                autoscaleAt,
+                handledRequests,
+                deliveryError);
+    }
 
-  public PoolState withCapacity(CapacityChecked next, List<Long> released) {
-    return new PoolState(accepted, next, nodes, released, bootFailureStreak, disabledMessage, scaling, episode,
-        lastReconciled, configs, autoscaledVersion, autoscaleAt, handledRequests, deliveryError);
-  }
+    public PoolState withCapacity(CapacityChecked next, List<Long> released) {
+        return new PoolState(
+                accepted,
+                next,
+                nodes,
+                released,
+                bootFailureStreak,
+                disabledMessage,
+                scaling,
+                episode,
+                lastReconciled,
+                configs,
+                autoscaledVersion,
+                autoscaleAt,
+                handledRequests,
+                deliveryError);
+    }
 
-  /**
-   * This state with {@code nodes}, the ledger's {@code grants} (when it decided for the pool) and the
-   * {@code released} grant ids in place of its own: the three parts of a pool that grow with its size.
-   */
-  public PoolState withMembers(Map<String, PoolNode> nodes, List<Grant> grants, List<Long> released) {
-    return new PoolState(accepted, capacity == null ? null : capacity.withGrants(grants), nodes, released,
-        bootFailureStreak, disabledMessage, scaling, episode, lastReconciled, configs, autoscaledVersion, autoscaleAt,
-        handledRequests, deliveryError);
-  }
+    /**
+     * This state with {@code nodes}, the ledger's {@code grants} (when it decided for the pool) and the
+     * {@code released} grant ids in place of its own: the three parts of a pool that grow with its size.
+     */
+    public PoolState withMembers(Map<String, PoolNode> nodes, List<Grant> grants, List<Long> released) {
+        return new PoolState(
+                accepted,
+                capacity == null ? null : capacity.withGrants(grants),
+                nodes,
+                released,
+                bootFailureStreak,
+                disabledMessage,
+                scaling,
+                episode,
+                lastReconciled,
+                configs,
+                autoscaledVersion,
+                autoscaleAt,
+                handledRequests,
+                deliveryError);
+    }
 
-  /** The spec changed: the failure streak and a disabled flag start over. */
-  public PoolState withNewGeneration(NodePoolAccepted next) {
-    return new PoolState(next, capacity, nodes, releasedGrants, 0, null, scaling, episode, lastReconciled, configs,
-        autoscaledVersion, autoscaleAt, handledRequests, deliveryError);
-  }
+    /** The spec changed: the failure streak and a disabled flag start over. */
+    public PoolState withNewGeneration(NodePoolAccepted next) {
+        return new PoolState(
+                next,
+                capacity,
+                nodes,
+                releasedGrants,
+                0,
+                null,
+                scaling,
+                episode,
+                lastReconciled,
+                configs,
+                autoscaledVersion,
+                autoscaleAt,
+                handledRequests,
+                deliveryError);
+    }
 }

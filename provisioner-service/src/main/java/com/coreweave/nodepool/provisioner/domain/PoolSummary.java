@@ -17,72 +17,98 @@ import java.util.function.Predicate;
  */
 final class PoolSummary {
 
-  private PoolSummary() {
-  }
+    private PoolSummary() {}
 
-  static void summarize(WorkingPool pool) {
-    if (awaitsCapacity(pool)) {
-      // Until capacity has decided for this incarnation, a new pool has no node and nothing to report: its first
-      // summary comes with the reconcile of that decision (a pool being deleted says so at once).
-      return;
+    static void summarize(WorkingPool pool) {
+        if (awaitsCapacity(pool)) {
+            // Until capacity has decided for this incarnation, a new pool has no node and nothing to report: its first
+            // summary comes with the reconcile of that decision (a pool being deleted says so at once).
+            return;
+        }
+        int current = 0;
+        int inProgress = 0;
+        int removing = 0;
+        for (PoolNode node : pool.nodes()) {
+            switch (node.phase()) {
+                case Booting -> inProgress++;
+                case Registered, Draining -> current++;
+                default -> {}
+            }
+            if (node.leaving()) {
+                removing++;
+            }
+        }
+        NodeConfigState configs = pool.configs();
+        NodePoolReconciled next = new NodePoolReconciled(
+                pool.ref(),
+                ScalingController.desired(pool),
+                current,
+                inProgress,
+                removing,
+                pool.activeProfile(),
+                pendingView(configs),
+                revisionsView(configs, pool.nodes()),
+                pool.deleting(),
+                pool.deleting() && pool.nodes().isEmpty(),
+                pool.disabled(),
+                pool.disabledMessage(),
+                pool.now(),
+                error(pool.nodes(), NodeRemovals::retrying),
+                pool.deliveryError(),
+                error(pool.nodes(), ReconfigureReboots::retrying),
+                verdicts(pool));
+        NodePoolReconciled last = pool.lastReconciled();
+        if (last == null || !next.equals(last.at(pool.now()))) {
+            pool.summary(next);
+        }
     }
-    int current = 0;
-    int inProgress = 0;
-    int removing = 0;
-    for (PoolNode node : pool.nodes()) {
-      switch (node.phase()) {
-        case Booting -> inProgress++;
-        case Registered, Draining -> current++;
-        default -> { }
-      }
-      if (node.leaving()) {
-        removing++;
-      }
+
+    private static boolean awaitsCapacity(WorkingPool pool) {
+        return !pool.deleting() && pool.nodes().isEmpty() && decidedForThisIncarnation(pool) == null;
     }
-    NodeConfigState configs = pool.configs();
-    NodePoolReconciled next = new NodePoolReconciled(pool.ref(), ScalingController.desired(pool), current,
-        inProgress, removing, pool.activeProfile(), pendingView(configs), revisionsView(configs, pool.nodes()),
-        pool.deleting(), pool.deleting() && pool.nodes().isEmpty(), pool.disabled(), pool.disabledMessage(),
-        pool.now(), error(pool.nodes(), NodeRemovals::retrying), pool.deliveryError(),
-        error(pool.nodes(), ReconfigureReboots::retrying), verdicts(pool));
-    NodePoolReconciled last = pool.lastReconciled();
-    if (last == null || !next.equals(last.at(pool.now()))) {
-      pool.summary(next);
+
+    /** Quota's and capacity's verdicts on this incarnation, as capacity's last decision for it carries them. */
+    private static Verdicts verdicts(WorkingPool pool) {
+        CapacityChecked capacity = decidedForThisIncarnation(pool);
+        return capacity == null ? null : Verdicts.of(capacity);
     }
-  }
 
-  private static boolean awaitsCapacity(WorkingPool pool) {
-    return !pool.deleting() && pool.nodes().isEmpty() && decidedForThisIncarnation(pool) == null;
-  }
+    /** Capacity's last decision, if it was about this incarnation of the pool. */
+    private static CapacityChecked decidedForThisIncarnation(WorkingPool pool) {
+        CapacityChecked capacity = pool.capacity();
+        return capacity != null && capacity.pool().uid().equals(pool.uid()) ? capacity : null;
+    }
 
-  /** Quota's and capacity's verdicts on this incarnation, as capacity's last decision for it carries them. */
-  private static Verdicts verdicts(WorkingPool pool) {
-    CapacityChecked capacity = decidedForThisIncarnation(pool);
-    return capacity == null ? null : Verdicts.of(capacity);
-  }
+    /** The error of the first node whose failed step waits for its retry, or null. */
+    private static String error(Collection<PoolNode> nodes, Predicate<PoolNode> retrying) {
+        return nodes.stream()
+                .filter(retrying)
+                .map(n -> n.retry().error())
+                .findFirst()
+                .orElse(null);
+    }
 
-  /** Capacity's last decision, if it was about this incarnation of the pool. */
-  private static CapacityChecked decidedForThisIncarnation(WorkingPool pool) {
-    CapacityChecked capacity = pool.capacity();
-    return capacity != null && capacity.pool().uid().equals(pool.uid()) ? capacity : null;
-  }
+    private static PendingNodeConfiguration pendingView(NodeConfigState state) {
+        NodeConfig pending = state.pending();
+        return pending == null
+                ? null
+                : new PendingNodeConfiguration(pending.createdAt(), pending.nodeProfile(), pending.summary());
+    }
 
-  /** The error of the first node whose failed step waits for its retry, or null. */
-  private static String error(Collection<PoolNode> nodes, Predicate<PoolNode> retrying) {
-    return nodes.stream().filter(retrying).map(n -> n.retry().error()).findFirst().orElse(null);
-  }
-
-  private static PendingNodeConfiguration pendingView(NodeConfigState state) {
-    NodeConfig pending = state.pending();
-    return pending == null ? null
-        : new PendingNodeConfiguration(pending.createdAt(), pending.nodeProfile(), pending.summary());
-  }
-
-  /** The revisions as the status shows them, with the nodes booted into each. */
-  private static List<NodeConfigurationRevision> revisionsView(NodeConfigState state, Collection<PoolNode> nodes) {
-    return state.revisions().stream().map(r -> new NodeConfigurationRevision(
-        (int) nodes.stream().filter(n -> n.phase() == Node.Phase.Registered || n.phase() == Node.Phase.Draining)
-            .filter(n -> r.config().nodeProfile().equals(n.node().status().nodeProfile())).count(),
-        r.config().createdAt(), r.config().nodeProfile(), r.disabled(), r.config().summary())).toList();
-  }
+    /** The revisions as the status shows them, with the nodes booted into each. */
+    private static List<NodeConfigurationRevision> revisionsView(NodeConfigState state, Collection<PoolNode> nodes) {
+        return state.revisions().stream()
+                .map(r -> new NodeConfigurationRevision(
+                        (int) nodes.stream()
+                                .filter(n -> n.phase() == Node.Phase.Registered || n.phase() == Node.Phase.Draining)
+                                .filter(n -> r.config()
+                                        .nodeProfile()
+                                        .equals(n.node().status().nodeProfile()))
+                                .count(),
+                        r.config().createdAt(),
+                        r.config().nodeProfile(),
+                        r.disabled(),
+                        r.config().summary()))
+                .toList();
+    }
 }

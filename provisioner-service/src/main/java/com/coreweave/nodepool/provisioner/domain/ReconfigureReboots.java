@@ -16,75 +16,93 @@ import java.util.Set;
  */
 final class ReconfigureReboots {
 
-  private final ProvisioningPolicy policy;
+    private final ProvisioningPolicy policy;
 
-  ReconfigureReboots(ProvisioningPolicy policy) {
-    this.policy = policy;
-  }
-
-  /** Marks the outdated nodes asked for (all when none is named) for a reconfigure reboot. */
-  static void request(WorkingPool pool, NodeConfigurationRequested request) {
-    Set<String> named = new HashSet<>(request.nodes());
-    String active = pool.activeProfile();
-    for (PoolNode node : pool.snapshot()) {
-      boolean asked = named.isEmpty() || named.contains(node.name());
-      if (asked && !node.leaving() && node.reconfigure() == null && node.phase() == Node.Phase.Registered
-          && !active.equals(node.node().status().nodeProfile())) {
-        pool.keep(node.withReconfigure(PoolNode.Reconfigure.Requested));
-      }
+    ReconfigureReboots(ProvisioningPolicy policy) {
+        this.policy = policy;
     }
-  }
 
-  /** Idle outdated nodes asked to reboot start their reboot while fewer than the limit reboot. */
-  void reconcile(WorkingPool pool) {
-    String profile = pool.activeProfile();
-    long rebooting = pool.nodes().stream()
-        .filter(n -> n.reconfigure() == PoolNode.Reconfigure.Rebooting).count();
-    for (PoolNode node : pool.snapshot()) {
-      if (node.reconfigure() != PoolNode.Reconfigure.Requested) {
-        continue;
-      }
-      if (node.leaving() || profile.equals(node.node().status().nodeProfile())) {
-        pool.keep(node.withReconfigure(null).withRetry(null));
-        continue;
-      }
-      if (node.active() || node.phase() != Node.Phase.Registered || pool.disabled()
-          || rebooting >= policy.maxConcurrentReboots() || !staged(pool, node, profile)) {
-        continue;
-      }
-      rebooting++;
-      Node rebooted = NodeTemplate.rebooting(node.node(), profile, pool.now());
-      pool.updated(node.booting(rebooted, pool.now().plus(policy.bootTime()))
-          .withReconfigure(PoolNode.Reconfigure.Rebooting).withRetry(null), "ReconfigureReboot");
-      pool.nodeEvent(node.name(), CwEvent.CWConfigStaged, "Node configuration " + profile + " staged for the "
-          + "node's reconfigure reboot.", pool.uid() + "/" + node.grant().grantId() + "/"
-          + rebooted.status().bootAttempt());
+    /** Marks the outdated nodes asked for (all when none is named) for a reconfigure reboot. */
+    static void request(WorkingPool pool, NodeConfigurationRequested request) {
+        Set<String> named = new HashSet<>(request.nodes());
+        String active = pool.activeProfile();
+        for (PoolNode node : pool.snapshot()) {
+            boolean asked = named.isEmpty() || named.contains(node.name());
+            if (asked
+                    && !node.leaving()
+                    && node.reconfigure() == null
+                    && node.phase() == Node.Phase.Registered
+                    && !active.equals(node.node().status().nodeProfile())) {
+                pool.keep(node.withReconfigure(PoolNode.Reconfigure.Requested));
+            }
+        }
     }
-  }
 
-  /**
-   * Stages the active configuration onto the node; false while a failed staging waits for its retry or this attempt
-   * fails too.
-   */
-  private boolean staged(WorkingPool pool, PoolNode node, String profile) {
-    PoolNode.Retry retry = node.retry();
-    if (retry != null && retry.at().isAfter(pool.now())) {
-      return false;
+    /** Idle outdated nodes asked to reboot start their reboot while fewer than the limit reboot. */
+    void reconcile(WorkingPool pool) {
+        String profile = pool.activeProfile();
+        long rebooting = pool.nodes().stream()
+                .filter(n -> n.reconfigure() == PoolNode.Reconfigure.Rebooting)
+                .count();
+        for (PoolNode node : pool.snapshot()) {
+            if (node.reconfigure() != PoolNode.Reconfigure.Requested) {
+                continue;
+            }
+            if (node.leaving() || profile.equals(node.node().status().nodeProfile())) {
+                pool.keep(node.withReconfigure(null).withRetry(null));
+                continue;
+            }
+            if (node.active()
+                    || node.phase() != Node.Phase.Registered
+                    || pool.disabled()
+                    || rebooting >= policy.maxConcurrentReboots()
+                    || !staged(pool, node, profile)) {
+                continue;
+            }
+            rebooting++;
+            Node rebooted = NodeTemplate.rebooting(node.node(), profile, pool.now());
+            pool.updated(
+                    node.booting(rebooted, pool.now().plus(policy.bootTime()))
+                            .withReconfigure(PoolNode.Reconfigure.Rebooting)
+                            .withRetry(null),
+                    "ReconfigureReboot");
+            pool.nodeEvent(
+                    node.name(),
+                    CwEvent.CWConfigStaged,
+                    "Node configuration " + profile + " staged for the " + "node's reconfigure reboot.",
+                    pool.uid() + "/" + node.grant().grantId() + "/"
+                            + rebooted.status().bootAttempt());
+        }
     }
-    int attempt = retry == null ? 1 : retry.failures() + 1;
-    if (!SimulatedFleet.stagingFails(policy, node.name(), attempt)) {
-      return true;
-    }
-    String error = "Staging node configuration " + profile + " onto node " + node.name() + " failed (attempt "
-        + attempt + "); retrying in " + policy.faults().retryInterval().toSeconds() + "s.";
-    pool.keep(node.withRetry(new PoolNode.Retry(attempt, pool.now().plus(policy.faults().retryInterval()), error)));
-    pool.nodeEvent(node.name(), CwEvent.CWNodeConfigStagingFailed, error, pool.uid() + "/" + node.grant().grantId()
-        + "/stage-" + node.node().status().bootAttempt() + "-" + attempt);
-    return false;
-  }
 
-  /** Whether a failed staging of this node waits for its retry. */
-  static boolean retrying(PoolNode node) {
-    return node.reconfigure() == PoolNode.Reconfigure.Requested && node.retry() != null;
-  }
+    /**
+     * Stages the active configuration onto the node; false while a failed staging waits for its retry or this attempt
+     * fails too.
+     */
+    private boolean staged(WorkingPool pool, PoolNode node, String profile) {
+        PoolNode.Retry retry = node.retry();
+        if (retry != null && retry.at().isAfter(pool.now())) {
+            return false;
+        }
+        int attempt = retry == null ? 1 : retry.failures() + 1;
+        if (!SimulatedFleet.stagingFails(policy, node.name(), attempt)) {
+            return true;
+        }
+        String error = "Staging node configuration " + profile + " onto node " + node.name() + " failed (attempt "
+                + attempt + "); retrying in " + policy.faults().retryInterval().toSeconds() + "s.";
+        pool.keep(node.withRetry(
+                new PoolNode.Retry(attempt, pool.now().plus(policy.faults().retryInterval()), error)));
+        pool.nodeEvent(
+                node.name(),
+                CwEvent.CWNodeConfigStagingFailed,
+                error,
+                pool.uid() + "/" + node.grant().grantId() + "/stage-"
+                        + node.node().status().bootAttempt() + "-" + attempt);
+        return false;
+    }
+
+    /** Whether a failed staging of this node waits for its retry. */
+    static boolean retrying(PoolNode node) {
+        return node.reconfigure() == PoolNode.Reconfigure.Requested && node.retry() != null;
+    }
 }

@@ -10,8 +10,8 @@ import java.util.Comparator;
 /**
  * Carries out the remediations {@link HealthController} planned, one step per due reconcile. A waiting plan starts
  * while fewer than the pool's repair budget ({@link RepairPolicy#budget}) are out; a user's deletion and a hold do not
- * wait. A start cordons the node ({@code CWNodeCordoned}), taints it for an alert ({@code CWNodeTainted}) and drains
- * it ({@code CWNodeDraining}). After the drain a reboot takes the node NotReady and back, then uncordons
+ * wait. A start cordons the node ({@code CWNodeCordoned}), taints it for an alert ({@code CWNodeTainted}) and drains it
+ * ({@code CWNodeDraining}). After the drain a reboot takes the node NotReady and back, then uncordons
  * ({@code CWNodeUncordoned}) and untaints it ({@code CWNodeUntainted}); a removal signals the node to prepare for
  * termination ({@code CWNodeMarkedPrepareForTerminate}), gives it {@code prepareForTerminate}
  * ({@code CWNodePreparedForTerminate}) and removes it. Remediation replaces nodes and never shrinks the pool: the
@@ -19,181 +19,226 @@ import java.util.Comparator;
  */
 final class Remediations {
 
-  private final ProvisioningPolicy policy;
-  private final NodeRemovals removals;
+    private final ProvisioningPolicy policy;
+    private final NodeRemovals removals;
 
-  Remediations(ProvisioningPolicy policy, NodeRemovals removals) {
-    this.policy = policy;
-    this.removals = removals;
-  }
+    Remediations(ProvisioningPolicy policy, NodeRemovals removals) {
+        this.policy = policy;
+        this.removals = removals;
+    }
 
-  void reconcile(WorkingPool pool) {
-    for (PoolNode node : pool.snapshot()) {
-      if (node.remediation() != null && node.remediation().step() != Step.Waiting) {
-        advance(pool, node);
-      }
-    }
-    if (pool.deleting()) {
-      return;
-    }
-    long out = pool.nodes().stream().filter(n -> n.remediation() != null && n.remediation().plan().budgeted()
-        && n.remediation().underway()).count();
-    int budget = policy.repair().budget(ScalingController.desired(pool));
-    var waiting = pool.nodes().stream().filter(n -> n.remediation() != null
-            && n.remediation().step() == Step.Waiting)
-        .sorted(Comparator.comparing((PoolNode n) -> n.remediation().since()).thenComparing(PoolNode::name))
-        .toList();
-    for (PoolNode node : waiting) {
-      Plan plan = node.remediation().plan();
-      boolean ready = node.phase() == Node.Phase.Registered || plan == Plan.Delete;
-      if (!ready || node.leaving() && plan != Plan.Delete || plan.budgeted() && out >= budget) {
-        continue;
-      }
-      if (plan.budgeted()) {
-        out++;
-      }
-      start(pool, node);
-    }
-  }
-
-  /** Cordons the node, taints it for an alert, and drains it (a hold stops after the taint). */
-  private void start(WorkingPool pool, PoolNode node) {
-    Remediation remediation = node.remediation();
-    String cause = cause(pool, node);
-    Node marked = node.node();
-    if (!marked.spec().unschedulable()) {
-      marked = NodeTemplate.cordoned(marked, true);
-      pool.nodeEvent(node.name(), CwEvent.CWNodeCordoned, "Node " + node.name() + " cordoned: " + reason(remediation)
-          + ".", cause);
-    }
-    if (remediation.plan() != Plan.Delete) {
-      marked = HealthMarks.tainted(marked, remediation.why());
-      pool.nodeEvent(node.name(), CwEvent.CWNodeTainted, "Node " + node.name() + " tainted "
-          + Node.TAINT_UNHEALTHY + "=" + remediation.why() + ":NoSchedule.", cause);
-    }
-    if (remediation.plan() == Plan.Hold) {
-      pool.updated(withRemediation(node.withNode(marked), remediation.at(Step.Held, null)), "Cordoned");
-      return;
-    }
-    if (node.phase() != Node.Phase.Registered) {
-      // A node that never joined the cluster has no workload to drain.
-      terminating(pool, withRemediation(node.withNode(marked), remediation.at(Step.Draining, null)));
-      return;
-    }
-    Duration grace = Drains.grace(policy, node);
-    PoolNode draining = remediation.plan().removes()
-        ? node.leaving(NodeTemplate.leaving(marked, cause(remediation.plan()), reason(remediation) + ".", true,
-            pool.now()), cause(remediation.plan()), pool.now().plus(grace))
-        : node.draining(NodeTemplate.draining(marked), pool.now().plus(grace));
-    draining = withRemediation(draining, remediation.at(Step.Draining, null));
-    pool.updated(draining, "Draining");
-    pool.nodeEvent(node.name(), CwEvent.CWNodeDraining, "Node " + node.name() + " draining: " + reason(remediation)
-        + "; workloads get " + grace.toSeconds() + "s to finish.", cause);
-    Drains.reportBlocked(pool, draining, cause);
-    advance(pool, draining);
-  }
-
-  /** The next step of a remediation under way, when its time has come. */
-  private void advance(WorkingPool pool, PoolNode node) {
-    Remediation remediation = node.remediation();
-    switch (remediation.step()) {
-      case Held -> {
-        if (node.health().action() == AlertAction.None) {
-          backInService(pool, node, "its alerts ended");
+    void reconcile(WorkingPool pool) {
+        for (PoolNode node : pool.snapshot()) {
+            if (node.remediation() != null && node.remediation().step() != Step.Waiting) {
+                advance(pool, node);
+            }
         }
-      }
-      case Draining -> {
-        if (Drains.over(node, pool.now())) {
-          Drains.reportEnd(pool, node, cause(pool, node));
-          if (remediation.plan() == Plan.Reboot) {
-            reboot(pool, node);
-          } else {
-            terminating(pool, node);
-          }
+        if (pool.deleting()) {
+            return;
         }
-      }
-      case Rebooting -> {
-        if (node.phase() == Node.Phase.Registered) {
-          if (remediation.plan() == Plan.Reboot) {
-            backInService(pool, node, "it rebooted");
-          } else {
-            terminating(pool, node);
-          }
+        long out = pool.nodes().stream()
+                .filter(n -> n.remediation() != null
+                        && n.remediation().plan().budgeted()
+                        && n.remediation().underway())
+                .count();
+        int budget = policy.repair().budget(ScalingController.desired(pool));
+        var waiting = pool.nodes().stream()
+                .filter(n -> n.remediation() != null && n.remediation().step() == Step.Waiting)
+                .sorted(Comparator.comparing((PoolNode n) -> n.remediation().since())
+                        .thenComparing(PoolNode::name))
+                .toList();
+        for (PoolNode node : waiting) {
+            Plan plan = node.remediation().plan();
+            boolean ready = node.phase() == Node.Phase.Registered || plan == Plan.Delete;
+            if (!ready || node.leaving() && plan != Plan.Delete || plan.budgeted() && out >= budget) {
+                continue;
+            }
+            if (plan.budgeted()) {
+                out++;
+            }
+            start(pool, node);
         }
-      }
-      case Terminating -> {
-        if (remediation.deadline() != null && !remediation.deadline().isAfter(pool.now())) {
-          pool.nodeEvent(node.name(), CwEvent.CWNodePreparedForTerminate, "Node " + node.name()
-              + " is prepared for termination.", cause(pool, node));
-          PoolNode prepared = withRemediation(node, remediation.at(Step.Terminating, null));
-          String removed = reason(remediation) + ".";
-          removals.remove(pool, prepared, cause(remediation.plan()), removed, "Node " + node.name() + " deleted: "
-              + reason(remediation) + ".");
-        }
-      }
-      case Waiting -> { }
     }
-  }
 
-  /** A reboot in place: NotReady for the boot time, then the boot registers it again (the failure path of any boot). */
-  private void reboot(WorkingPool pool, PoolNode node) {
-    Node rebooted = NodeTemplate.rebooting(node.node(), node.node().status().nodeProfile(), pool.now());
-    pool.updated(withRemediation(node.booting(rebooted, pool.now().plus(policy.bootTime())),
-        node.remediation().at(Step.Rebooting, null)), "Rebooting");
-  }
-
-  /** Signals the node to prepare for termination; it is removed once its time to prepare is over. */
-  private void terminating(WorkingPool pool, PoolNode node) {
-    Remediation remediation = node.remediation();
-    PoolNode leaving = node.leaving() ? node : node.leaving(NodeTemplate.leaving(node.node(),
-        cause(remediation.plan()), reason(remediation) + ".", false, pool.now()), cause(remediation.plan()), null);
-    PoolNode marked = withRemediation(leaving, remediation.at(Step.Terminating,
-        pool.now().plus(policy.repair().prepareForTerminate())));
-    pool.updated(marked, "PrepareForTerminate");
-    pool.nodeEvent(node.name(), CwEvent.CWNodeMarkedPrepareForTerminate, "Node " + node.name() + " signalled to "
-        + "prepare for termination: " + reason(remediation) + "; it is removed in "
-        + policy.repair().prepareForTerminate().toSeconds() + "s.", cause(pool, node));
-    advance(pool, marked);
-  }
-
-  /** Uncordoned and untainted; the alerts a reboot answered are over. */
-  private static void backInService(WorkingPool pool, PoolNode node, String why) {
-    NodeHealth health = node.health();
-    if (node.remediation().plan() == Plan.Reboot) {
-      health = health.withAlerts(health.alerts().stream().filter(a -> a.action() != AlertAction.Reboot).toList());
+    /** Cordons the node, taints it for an alert, and drains it (a hold stops after the taint). */
+    private void start(WorkingPool pool, PoolNode node) {
+        Remediation remediation = node.remediation();
+        String cause = cause(pool, node);
+        Node marked = node.node();
+        if (!marked.spec().unschedulable()) {
+            marked = NodeTemplate.cordoned(marked, true);
+            pool.nodeEvent(
+                    node.name(),
+                    CwEvent.CWNodeCordoned,
+                    "Node " + node.name() + " cordoned: " + reason(remediation) + ".",
+                    cause);
+        }
+        if (remediation.plan() != Plan.Delete) {
+            marked = HealthMarks.tainted(marked, remediation.why());
+            pool.nodeEvent(
+                    node.name(),
+                    CwEvent.CWNodeTainted,
+                    "Node " + node.name() + " tainted " + Node.TAINT_UNHEALTHY + "=" + remediation.why()
+                            + ":NoSchedule.",
+                    cause);
+        }
+        if (remediation.plan() == Plan.Hold) {
+            pool.updated(withRemediation(node.withNode(marked), remediation.at(Step.Held, null)), "Cordoned");
+            return;
+        }
+        if (node.phase() != Node.Phase.Registered) {
+            // A node that never joined the cluster has no workload to drain.
+            terminating(pool, withRemediation(node.withNode(marked), remediation.at(Step.Draining, null)));
+            return;
+        }
+        Duration grace = Drains.grace(policy, node);
+        PoolNode draining = remediation.plan().removes()
+                ? node.leaving(
+                        NodeTemplate.leaving(
+                                marked, cause(remediation.plan()), reason(remediation) + ".", true, pool.now()),
+                        cause(remediation.plan()),
+                        pool.now().plus(grace))
+                : node.draining(NodeTemplate.draining(marked), pool.now().plus(grace));
+        draining = withRemediation(draining, remediation.at(Step.Draining, null));
+        pool.updated(draining, "Draining");
+        pool.nodeEvent(
+                node.name(),
+                CwEvent.CWNodeDraining,
+                "Node " + node.name() + " draining: " + reason(remediation) + "; workloads get " + grace.toSeconds()
+                        + "s to finish.",
+                cause);
+        Drains.reportBlocked(pool, draining, cause);
+        advance(pool, draining);
     }
-    Node released = HealthMarks.withAlerts(HealthMarks.tainted(NodeTemplate.cordoned(node.node(), false), null),
-        health.alerts(), pool.now());
-    pool.updated(node.withNode(released).withHealth(health.withRemediation(null)), "Uncordoned");
-    String cause = cause(pool, node);
-    pool.nodeEvent(node.name(), CwEvent.CWNodeUncordoned, "Node " + node.name() + " uncordoned: " + why + ".", cause);
-    pool.nodeEvent(node.name(), CwEvent.CWNodeUntainted, "Node " + node.name() + " untainted: " + why + ".", cause);
-  }
 
-  private static PoolNode withRemediation(PoolNode node, Remediation next) {
-    return node.withHealth(node.health().withRemediation(next));
-  }
+    /** The next step of a remediation under way, when its time has come. */
+    private void advance(WorkingPool pool, PoolNode node) {
+        Remediation remediation = node.remediation();
+        switch (remediation.step()) {
+            case Held -> {
+                if (node.health().action() == AlertAction.None) {
+                    backInService(pool, node, "its alerts ended");
+                }
+            }
+            case Draining -> {
+                if (Drains.over(node, pool.now())) {
+                    Drains.reportEnd(pool, node, cause(pool, node));
+                    if (remediation.plan() == Plan.Reboot) {
+                        reboot(pool, node);
+                    } else {
+                        terminating(pool, node);
+                    }
+                }
+            }
+            case Rebooting -> {
+                if (node.phase() == Node.Phase.Registered) {
+                    if (remediation.plan() == Plan.Reboot) {
+                        backInService(pool, node, "it rebooted");
+                    } else {
+                        terminating(pool, node);
+                    }
+                }
+            }
+            case Terminating -> {
+                if (remediation.deadline() != null && !remediation.deadline().isAfter(pool.now())) {
+                    pool.nodeEvent(
+                            node.name(),
+                            CwEvent.CWNodePreparedForTerminate,
+                            "Node " + node.name() + " is prepared for termination.",
+                            cause(pool, node));
+                    PoolNode prepared = withRemediation(node, remediation.at(Step.Terminating, null));
+                    String removed = reason(remediation) + ".";
+                    removals.remove(
+                            pool,
+                            prepared,
+                            cause(remediation.plan()),
+                            removed,
+                            "Node " + node.name() + " deleted: " + reason(remediation) + ".");
+                }
+            }
+            case Waiting -> {}
+        }
+    }
 
-  private static RemovalCause cause(Plan plan) {
-    return switch (plan) {
-      case Replace -> RemovalCause.Replaced;
-      case Triage -> RemovalCause.Triaged;
-      default -> RemovalCause.Deleted;
-    };
-  }
+    /**
+     * A reboot in place: NotReady for the boot time, then the boot registers it again (the failure path of any boot).
+     */
+    private void reboot(WorkingPool pool, PoolNode node) {
+        Node rebooted = NodeTemplate.rebooting(node.node(), node.node().status().nodeProfile(), pool.now());
+        pool.updated(
+                withRemediation(
+                        node.booting(rebooted, pool.now().plus(policy.bootTime())),
+                        node.remediation().at(Step.Rebooting, null)),
+                "Rebooting");
+    }
 
-  private static String reason(Remediation remediation) {
-    return switch (remediation.plan()) {
-      case Delete -> "deleted at the user's request";
-      case Hold -> "unhealthy (" + remediation.why() + "); eviction of unhealthy nodes is disabled for the NodePool";
-      case Reboot -> "rebooting for alert " + remediation.why();
-      case Replace -> "taken out of service for alert " + remediation.why();
-      case Triage -> "taken out of service for triage of alert " + remediation.why();
-    };
-  }
+    /** Signals the node to prepare for termination; it is removed once its time to prepare is over. */
+    private void terminating(WorkingPool pool, PoolNode node) {
+        Remediation remediation = node.remediation();
+        PoolNode leaving = node.leaving()
+                ? node
+                : node.leaving(
+                        NodeTemplate.leaving(
+                                node.node(), cause(remediation.plan()), reason(remediation) + ".", false, pool.now()),
+                        cause(remediation.plan()),
+                        null);
+        PoolNode marked = withRemediation(
+                leaving,
+                remediation.at(Step.Terminating, pool.now().plus(policy.repair().prepareForTerminate())));
+        pool.updated(marked, "PrepareForTerminate");
+        pool.nodeEvent(
+                node.name(),
+                CwEvent.CWNodeMarkedPrepareForTerminate,
+                "Node " + node.name() + " signalled to "
+                        + "prepare for termination: " + reason(remediation) + "; it is removed in "
+                        + policy.repair().prepareForTerminate().toSeconds() + "s.",
+                cause(pool, node));
+        advance(pool, marked);
+    }
 
-  /** One remediation's events share a cause: the node's grant and when the remediation started. */
-  private static String cause(WorkingPool pool, PoolNode node) {
-    return pool.uid() + "/" + node.grant().grantId() + "/remediation-" + node.remediation().since().toEpochMilli();
-  }
+    /** Uncordoned and untainted; the alerts a reboot answered are over. */
+    private static void backInService(WorkingPool pool, PoolNode node, String why) {
+        NodeHealth health = node.health();
+        if (node.remediation().plan() == Plan.Reboot) {
+            health = health.withAlerts(health.alerts().stream()
+                    .filter(a -> a.action() != AlertAction.Reboot)
+                    .toList());
+        }
+        Node released = HealthMarks.withAlerts(
+                HealthMarks.tainted(NodeTemplate.cordoned(node.node(), false), null), health.alerts(), pool.now());
+        pool.updated(node.withNode(released).withHealth(health.withRemediation(null)), "Uncordoned");
+        String cause = cause(pool, node);
+        pool.nodeEvent(
+                node.name(), CwEvent.CWNodeUncordoned, "Node " + node.name() + " uncordoned: " + why + ".", cause);
+        pool.nodeEvent(node.name(), CwEvent.CWNodeUntainted, "Node " + node.name() + " untainted: " + why + ".", cause);
+    }
+
+    private static PoolNode withRemediation(PoolNode node, Remediation next) {
+        return node.withHealth(node.health().withRemediation(next));
+    }
+
+    private static RemovalCause cause(Plan plan) {
+        return switch (plan) {
+            case Replace -> RemovalCause.Replaced;
+            case Triage -> RemovalCause.Triaged;
+            default -> RemovalCause.Deleted;
+        };
+    }
+
+    private static String reason(Remediation remediation) {
+        return switch (remediation.plan()) {
+            case Delete -> "deleted at the user's request";
+            case Hold ->
+                "unhealthy (" + remediation.why() + "); eviction of unhealthy nodes is disabled for the NodePool";
+            case Reboot -> "rebooting for alert " + remediation.why();
+            case Replace -> "taken out of service for alert " + remediation.why();
+            case Triage -> "taken out of service for triage of alert " + remediation.why();
+        };
+    }
+
+    /** One remediation's events share a cause: the node's grant and when the remediation started. */
+    private static String cause(WorkingPool pool, PoolNode node) {
+        return pool.uid() + "/" + node.grant().grantId() + "/remediation-"
+                + node.remediation().since().toEpochMilli();
+    }
 }

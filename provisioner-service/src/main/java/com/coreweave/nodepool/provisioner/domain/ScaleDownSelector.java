@@ -14,51 +14,49 @@ import java.util.List;
  */
 public final class ScaleDownSelector {
 
-  private ScaleDownSelector() {
-  }
+    private ScaleDownSelector() {}
 
-  /** Nodes to remove at once, and active nodes to cordon and drain first. */
-  public record Selection(List<PoolNode> removeNow, List<PoolNode> drain) {
-  }
+    /** Nodes to remove at once, and active nodes to cordon and drain first. */
+    public record Selection(List<PoolNode> removeNow, List<PoolNode> drain) {}
 
-  static final Comparator<PoolNode> NEWEST_FIRST = Comparator
-      .comparing((PoolNode n) -> n.node().metadata().creationTimestamp(), Comparator.reverseOrder())
-      .thenComparing(PoolNode::name, Comparator.reverseOrder());
+    static final Comparator<PoolNode> NEWEST_FIRST = Comparator.comparing(
+                    (PoolNode n) -> n.node().metadata().creationTimestamp(), Comparator.reverseOrder())
+            .thenComparing(PoolNode::name, Comparator.reverseOrder());
 
-  /**
-   * @param staying  the pool's nodes that are not leaving already
-   * @param excess   how many of them should go
-   * @param strategy the pool's {@code lifecycle.scaleDownStrategy}
-   * @param deleting whether the pool is being deleted (every node goes, active ones drained)
-   */
-  public static Selection select(Collection<PoolNode> staying, int excess, String strategy, boolean deleting) {
-    List<PoolNode> removeNow = new ArrayList<>();
-    List<PoolNode> drain = new ArrayList<>();
-    if (excess <= 0) {
-      return new Selection(removeNow, drain);
-    }
-    List<PoolNode> newestFirst = staying.stream().sorted(NEWEST_FIRST).toList();
-    int left = excess;
-    for (PoolNode node : newestFirst) {
-      if (left > 0 && node.phase() == Node.Phase.Booting) {
-        removeNow.add(node);
-        left--;
-      }
-    }
-    for (PoolNode node : newestFirst) {
-      if (left > 0 && node.phase() == Node.Phase.Registered && !node.active()) {
-        removeNow.add(node);
-        left--;
-      }
-    }
-    if (deleting || Lifecycle.PREFER_IDLE.equals(strategy)) {
-      for (PoolNode node : newestFirst) {
-        if (left > 0 && node.phase() == Node.Phase.Registered && node.active()) {
-          drain.add(node);
-          left--;
+    /**
+     * @param staying the pool's nodes that are not leaving already
+     * @param excess how many of them should go
+     * @param strategy the pool's {@code lifecycle.scaleDownStrategy}
+     * @param deleting whether the pool is being deleted (every node goes, active ones drained)
+     */
+    public static Selection select(Collection<PoolNode> staying, int excess, String strategy, boolean deleting) {
+        List<PoolNode> removeNow = new ArrayList<>();
+        List<PoolNode> drain = new ArrayList<>();
+        if (excess <= 0) {
+            return new Selection(removeNow, drain);
         }
-      }
+        List<PoolNode> newestFirst = staying.stream().sorted(NEWEST_FIRST).toList();
+        int left = excess;
+        for (PoolNode node : newestFirst) {
+            if (left > 0 && node.phase() == Node.Phase.Booting) {
+                removeNow.add(node);
+                left--;
+            }
+        }
+        for (PoolNode node : newestFirst) {
+            if (left > 0 && node.phase() == Node.Phase.Registered && !node.active()) {
+                removeNow.add(node);
+                left--;
+            }
+        }
+        if (deleting || Lifecycle.PREFER_IDLE.equals(strategy)) {
+            for (PoolNode node : newestFirst) {
+                if (left > 0 && node.phase() == Node.Phase.Registered && node.active()) {
+                    drain.add(node);
+                    left--;
+                }
+            }
+        }
+        return new Selection(removeNow, drain);
     }
-    return new Selection(removeNow, drain);
-  }
 }

@@ -32,41 +32,41 @@ import java.util.UUID;
 @Produces(MediaType.APPLICATION_JSON)
 public class NodeAlertResource {
 
-  static final String SOURCE = "provisioner-service/admin";
+    static final String SOURCE = "provisioner-service/admin";
 
-  @Inject
-  CurrentCaller caller;
+    @Inject
+    CurrentCaller caller;
 
-  @Inject
-  RecordPublisher publisher;
+    @Inject
+    RecordPublisher publisher;
 
-  @Inject
-  Clock clock;
+    @Inject
+    Clock clock;
 
-  @POST
-  @Consumes(MediaType.APPLICATION_JSON)
-  public Response report(String body) {
-    caller.admin();
-    JsonNode tree = RequestBody.object(body, "a NodeAlertRaised or NodeAlertResolved CloudEvent object");
-    ObjectNode event = ((ObjectNode) tree).deepCopy();
-    event.putIfAbsent("specversion", event.textNode(CloudEvent.SPEC_VERSION));
-    event.putIfAbsent("id", event.textNode(UUID.randomUUID().toString()));
-    event.putIfAbsent("source", event.textNode(SOURCE));
-    event.putIfAbsent("time", event.textNode(clock.instant().toString()));
-    event.putIfAbsent("datacontenttype", event.textNode(CloudEvent.JSON));
-    String key = event.path("subject").asText("");
-    if (key.isBlank()) {
-      throw FieldErrors.one(Statuses.REQUIRED, "the pool the node belongs to, as <org>/<pool>", "subject")
-          .refusal("NodeAlert", event.path("id").asText(null));
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response report(String body) {
+        caller.admin();
+        JsonNode tree = RequestBody.object(body, "a NodeAlertRaised or NodeAlertResolved CloudEvent object");
+        ObjectNode event = ((ObjectNode) tree).deepCopy();
+        event.putIfAbsent("specversion", event.textNode(CloudEvent.SPEC_VERSION));
+        event.putIfAbsent("id", event.textNode(UUID.randomUUID().toString()));
+        event.putIfAbsent("source", event.textNode(SOURCE));
+        event.putIfAbsent("time", event.textNode(clock.instant().toString()));
+        event.putIfAbsent("datacontenttype", event.textNode(CloudEvent.JSON));
+        String key = event.path("subject").asText("");
+        if (key.isBlank()) {
+            throw FieldErrors.one(Statuses.REQUIRED, "the pool the node belongs to, as <org>/<pool>", "subject")
+                    .refusal("NodeAlert", event.path("id").asText(null));
+        }
+        CloudEvent<NodeAlert> alert;
+        try {
+            alert = Topics.NODE_ALERT_RAISED.read(key, Json.bytes(event));
+        } catch (Rejection rejection) {
+            throw FieldErrors.one(Statuses.INVALID, rejection.reason(), null)
+                    .refusal("NodeAlert", event.path("id").asText(null));
+        }
+        publisher.publish(Topics.NODE_ALERT_RAISED.name(), key, alert);
+        return Response.accepted(alert).build();
     }
-    CloudEvent<NodeAlert> alert;
-    try {
-      alert = Topics.NODE_ALERT_RAISED.read(key, Json.bytes(event));
-    } catch (Rejection rejection) {
-      throw FieldErrors.one(Statuses.INVALID, rejection.reason(), null)
-          .refusal("NodeAlert", event.path("id").asText(null));
-    }
-    publisher.publish(Topics.NODE_ALERT_RAISED.name(), key, alert);
-    return Response.accepted(alert).build();
-  }
 }

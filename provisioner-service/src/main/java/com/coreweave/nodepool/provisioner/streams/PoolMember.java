@@ -10,15 +10,15 @@ import com.coreweave.nodepool.schema.events.Grant;
  */
 record PoolMember(PoolNode node, Grant grant, Long releasedGrant) {
 
-  static PoolMember of(PoolNode node) {
-    return new PoolMember(node, null, null);
-  }
+    static PoolMember of(PoolNode node) {
+        return new PoolMember(node, null, null);
+    }
 
-  static PoolMember of(Grant grant) {
-    return new PoolMember(null, grant, null);
-  }
+    static PoolMember of(Grant grant) {
+        return new PoolMember(null, grant, null);
+    }
 
-  static PoolMember released(long grantId) {
-    return new PoolMember(null, null, grantId);
-  }
+    static PoolMember released(long grantId) {
+        return new PoolMember(null, null, grantId);
+    }
 }

@@ -2,12 +2,12 @@ package com.coreweave.nodepool.provisioner.streams;
 
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
-import com.coreweave.nodepool.kit.streams.time.DurableTimers;
+import com.coreweave.nodepool.kit.streams.commit.PromptCommits;
 import com.coreweave.nodepool.kit.streams.io.Inputs;
 import com.coreweave.nodepool.kit.streams.io.Interpretation;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
-import com.coreweave.nodepool.kit.streams.commit.PromptCommits;
 import com.coreweave.nodepool.kit.streams.store.SplitValues;
+import com.coreweave.nodepool.kit.streams.time.DurableTimers;
 import com.coreweave.nodepool.provisioner.config.ProvisionerSettings;
 import com.coreweave.nodepool.provisioner.domain.PoolInput;
 import com.coreweave.nodepool.provisioner.domain.PoolReconciler;
@@ -29,73 +29,89 @@ import org.apache.kafka.streams.state.Stores;
 /**
  * The provisioner's topology: the accepted spec, the ledger's grants, activity reports, spot preemption steps,
  * configuration requests, node alerts and node deletion requests of a pool (all keyed {@code <org>/<pool>}, so
- * co-partitioned) meet in one
- * {@link ProvisionerProcessor} per partition, which owns the pool's nodes and writes {@code nodepool-nodes-changed}
- * and {@code nodepool-event-recorded}. Upstream releases (written to every partition) reach every task.
+ * co-partitioned) meet in one {@link ProvisionerProcessor} per partition, which owns the pool's nodes and writes
+ * {@code nodepool-nodes-changed} and {@code nodepool-event-recorded}. Upstream releases (written to every partition)
+ * reach every task.
  */
 @ApplicationScoped
 public class ProvisionerTopology {
 
-  public static final String SERVICE = PoolReconciler.COMPONENT;
+    public static final String SERVICE = PoolReconciler.COMPONENT;
 
-  @Produces
-  Topology topology(ProvisionerSettings settings, KafkaSettings kafka, Clock clock) {
-    return build(settings.policy(), settings.timerInterval(), kafka.partitions(), clock);
-  }
+    @Produces
+    Topology topology(ProvisionerSettings settings, KafkaSettings kafka, Clock clock) {
+        return build(settings.policy(), settings.timerInterval(), kafka.partitions(), clock);
+    }
 
-  /**
-   * Built by a plain method so that a TopologyTestDriver test can use it without Quarkus; {@code partitions} is that
-   * of the service's topics.
-   */
-  public static Topology build(ProvisioningPolicy policy, Duration timerInterval, int partitions, Clock clock) {
-    StreamsBuilder builder = PromptCommits.streamsBuilder();
-    // A pool's state, stored split (PoolShape) so that no entry grows with the pool. Cached: a pool changes with
-    // each input and timer, often several times within one commit; the cache writes the last value once per commit.
-    builder.addStateStore(SplitValues.layered(Stores.keyValueStoreBuilder(
-        Stores.persistentKeyValueStore(StoreNames.POOLS), Serdes.String(), JsonSerde.of(PoolState.class))
-        .withCachingEnabled()));
-    builder.addStateStore(SplitValues.layered(Stores.keyValueStoreBuilder(
-        Stores.persistentKeyValueStore(StoreNames.POOL_MEMBERS), Serdes.String(), JsonSerde.of(PoolMember.class))
-        .withCachingEnabled()));
-    builder.addStateStore(DurableTimers.store(StoreNames.TIMERS));
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.RELEASES),
-        Serdes.String(), JsonSerde.of(NodeReleasePublished.class)));
+    /**
+     * Built by a plain method so that a TopologyTestDriver test can use it without Quarkus; {@code partitions} is that
+     * of the service's topics.
+     */
+    public static Topology build(ProvisioningPolicy policy, Duration timerInterval, int partitions, Clock clock) {
+        StreamsBuilder builder = PromptCommits.streamsBuilder();
+        // A pool's state, stored split (PoolShape) so that no entry grows with the pool. Cached: a pool changes with
+        // each input and timer, often several times within one commit; the cache writes the last value once per commit.
+        builder.addStateStore(SplitValues.layered(Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(StoreNames.POOLS),
+                        Serdes.String(),
+                        JsonSerde.of(PoolState.class))
+                .withCachingEnabled()));
+        builder.addStateStore(SplitValues.layered(Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(StoreNames.POOL_MEMBERS),
+                        Serdes.String(),
+                        JsonSerde.of(PoolMember.class))
+                .withCachingEnabled()));
+        builder.addStateStore(DurableTimers.store(StoreNames.TIMERS));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(StoreNames.RELEASES),
+                Serdes.String(),
+                JsonSerde.of(NodeReleasePublished.class)));
 
-    Inputs in = new Inputs(builder, SERVICE, partitions, clock);
-    // The provisioner acts on the generation in force: an invalid later one keeps the last valid one's nodes.
-    KStream<String, PoolInput> specs = in.read(Topics.NODEPOOL_ACCEPTED)
-        .mapValues(accepted -> new PoolInput.SpecAccepted(accepted == null ? null : accepted.inForce()),
-            Named.as("as-spec"));
-    KStream<String, PoolInput> grants = in.read(Topics.CAPACITY_CHECKED)
-        .mapValues(PoolInput.GrantsChecked::new, Named.as("as-grants"));
-    KStream<String, PoolInput> activity = in.read(Topics.NODE_ACTIVITY_REPORTED, Interpretation.asIs(),
-            Topics.NODE_ACTIVITY_REPORTED_DLQ.name())
-        .mapValues(PoolInput.ActivityReported::new, Named.as("as-activity"));
-    KStream<String, PoolInput> preemptions = in.read(Topics.SPOT_PREEMPTION_PROGRESSED)
-        .mapValues(PoolInput.PreemptionProgressed::new, Named.as("as-preemption"));
-    KStream<String, PoolInput> configurations = in.read(Topics.NODEPOOL_CONFIGURATION_REQUESTED,
-            Interpretation.asIs(), Topics.NODEPOOL_CONFIGURATION_REQUESTED_DLQ.name())
-        .mapValues(PoolInput.ConfigurationRequested::new, Named.as("as-configuration"));
-    KStream<String, PoolInput> alerts = in.read(Topics.NODE_ALERT_RAISED, Interpretation.asIs(),
-            Topics.NODE_ALERT_RAISED_DLQ.name())
-        .mapValues(PoolInput.AlertReported::new, Named.as("as-alert"));
-    KStream<String, PoolInput> deletions = in.read(Topics.NODE_DELETION_REQUESTED, Interpretation.asIs(),
-            Topics.NODE_DELETION_REQUESTED_DLQ.name())
-        .mapValues(PoolInput.DeletionRequested::new, Named.as("as-deletion"));
-    KStream<String, PoolInput> releases = in.read(Topics.NODE_RELEASE_PUBLISHED)
-        .filter((train, release) -> release != null, Named.as("present-release"))
-        .mapValues(PoolInput.ReleasePublished::new, Named.as("as-release"));
+        Inputs in = new Inputs(builder, SERVICE, partitions, clock);
+        // The provisioner acts on the generation in force: an invalid later one keeps the last valid one's nodes.
+        KStream<String, PoolInput> specs = in.read(Topics.NODEPOOL_ACCEPTED)
+                .mapValues(
+                        accepted -> new PoolInput.SpecAccepted(accepted == null ? null : accepted.inForce()),
+                        Named.as("as-spec"));
+        KStream<String, PoolInput> grants =
+                in.read(Topics.CAPACITY_CHECKED).mapValues(PoolInput.GrantsChecked::new, Named.as("as-grants"));
+        KStream<String, PoolInput> activity = in.read(
+                        Topics.NODE_ACTIVITY_REPORTED, Interpretation.asIs(), Topics.NODE_ACTIVITY_REPORTED_DLQ.name())
+                .mapValues(PoolInput.ActivityReported::new, Named.as("as-activity"));
+        KStream<String, PoolInput> preemptions = in.read(Topics.SPOT_PREEMPTION_PROGRESSED)
+                .mapValues(PoolInput.PreemptionProgressed::new, Named.as("as-preemption"));
+        KStream<String, PoolInput> configurations = in.read(
+                        Topics.NODEPOOL_CONFIGURATION_REQUESTED,
+                        Interpretation.asIs(),
+                        Topics.NODEPOOL_CONFIGURATION_REQUESTED_DLQ.name())
+                .mapValues(PoolInput.ConfigurationRequested::new, Named.as("as-configuration"));
+        KStream<String, PoolInput> alerts = in.read(
+                        Topics.NODE_ALERT_RAISED, Interpretation.asIs(), Topics.NODE_ALERT_RAISED_DLQ.name())
+                .mapValues(PoolInput.AlertReported::new, Named.as("as-alert"));
+        KStream<String, PoolInput> deletions = in.read(
+                        Topics.NODE_DELETION_REQUESTED,
+                        Interpretation.asIs(),
+                        Topics.NODE_DELETION_REQUESTED_DLQ.name())
+                .mapValues(PoolInput.DeletionRequested::new, Named.as("as-deletion"));
+        KStream<String, PoolInput> releases = in.read(Topics.NODE_RELEASE_PUBLISHED)
+                .filter((train, release) -> release != null, Named.as("present-release"))
+                .mapValues(PoolInput.ReleasePublished::new, Named.as("as-release"));
 
-    KStream<String, Outbound> outputs = specs.merge(grants, Named.as("merge-grants"))
-        .merge(activity, Named.as("merge-activity"))
-        .merge(preemptions, Named.as("merge-preemptions"))
-        .merge(configurations, Named.as("merge-configurations"))
-        .merge(alerts, Named.as("merge-alerts"))
-        .merge(deletions, Named.as("merge-deletions"))
-        .merge(releases, Named.as("merge-releases"))
-        .process(() -> new ProvisionerProcessor(policy, timerInterval, clock), Named.as("provisioner"),
-            StoreNames.POOLS, StoreNames.POOL_MEMBERS, StoreNames.TIMERS, StoreNames.RELEASES);
-    Outbound.route(outputs, "write-outputs");
-    return builder.build();
-  }
+        KStream<String, Outbound> outputs = specs.merge(grants, Named.as("merge-grants"))
+                .merge(activity, Named.as("merge-activity"))
+                .merge(preemptions, Named.as("merge-preemptions"))
+                .merge(configurations, Named.as("merge-configurations"))
+                .merge(alerts, Named.as("merge-alerts"))
+                .merge(deletions, Named.as("merge-deletions"))
+                .merge(releases, Named.as("merge-releases"))
+                .process(
+                        () -> new ProvisionerProcessor(policy, timerInterval, clock),
+                        Named.as("provisioner"),
+                        StoreNames.POOLS,
+                        StoreNames.POOL_MEMBERS,
+                        StoreNames.TIMERS,
+                        StoreNames.RELEASES);
+        Outbound.route(outputs, "write-outputs");
+        return builder.build();
+    }
 }

@@ -27,99 +27,178 @@ import java.util.Set;
 /** Pools, grants and reports as the other services would publish them. */
 final class Fixtures {
 
-  static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");
-  static final String ORG = "demo";
-  static final String POOL = "train";
-  static final String UID = "uid-1";
-  static final String ZONE = "US-EAST-04A";
-  static final String TYPE = "gd-8xa100-i128";
-  static final String BROKEN_IMAGE = "broken-image";
+    static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");
+    static final String ORG = "demo";
+    static final String POOL = "train";
+    static final String UID = "uid-1";
+    static final String ZONE = "US-EAST-04A";
+    static final String TYPE = "gd-8xa100-i128";
+    static final String BROKEN_IMAGE = "broken-image";
 
-  private Fixtures() {
-  }
+    private Fixtures() {}
 
-  static ProvisioningPolicy policy(Duration bootTime) {
-    return new ProvisioningPolicy(bootTime, 0.0, 0, Set.of(BROKEN_IMAGE), 3, Duration.ofSeconds(30), 1,
-        ProvisioningPolicy.SCALE_UP_AFTER, ProvisioningPolicy.SCALE_DOWN_UNNEEDED_TIME);
-  }
+    static ProvisioningPolicy policy(Duration bootTime) {
+        return new ProvisioningPolicy(
+                bootTime,
+                0.0,
+                0,
+                Set.of(BROKEN_IMAGE),
+                3,
+                Duration.ofSeconds(30),
+                1,
+                ProvisioningPolicy.SCALE_UP_AFTER,
+                ProvisioningPolicy.SCALE_DOWN_UNNEEDED_TIME);
+    }
 
-  static NodePoolSpec spec(int target) {
-    return new NodePoolSpec("default", TYPE, target, null, null, Map.of("team", "research"),
-        Map.of("owner", "ml-platform"), List.of(new Taint("nvidia.com/gpu", "present", "NoSchedule")), null, null,
-        false, new Lifecycle(Lifecycle.IDLE_ONLY, false), null, ZONE);
-  }
+    static NodePoolSpec spec(int target) {
+        return new NodePoolSpec(
+                "default",
+                TYPE,
+                target,
+                null,
+                null,
+                Map.of("team", "research"),
+                Map.of("owner", "ml-platform"),
+                List.of(new Taint("nvidia.com/gpu", "present", "NoSchedule")),
+                null,
+                null,
+                false,
+                new Lifecycle(Lifecycle.IDLE_ONLY, false),
+                null,
+                ZONE);
+    }
 
-  static NodePoolAccepted accepted(NodePoolSpec spec, long generation) {
-    return accepted(UID, spec, generation, false);
-  }
+    static NodePoolAccepted accepted(NodePoolSpec spec, long generation) {
+        return accepted(UID, spec, generation, false);
+    }
 
-  static NodePoolAccepted accepted(String uid, NodePoolSpec spec, long generation, boolean deleting) {
-    ObjectMeta meta = new ObjectMeta(POOL, uid, generation, "rv-" + generation, T0, deleting ? T0 : null, null,
-        null);
-    return new NodePoolAccepted(ORG, NodePool.of(meta, spec, null),
-        new Validation(Conditions.Validated.VALID, "NodePool configuration is valid."), T0);
-  }
+    static NodePoolAccepted accepted(String uid, NodePoolSpec spec, long generation, boolean deleting) {
+        ObjectMeta meta =
+                new ObjectMeta(POOL, uid, generation, "rv-" + generation, T0, deleting ? T0 : null, null, null);
+        return new NodePoolAccepted(
+                ORG,
+                NodePool.of(meta, spec, null),
+                new Validation(Conditions.Validated.VALID, "NodePool configuration is valid."),
+                T0);
+    }
 
-  static NodePoolAccepted invalid(NodePoolSpec spec, long generation) {
-    NodePoolAccepted valid = accepted(spec, generation);
-    return new NodePoolAccepted(ORG, valid.nodePool(), new Validation(Conditions.Validated.INVALID, "no such type"),
-        T0);
-  }
+    static NodePoolAccepted invalid(NodePoolSpec spec, long generation) {
+        NodePoolAccepted valid = accepted(spec, generation);
+        return new NodePoolAccepted(
+                ORG, valid.nodePool(), new Validation(Conditions.Validated.INVALID, "no such type"), T0);
+    }
 
-  static NodePoolSpec withStrategy(NodePoolSpec spec, String strategy) {
-    return new NodePoolSpec(spec.computeClass(), spec.instanceType(), spec.targetNodes(), null, null,
-        spec.nodeLabels(), spec.nodeAnnotations(), spec.nodeTaints(), spec.image(), spec.gpu(), false,
-        new Lifecycle(strategy, false), null, spec.region());
-  }
+    static NodePoolSpec withStrategy(NodePoolSpec spec, String strategy) {
+        return new NodePoolSpec(
+                spec.computeClass(),
+                spec.instanceType(),
+                spec.targetNodes(),
+                null,
+                null,
+                spec.nodeLabels(),
+                spec.nodeAnnotations(),
+                spec.nodeTaints(),
+                spec.image(),
+                spec.gpu(),
+                false,
+                new Lifecycle(strategy, false),
+                null,
+                spec.region());
+    }
 
-  static NodePoolSpec withImage(NodePoolSpec spec, String image) {
-    return new NodePoolSpec(spec.computeClass(), spec.instanceType(), spec.targetNodes(), null, null,
-        spec.nodeLabels(), spec.nodeAnnotations(), spec.nodeTaints(), new Image(null, image, Image.STABLE), null,
-        false, spec.lifecycle(), null, spec.region());
-  }
+    static NodePoolSpec withImage(NodePoolSpec spec, String image) {
+        return new NodePoolSpec(
+                spec.computeClass(),
+                spec.instanceType(),
+                spec.targetNodes(),
+                null,
+                null,
+                spec.nodeLabels(),
+                spec.nodeAnnotations(),
+                spec.nodeTaints(),
+                new Image(null, image, Image.STABLE),
+                null,
+                false,
+                spec.lifecycle(),
+                null,
+                spec.region());
+    }
 
-  static NodePoolSpec withLabels(NodePoolSpec spec, Map<String, String> labels, List<Taint> taints) {
-    return new NodePoolSpec(spec.computeClass(), spec.instanceType(), spec.targetNodes(), null, null, labels,
-        spec.nodeAnnotations(), taints, spec.image(), spec.gpu(), false, spec.lifecycle(), null, spec.region());
-  }
+    static NodePoolSpec withLabels(NodePoolSpec spec, Map<String, String> labels, List<Taint> taints) {
+        return new NodePoolSpec(
+                spec.computeClass(),
+                spec.instanceType(),
+                spec.targetNodes(),
+                null,
+                null,
+                labels,
+                spec.nodeAnnotations(),
+                taints,
+                spec.image(),
+                spec.gpu(),
+                false,
+                spec.lifecycle(),
+                null,
+                spec.region());
+    }
 
-  static Grant grant(int n) {
-    return new Grant(machine(n), 100 + n);
-  }
+    static Grant grant(int n) {
+        return new Grant(machine(n), 100 + n);
+    }
 
-  static String machine(int n) {
-    return String.format("us-east-04a-%s-%04d", TYPE, n);
-  }
+    static String machine(int n) {
+        return String.format("us-east-04a-%s-%04d", TYPE, n);
+    }
 
-  static PoolRef ref(long generation) {
-    return new PoolRef(ORG, POOL, UID, generation, ZONE, TYPE, "default");
-  }
+    static PoolRef ref(long generation) {
+        return new PoolRef(ORG, POOL, UID, generation, ZONE, TYPE, "default");
+    }
 
-  static CapacityChecked capacity(long generation, Grant... grants) {
-    return capacity(ref(generation), grants);
-  }
+    static CapacityChecked capacity(long generation, Grant... grants) {
+        return capacity(ref(generation), grants);
+    }
 
-  static CapacityChecked capacity(PoolRef ref, Grant... grants) {
-    return new CapacityChecked(ref, Conditions.Capacity.SUFFICIENT, grants.length, Arrays.asList(grants), 0, null,
-        null, "", T0);
-  }
+    static CapacityChecked capacity(PoolRef ref, Grant... grants) {
+        return new CapacityChecked(
+                ref, Conditions.Capacity.SUFFICIENT, grants.length, Arrays.asList(grants), 0, null, null, "", T0);
+    }
 
-  static Condition condition(Node node, String type) {
-    return node.status().conditions().stream().filter(c -> c.type().equals(type)).findFirst().orElseThrow();
-  }
+    static Condition condition(Node node, String type) {
+        return node.status().conditions().stream()
+                .filter(c -> c.type().equals(type))
+                .findFirst()
+                .orElseThrow();
+    }
 
-  static CloudEvent<NodeAlert> alert(String type, int machine, String alert, Instant time, int id) {
-    return CloudEvent.of("alert-" + id, "monitoring", type, ORG + "/" + POOL, time,
-        new NodeAlert(machine(machine), alert, "seen on GPU 3"));
-  }
+    static CloudEvent<NodeAlert> alert(String type, int machine, String alert, Instant time, int id) {
+        return CloudEvent.of(
+                "alert-" + id,
+                "monitoring",
+                type,
+                ORG + "/" + POOL,
+                time,
+                new NodeAlert(machine(machine), alert, "seen on GPU 3"));
+    }
 
-  static NodePoolSpec withEvictionDisabled(NodePoolSpec spec) {
-    return new NodePoolSpec(spec.computeClass(), spec.instanceType(), spec.targetNodes(), null, null,
-        spec.nodeLabels(), spec.nodeAnnotations(), spec.nodeTaints(), spec.image(), spec.gpu(), false,
-        new Lifecycle(spec.scaleDownStrategy(), true), null, spec.region());
-  }
+    static NodePoolSpec withEvictionDisabled(NodePoolSpec spec) {
+        return new NodePoolSpec(
+                spec.computeClass(),
+                spec.instanceType(),
+                spec.targetNodes(),
+                null,
+                null,
+                spec.nodeLabels(),
+                spec.nodeAnnotations(),
+                spec.nodeTaints(),
+                spec.image(),
+                spec.gpu(),
+                false,
+                new Lifecycle(spec.scaleDownStrategy(), true),
+                null,
+                spec.region());
+    }
 
-  static NodeActivityReported activity(int machine, boolean active, Integer graceSeconds) {
-    return new NodeActivityReported(ORG, POOL, machine(machine), active, graceSeconds, T0);
-  }
+    static NodeActivityReported activity(int machine, boolean active, Integer graceSeconds) {
+        return new NodeActivityReported(ORG, POOL, machine(machine), active, graceSeconds, T0);
+    }
 }

@@ -24,124 +24,129 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 /**
- * Plays one pool through the reconciler the way the processor does: inputs are handled, timers reconcile at their
- * time, and the state goes through its JSON mapping each step as it does through the store. Keeps what each step
- * produced and everything produced so far.
+ * Plays one pool through the reconciler the way the processor does: inputs are handled, timers reconcile at their time,
+ * and the state goes through its JSON mapping each step as it does through the store. Keeps what each step produced and
+ * everything produced so far.
  */
 final class PoolDriver {
 
-  private final PoolReconciler reconciler;
-  private final Duration bootTime;
-  private final JsonSerde<PoolState> serde = JsonSerde.of(PoolState.class);
-  Instant now = Fixtures.T0;
-  private int alerts;
-  NodeReleases releases = NodeReleases.INITIAL;
-  PoolState state;
-  Outcome last;
-  final List<NodeFact> facts = new ArrayList<>();
-  final List<RecordedEvent> events = new ArrayList<>();
-  final List<CloudEvent<NodePoolRequested>> requests = new ArrayList<>();
+    private final PoolReconciler reconciler;
+    private final Duration bootTime;
+    private final JsonSerde<PoolState> serde = JsonSerde.of(PoolState.class);
+    Instant now = Fixtures.T0;
+    private int alerts;
+    NodeReleases releases = NodeReleases.INITIAL;
+    PoolState state;
+    Outcome last;
+    final List<NodeFact> facts = new ArrayList<>();
+    final List<RecordedEvent> events = new ArrayList<>();
+    final List<CloudEvent<NodePoolRequested>> requests = new ArrayList<>();
 
-  PoolDriver(ProvisioningPolicy policy) {
-    this.reconciler = new PoolReconciler(policy, AlertCatalogue.standard());
-    this.bootTime = policy.bootTime();
-  }
+    PoolDriver(ProvisioningPolicy policy) {
+        this.reconciler = new PoolReconciler(policy, AlertCatalogue.standard());
+        this.bootTime = policy.bootTime();
+    }
 
-  PoolDriver apply(PoolInput input) {
-    return record(reconciler.handle(state, input, now, releases));
-  }
+    PoolDriver apply(PoolInput input) {
+        return record(reconciler.handle(state, input, now, releases));
+    }
 
-  /** A pool of {@code target} nodes with that scale-down strategy, all granted, booted and registered. */
-  PoolDriver registered(String strategy, int target) {
-    spec(Fixtures.accepted(Fixtures.withStrategy(Fixtures.spec(target), strategy), 1));
-    grants(Fixtures.capacity(1, IntStream.rangeClosed(1, target).mapToObj(Fixtures::grant).toArray(Grant[]::new)));
-    return tick(bootTime);
-  }
+    /** A pool of {@code target} nodes with that scale-down strategy, all granted, booted and registered. */
+    PoolDriver registered(String strategy, int target) {
+        spec(Fixtures.accepted(Fixtures.withStrategy(Fixtures.spec(target), strategy), 1));
+        grants(Fixtures.capacity(
+                1, IntStream.rangeClosed(1, target).mapToObj(Fixtures::grant).toArray(Grant[]::new)));
+        return tick(bootTime);
+    }
 
-  PoolDriver spec(NodePoolAccepted accepted) {
-    return apply(new PoolInput.SpecAccepted(accepted));
-  }
+    PoolDriver spec(NodePoolAccepted accepted) {
+        return apply(new PoolInput.SpecAccepted(accepted));
+    }
 
-  PoolDriver grants(CapacityChecked checked) {
-    return apply(new PoolInput.GrantsChecked(checked));
-  }
+    PoolDriver grants(CapacityChecked checked) {
+        return apply(new PoolInput.GrantsChecked(checked));
+    }
 
-  PoolDriver report(NodeActivityReported report) {
-    return apply(new PoolInput.ActivityReported(report));
-  }
+    PoolDriver report(NodeActivityReported report) {
+        return apply(new PoolInput.ActivityReported(report));
+    }
 
-  /** An upstream release reaches the pool's task, which reconciles the pool with it. */
-  PoolDriver release(NodeReleasePublished release) {
-    releases = releases.with(release);
-    return record(reconciler.reconcile(state, now, releases));
-  }
+    /** An upstream release reaches the pool's task, which reconciles the pool with it. */
+    PoolDriver release(NodeReleasePublished release) {
+        releases = releases.with(release);
+        return record(reconciler.reconcile(state, now, releases));
+    }
 
-  PoolDriver configuration(NodeConfigurationRequested request) {
-    return apply(new PoolInput.ConfigurationRequested(request));
-  }
+    PoolDriver configuration(NodeConfigurationRequested request) {
+        return apply(new PoolInput.ConfigurationRequested(request));
+    }
 
-  /** Monitoring raises an alert on a node, now. */
-  PoolDriver raise(int machine, String alert) {
-    return apply(new PoolInput.AlertReported(Fixtures.alert(NodeAlert.RAISED, machine, alert, now, ++alerts)));
-  }
+    /** Monitoring raises an alert on a node, now. */
+    PoolDriver raise(int machine, String alert) {
+        return apply(new PoolInput.AlertReported(Fixtures.alert(NodeAlert.RAISED, machine, alert, now, ++alerts)));
+    }
 
-  /** Monitoring says the alert on the node ended, now. */
-  PoolDriver resolve(int machine, String alert) {
-    return apply(new PoolInput.AlertReported(Fixtures.alert(NodeAlert.RESOLVED, machine, alert, now, ++alerts)));
-  }
+    /** Monitoring says the alert on the node ended, now. */
+    PoolDriver resolve(int machine, String alert) {
+        return apply(new PoolInput.AlertReported(Fixtures.alert(NodeAlert.RESOLVED, machine, alert, now, ++alerts)));
+    }
 
-  /** A user deletes one node. */
-  PoolDriver deleteNode(int machine) {
-    return apply(new PoolInput.DeletionRequested(new NodeDeletionRequested("delete-" + (++alerts), Fixtures.ORG,
-        Fixtures.POOL, Fixtures.UID, Fixtures.machine(machine), now)));
-  }
+    /** A user deletes one node. */
+    PoolDriver deleteNode(int machine) {
+        return apply(new PoolInput.DeletionRequested(new NodeDeletionRequested(
+                "delete-" + (++alerts), Fixtures.ORG, Fixtures.POOL, Fixtures.UID, Fixtures.machine(machine), now)));
+    }
 
-  /** Time passes; the punctuator reconciles the pool. */
-  PoolDriver tick(Duration elapsed) {
-    now = now.plus(elapsed);
-    return record(reconciler.reconcile(state, now, releases));
-  }
+    /** Time passes; the punctuator reconciles the pool. */
+    PoolDriver tick(Duration elapsed) {
+        now = now.plus(elapsed);
+        return record(reconciler.reconcile(state, now, releases));
+    }
 
-  private PoolDriver record(Outcome outcome) {
-    last = outcome;
-    state = outcome.state() == null ? null
-        : serde.deserializer().deserialize("t", serde.serializer().serialize("t", outcome.state()));
-    assertThat(state).as("the state survives its JSON mapping").isEqualTo(outcome.state());
-    facts.addAll(outcome.facts());
-    events.addAll(outcome.events());
-    requests.addAll(outcome.requests());
-    return this;
-  }
+    private PoolDriver record(Outcome outcome) {
+        last = outcome;
+        state = outcome.state() == null
+                ? null
+                : serde.deserializer().deserialize("t", serde.serializer().serialize("t", outcome.state()));
+        assertThat(state).as("the state survives its JSON mapping").isEqualTo(outcome.state());
+        facts.addAll(outcome.facts());
+        events.addAll(outcome.events());
+        requests.addAll(outcome.requests());
+        return this;
+    }
 
-  List<Node> nodes(Node.Phase phase) {
-    return state.nodes().values().stream().map(PoolNode::node).filter(n -> n.phase() == phase).toList();
-  }
+    List<Node> nodes(Node.Phase phase) {
+        return state.nodes().values().stream()
+                .map(PoolNode::node)
+                .filter(n -> n.phase() == phase)
+                .toList();
+    }
 
-  PoolNode node(int machine) {
-    return state.nodes().get(Fixtures.machine(machine));
-  }
+    PoolNode node(int machine) {
+        return state.nodes().get(Fixtures.machine(machine));
+    }
 
-  <T extends NodeFact> List<T> lastFacts(Class<T> type) {
-    return last.facts().stream().filter(type::isInstance).map(type::cast).toList();
-  }
+    <T extends NodeFact> List<T> lastFacts(Class<T> type) {
+        return last.facts().stream().filter(type::isInstance).map(type::cast).toList();
+    }
 
-  <T extends NodeFact> List<T> allFacts(Class<T> type) {
-    return facts.stream().filter(type::isInstance).map(type::cast).toList();
-  }
+    <T extends NodeFact> List<T> allFacts(Class<T> type) {
+        return facts.stream().filter(type::isInstance).map(type::cast).toList();
+    }
 
-  List<CloudEvent<NodePoolRequested>> requestsSoFar() {
-    return requests;
-  }
+    List<CloudEvent<NodePoolRequested>> requestsSoFar() {
+        return requests;
+    }
 
-  List<String> lastReasons() {
-    return last.events().stream().map(RecordedEvent::reason).toList();
-  }
+    List<String> lastReasons() {
+        return last.events().stream().map(RecordedEvent::reason).toList();
+    }
 
-  List<String> allReasons() {
-    return events.stream().map(RecordedEvent::reason).toList();
-  }
+    List<String> allReasons() {
+        return events.stream().map(RecordedEvent::reason).toList();
+    }
 
-  NodePoolReconciled summary() {
-    return state.lastReconciled();
-  }
+    NodePoolReconciled summary() {
+        return state.lastReconciled();
+    }
 }

@@ -12,26 +12,26 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
  */
 public record PoolDemand(PoolRef ref, int requested, boolean valid, boolean deleting) {
 
-  /** The demand a {@code quota-demanded} record carries. */
-  public static PoolDemand of(QuotaDemanded demanded) {
-    return new PoolDemand(demanded.pool(), demanded.requested(), demanded.valid(), demanded.deleting());
-  }
+    /** The demand a {@code quota-demanded} record carries. */
+    public static PoolDemand of(QuotaDemanded demanded) {
+        return new PoolDemand(demanded.pool(), demanded.requested(), demanded.valid(), demanded.deleting());
+    }
 
-  /** The {@code <org>/<pool>} key of the pool. */
-  @JsonIgnore
-  public String pool() {
-    return ref.key().toString();
-  }
+    /** The {@code <org>/<pool>} key of the pool. */
+    @JsonIgnore
+    public String pool() {
+        return ref.key().toString();
+    }
 
-  /** The quota the pool draws on. */
-  @JsonIgnore
-  public QuotaKey quotaKey() {
-    return ref.quotaKey();
-  }
+    /** The quota the pool draws on. */
+    @JsonIgnore
+    public QuotaKey quotaKey() {
+        return ref.quotaKey();
+    }
 
-  /** Only a valid pool that is not being deleted is checked against the quota and may hold nodes. */
-  @JsonIgnore
-  public boolean checked() {
-    return valid && !deleting;
-  }
+    /** Only a valid pool that is not being deleted is checked against the quota and may hold nodes. */
+    @JsonIgnore
+    public boolean checked() {
+        return valid && !deleting;
+    }
 }

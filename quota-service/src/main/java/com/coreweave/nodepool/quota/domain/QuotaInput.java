@@ -10,30 +10,27 @@ import java.time.Instant;
  */
 public sealed interface QuotaInput {
 
-  /** The pool's accepted state changed (created, spec changed, validated again, deletion started). */
-  record PoolChanged(PoolDemand demand) implements QuotaInput {
-  }
+    /** The pool's accepted state changed (created, spec changed, validated again, deletion started). */
+    record PoolChanged(PoolDemand demand) implements QuotaInput {}
 
-  /** The pool incarnation {@code uid} is gone (deleted). */
-  record PoolGone(String pool, String uid) implements QuotaInput {
-  }
+    /** The pool incarnation {@code uid} is gone (deleted). */
+    record PoolGone(String pool, String uid) implements QuotaInput {}
 
-  /** An operator set the quota. */
-  record LimitSet(int maxNodes, Instant setAt) implements QuotaInput {
-  }
+    /** An operator set the quota. */
+    record LimitSet(int maxNodes, Instant setAt) implements QuotaInput {}
 
-  /** An operator removed the quota. */
-  record LimitRemoved() implements QuotaInput {
-  }
+    /** An operator removed the quota. */
+    record LimitRemoved() implements QuotaInput {}
 
-  /** The input a {@code quota-demanded} record stands for. */
-  static QuotaInput ofDemand(QuotaDemanded demanded) {
-    return demanded.gone() ? new PoolGone(demanded.pool().key().toString(), demanded.pool().uid())
-        : new PoolChanged(PoolDemand.of(demanded));
-  }
+    /** The input a {@code quota-demanded} record stands for. */
+    static QuotaInput ofDemand(QuotaDemanded demanded) {
+        return demanded.gone()
+                ? new PoolGone(demanded.pool().key().toString(), demanded.pool().uid())
+                : new PoolChanged(PoolDemand.of(demanded));
+    }
 
-  /** The input a {@code quota-limit-set} record stands for (a tombstone removes the quota). */
-  static QuotaInput ofLimit(QuotaLimit limit) {
-    return limit == null ? new LimitRemoved() : new LimitSet(limit.maxNodes(), limit.setAt());
-  }
+    /** The input a {@code quota-limit-set} record stands for (a tombstone removes the quota). */
+    static QuotaInput ofLimit(QuotaLimit limit) {
+        return limit == null ? new LimitRemoved() : new LimitSet(limit.maxNodes(), limit.setAt());
+    }
 }

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 
 /**
- * What the {@code quota-ledgers} store holds of one quota ledger, one record per key ({@link QuotaRecords}): its
- * head (the limit) and one record per pool, so an input writes the pools it changed, not every pool of the quota.
+ * What the {@code quota-ledgers} store holds of one quota ledger, one record per key ({@link QuotaRecords}): its head
+ * (the limit) and one record per pool, so an input writes the pools it changed, not every pool of the quota.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind")
 @JsonSubTypes({
@@ -14,7 +14,6 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 })
 public sealed interface QuotaRecord permits QuotaHead, QuotaRecord.Pool {
 
-  /** One pool of the ledger. */
-  record Pool(PoolEntry entry) implements QuotaRecord {
-  }
+    /** One pool of the ledger. */
+    record Pool(PoolEntry entry) implements QuotaRecord {}
 }

@@ -12,10 +12,15 @@ import java.util.List;
 @JsonPropertyOrder({"kind", "org", "items"})
 public record QuotaList(String kind, String org, List<QuotaUsage> items) {
 
-  static QuotaList of(String org, List<QuotaLedger> ledgers) {
-    return new QuotaList("QuotaList", org, ledgers.stream().map(QuotaUsage::of)
-        .sorted(Comparator.comparing(QuotaUsage::org).thenComparing(QuotaUsage::zone)
-            .thenComparing(QuotaUsage::instanceType))
-        .toList());
-  }
+    static QuotaList of(String org, List<QuotaLedger> ledgers) {
+        return new QuotaList(
+                "QuotaList",
+                org,
+                ledgers.stream()
+                        .map(QuotaUsage::of)
+                        .sorted(Comparator.comparing(QuotaUsage::org)
+                                .thenComparing(QuotaUsage::zone)
+                                .thenComparing(QuotaUsage::instanceType))
+                        .toList());
+    }
 }

@@ -18,30 +18,30 @@ import java.util.Map;
 @ApplicationScoped
 public class QuotaPeerReads implements PeerReads {
 
-  /** {@code /internal/quotas[/<org>]}. */
-  static final String QUOTAS = "quotas";
+    /** {@code /internal/quotas[/<org>]}. */
+    static final String QUOTAS = "quotas";
 
-  @Inject
-  QuotaReads reads;
+    @Inject
+    QuotaReads reads;
 
-  @Inject
-  CurrentCaller caller;
+    @Inject
+    CurrentCaller caller;
 
-  @Override
-  public Map<String, PeerRead> reads() {
-    return Map.of(QUOTAS, this::quotas);
-  }
-
-  private List<QuotaLedger> quotas(PeerRequest request) {
-    if (request.has(0)) {
-      caller.admin();
-      return reads.localAll();
+    @Override
+    public Map<String, PeerRead> reads() {
+        return Map.of(QUOTAS, this::quotas);
     }
-    String org = request.expect(1).segment(0);
-    Caller who = caller.get();
-    if (!who.admin() && !org.equals(who.org())) {
-      throw ApiException.forbidden("an org reads only its own quotas");
+
+    private List<QuotaLedger> quotas(PeerRequest request) {
+        if (request.has(0)) {
+            caller.admin();
+            return reads.localAll();
+        }
+        String org = request.expect(1).segment(0);
+        Caller who = caller.get();
+        if (!who.admin() && !org.equals(who.org())) {
+            throw ApiException.forbidden("an org reads only its own quotas");
+        }
+        return reads.localOfOrg(org);
     }
-    return reads.localOfOrg(org);
-  }
 }

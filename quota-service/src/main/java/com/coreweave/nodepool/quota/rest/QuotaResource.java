@@ -13,16 +13,16 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 @Produces(MediaType.APPLICATION_JSON)
 public class QuotaResource {
 
-  @Inject
-  CurrentCaller caller;
+    @Inject
+    CurrentCaller caller;
 
-  @Inject
-  QuotaReads reads;
+    @Inject
+    QuotaReads reads;
 
-  @GET
-  @Operation(summary = "The caller's quotas per zone and instance type, with usage and each pool's decision")
-  public QuotaList list() {
-    String org = caller.org();
-    return QuotaList.of(org, reads.ofOrg(org));
-  }
+    @GET
+    @Operation(summary = "The caller's quotas per zone and instance type, with usage and each pool's decision")
+    public QuotaList list() {
+        String org = caller.org();
+        return QuotaList.of(org, reads.ofOrg(org));
+    }
 }

@@ -2,9 +2,9 @@ package com.coreweave.nodepool.quota.streams;
 
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
+import com.coreweave.nodepool.kit.streams.commit.PromptCommits;
 import com.coreweave.nodepool.kit.streams.io.Inputs;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
-import com.coreweave.nodepool.kit.streams.commit.PromptCommits;
 import com.coreweave.nodepool.quota.domain.QuotaInput;
 import com.coreweave.nodepool.quota.domain.QuotaRecord;
 import com.coreweave.nodepool.schema.topics.Topics;
@@ -27,30 +27,32 @@ import org.apache.kafka.streams.state.Stores;
 @ApplicationScoped
 public class QuotaTopology {
 
-  public static final String SERVICE = "quota-service";
+    public static final String SERVICE = "quota-service";
 
-  @Produces
-  Topology topology(KafkaSettings kafka, Clock clock) {
-    return build(kafka.partitions(), clock);
-  }
+    @Produces
+    Topology topology(KafkaSettings kafka, Clock clock) {
+        return build(kafka.partitions(), clock);
+    }
 
-  /**
-   * Built by a plain method so that a TopologyTestDriver test can use it without Quarkus. {@code partitions} is that
-   * of the topics the service creates: a limit moved to its key's partition must meet the demands of that quota.
-   */
-  public static Topology build(int partitions, Clock clock) {
-    StreamsBuilder builder = PromptCommits.streamsBuilder();
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(StoreNames.QUOTA_LEDGERS),
-        Serdes.String(), JsonSerde.of(QuotaRecord.class)));
-    Inputs in = new Inputs(builder, SERVICE, partitions, clock);
+    /**
+     * Built by a plain method so that a TopologyTestDriver test can use it without Quarkus. {@code partitions} is that
+     * of the topics the service creates: a limit moved to its key's partition must meet the demands of that quota.
+     */
+    public static Topology build(int partitions, Clock clock) {
+        StreamsBuilder builder = PromptCommits.streamsBuilder();
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(StoreNames.QUOTA_LEDGERS),
+                Serdes.String(),
+                JsonSerde.of(QuotaRecord.class)));
+        Inputs in = new Inputs(builder, SERVICE, partitions, clock);
 
-    KStream<String, QuotaInput> demands = in.read(Topics.QUOTA_DEMANDED)
-        .mapValues(QuotaInput::ofDemand, Named.as("as-demand-input"));
-    KStream<String, QuotaInput> limits = in.read(Topics.QUOTA_LIMIT_SET)
-        .mapValues(QuotaInput::ofLimit, Named.as("as-limit-input"));
-    KStream<String, Outbound> outputs = demands.merge(limits, Named.as("quota-inputs"))
-        .process(() -> new QuotaProcessor(clock), Named.as("quota-processor"), StoreNames.QUOTA_LEDGERS);
-    Outbound.route(outputs, "write-outputs");
-    return builder.build();
-  }
+        KStream<String, QuotaInput> demands =
+                in.read(Topics.QUOTA_DEMANDED).mapValues(QuotaInput::ofDemand, Named.as("as-demand-input"));
+        KStream<String, QuotaInput> limits =
+                in.read(Topics.QUOTA_LIMIT_SET).mapValues(QuotaInput::ofLimit, Named.as("as-limit-input"));
+        KStream<String, Outbound> outputs = demands.merge(limits, Named.as("quota-inputs"))
+                .process(() -> new QuotaProcessor(clock), Named.as("quota-processor"), StoreNames.QUOTA_LEDGERS);
+        Outbound.route(outputs, "write-outputs");
+        return builder.build();
+    }
 }

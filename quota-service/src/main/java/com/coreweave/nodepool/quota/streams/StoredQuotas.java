@@ -15,19 +15,18 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 public final class StoredQuotas {
 
-  private StoredQuotas() {
-  }
+    private StoredQuotas() {}
 
-  /** The ledger of {@code key}; empty when nothing is stored for it. */
-  public static QuotaLedger read(ReadOnlyKeyValueStore<String, QuotaRecord> store, QuotaKey key) {
-    return PrefixedRecords.read(store, QuotaRecords.head(key))
-        .filter(stored -> stored.head() instanceof QuotaHead)
-        .map(stored -> QuotaRecords.ledger(key, (QuotaHead) stored.head(), stored.members()))
-        .orElseGet(() -> QuotaLedger.empty(key));
-  }
+    /** The ledger of {@code key}; empty when nothing is stored for it. */
+    public static QuotaLedger read(ReadOnlyKeyValueStore<String, QuotaRecord> store, QuotaKey key) {
+        return PrefixedRecords.read(store, QuotaRecords.head(key))
+                .filter(stored -> stored.head() instanceof QuotaHead)
+                .map(stored -> QuotaRecords.ledger(key, (QuotaHead) stored.head(), stored.members()))
+                .orElseGet(() -> QuotaLedger.empty(key));
+    }
 
-  /** Every ledger whose key starts with {@code prefix} (all of them when null), whole. */
-  public static List<QuotaLedger> ledgers(ReadOnlyKeyValueStore<String, QuotaRecord> store, String prefix) {
-    return QuotaRecords.ledgers(PrefixedRecords.scan(store, prefix));
-  }
+    /** Every ledger whose key starts with {@code prefix} (all of them when null), whole. */
+    public static List<QuotaLedger> ledgers(ReadOnlyKeyValueStore<String, QuotaRecord> store, String prefix) {
+        return QuotaRecords.ledgers(PrefixedRecords.scan(store, prefix));
+    }
 }

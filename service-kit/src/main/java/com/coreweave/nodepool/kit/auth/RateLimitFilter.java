@@ -18,26 +18,29 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  */
 public class RateLimitFilter {
 
-  @Inject
-  CurrentCaller caller;
+    @Inject
+    CurrentCaller caller;
 
-  @ConfigProperty(name = "nodepool.rate-limit.per-second", defaultValue = "100")
-  double perSecond;
+    @ConfigProperty(name = "nodepool.rate-limit.per-second", defaultValue = "100")
+    double perSecond;
 
-  @ConfigProperty(name = "nodepool.rate-limit.burst", defaultValue = "200")
-  double burst;
+    @ConfigProperty(name = "nodepool.rate-limit.burst", defaultValue = "200")
+    double burst;
 
-  private final Map<String, RequestRate> rates = new ConcurrentHashMap<>();
+    private final Map<String, RequestRate> rates = new ConcurrentHashMap<>();
 
-  @ServerRequestFilter(priority = Priorities.AUTHENTICATION + 1)
-  public Optional<Response> limit() {
-    String credential = caller.credential();
-    int wait = rates.computeIfAbsent(credential, c -> new RequestRate(perSecond, burst, System.nanoTime()))
-        .take(System.nanoTime());
-    if (wait == 0) {
-      return Optional.empty();
+    @ServerRequestFilter(priority = Priorities.AUTHENTICATION + 1)
+    public Optional<Response> limit() {
+        String credential = caller.credential();
+        int wait = rates.computeIfAbsent(credential, c -> new RequestRate(perSecond, burst, System.nanoTime()))
+                .take(System.nanoTime());
+        if (wait == 0) {
+            return Optional.empty();
+        }
+        return Optional.of(StatusMappers.respond(ApiException.tooManyRequests(
+                        "more than " + (int) perSecond + " requests a second with this token; retry after " + wait
+                                + "s",
+                        wait)
+                .status()));
     }
-    return Optional.of(StatusMappers.respond(ApiException.tooManyRequests("more than " + (int) perSecond
-        + " requests a second with this token; retry after " + wait + "s", wait).status()));
-  }
 }

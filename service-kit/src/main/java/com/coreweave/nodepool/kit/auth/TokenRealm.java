@@ -12,16 +12,16 @@ import java.util.Optional;
 @ApplicationScoped
 public class TokenRealm {
 
-  @Inject
-  AuthSettings settings;
+    @Inject
+    AuthSettings settings;
 
-  /** The caller a token stands for, or empty for an unknown token. */
-  public Optional<Caller> callerOf(String token) {
-    String org = settings.tokens().get(token);
-    boolean admin = settings.adminTokens().orElse(List.of()).contains(token);
-    if (org == null && !admin) {
-      return Optional.empty();
+    /** The caller a token stands for, or empty for an unknown token. */
+    public Optional<Caller> callerOf(String token) {
+        String org = settings.tokens().get(token);
+        boolean admin = settings.adminTokens().orElse(List.of()).contains(token);
+        if (org == null && !admin) {
+            return Optional.empty();
+        }
+        return Optional.of(new Caller(org == null ? "" : org, admin));
     }
-    return Optional.of(new Caller(org == null ? "" : org, admin));
-  }
 }

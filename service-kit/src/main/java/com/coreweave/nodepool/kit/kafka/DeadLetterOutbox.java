@@ -14,30 +14,29 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  */
 final class DeadLetterOutbox {
 
-  private static final ThreadLocal<List<ProducerRecord<byte[], byte[]>>> LEFT =
-      ThreadLocal.withInitial(ArrayList::new);
+    private static final ThreadLocal<List<ProducerRecord<byte[], byte[]>>> LEFT =
+            ThreadLocal.withInitial(ArrayList::new);
 
-  private DeadLetterOutbox() {
-  }
+    private DeadLetterOutbox() {}
 
-  /** Leaves {@code letter} for this thread's producer; its value is cut to fit when it is written. */
-  static void leave(ProducerRecord<byte[], byte[]> letter) {
-    LEFT.get().add(letter);
-  }
-
-  /** The letters left on this thread since the last take, which are then gone from here. */
-  static List<ProducerRecord<byte[], byte[]>> take() {
-    List<ProducerRecord<byte[], byte[]>> left = LEFT.get();
-    if (left.isEmpty()) {
-      return List.of();
+    /** Leaves {@code letter} for this thread's producer; its value is cut to fit when it is written. */
+    static void leave(ProducerRecord<byte[], byte[]> letter) {
+        LEFT.get().add(letter);
     }
-    List<ProducerRecord<byte[], byte[]>> taken = List.copyOf(left);
-    left.clear();
-    return taken;
-  }
 
-  /** Drops the letters of an aborted transaction: its inputs are processed again and leave them again. */
-  static void discard() {
-    LEFT.get().clear();
-  }
+    /** The letters left on this thread since the last take, which are then gone from here. */
+    static List<ProducerRecord<byte[], byte[]>> take() {
+        List<ProducerRecord<byte[], byte[]>> left = LEFT.get();
+        if (left.isEmpty()) {
+            return List.of();
+        }
+        List<ProducerRecord<byte[], byte[]>> taken = List.copyOf(left);
+        left.clear();
+        return taken;
+    }
+
+    /** Drops the letters of an aborted transaction: its inputs are processed again and leave them again. */
+    static void discard() {
+        LEFT.get().clear();
+    }
 }

@@ -9,21 +9,21 @@ import java.time.Duration;
 @ConfigMapping(prefix = "nodepool.health")
 public interface HealthSettings {
 
-  /**
-   * How long a stream task may have records waiting while its committed position stands still before readiness
-   * says DOWN: longer than a busy commit and a rebalance take, short enough to take a wedged instance out of
-   * rotation within a minute.
-   */
-  @WithName("stall-timeout")
-  @WithDefault("60s")
-  Duration stallTimeout();
+    /**
+     * How long a stream task may have records waiting while its committed position stands still before readiness says
+     * DOWN: longer than a busy commit and a rebalance take, short enough to take a wedged instance out of rotation
+     * within a minute.
+     */
+    @WithName("stall-timeout")
+    @WithDefault("60s")
+    Duration stallTimeout();
 
-  /** More replacements of stream threads than this within {@link #replaceLoopWindow()} are a replace loop. */
-  @WithName("replace-loop.replacements")
-  @WithDefault("5")
-  int replaceLoopReplacements();
+    /** More replacements of stream threads than this within {@link #replaceLoopWindow()} are a replace loop. */
+    @WithName("replace-loop.replacements")
+    @WithDefault("5")
+    int replaceLoopReplacements();
 
-  @WithName("replace-loop.window")
-  @WithDefault("5m")
-  Duration replaceLoopWindow();
+    @WithName("replace-loop.window")
+    @WithDefault("5m")
+    Duration replaceLoopWindow();
 }

@@ -24,73 +24,79 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * Writes a record for a REST call and waits until the broker has it (acks=all, idempotent), so that a 2xx answer
- * means the request is durable in Kafka. A broker that does not answer in time gives 503, never a lost write.
+ * Writes a record for a REST call and waits until the broker has it (acks=all, idempotent), so that a 2xx answer means
+ * the request is durable in Kafka. A broker that does not answer in time gives 503, never a lost write.
  */
 @ApplicationScoped
 public class RecordPublisher {
 
-  @Inject
-  KafkaSettings settings;
+    @Inject
+    KafkaSettings settings;
 
-  private volatile Producer<String, byte[]> producer;
+    private volatile Producer<String, byte[]> producer;
 
-  private Producer<String, byte[]> producer() {
-    if (producer == null) {
-      synchronized (this) {
+    private Producer<String, byte[]> producer() {
         if (producer == null) {
-          producer = new KafkaProducer<>(Map.of(
-              ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
-              ProducerConfig.ACKS_CONFIG, "all",
-              ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-              ProducerConfig.LINGER_MS_CONFIG, 0,
-              ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000,
-              ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
-              ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000),
-              new StringSerializer(), new ByteArraySerializer());
+            synchronized (this) {
+                if (producer == null) {
+                    producer = new KafkaProducer<>(
+                            Map.of(
+                                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
+                                    ProducerConfig.ACKS_CONFIG, "all",
+                                    ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                                    ProducerConfig.LINGER_MS_CONFIG, 0,
+                                    ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000,
+                                    ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
+                                    ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000),
+                            new StringSerializer(),
+                            new ByteArraySerializer());
+                }
+            }
         }
-      }
+        return producer;
     }
-    return producer;
-  }
 
-  /** Writes {@code value} as JSON (null: a tombstone) and returns once it is acknowledged. */
-  public RecordMetadata publish(String topic, String key, Object value) {
-    byte[] bytes = value == null ? null : value instanceof byte[] raw ? raw : Json.bytes(value);
-    return acknowledged(topic, () -> List.of(producer().send(new ProducerRecord<>(topic, key, bytes)))).getFirst();
-  }
-
-  /**
-   * Writes {@code value} to every partition of {@code topic}, for a fact that every task of a consumer must see
-   * (each partition is read by one task), and returns once all are acknowledged.
-   */
-  public void publishToEveryPartition(String topic, String key, Object value) {
-    byte[] bytes = Json.bytes(value);
-    acknowledged(topic, () -> producer().partitionsFor(topic).stream()
-        .map(partition -> producer().send(new ProducerRecord<>(topic, partition.partition(), key, bytes)))
-        .toList());
-  }
-
-  /** Sends, then waits until the broker has every record; a broker that does not answer in time is a 503. */
-  private List<RecordMetadata> acknowledged(String topic, Supplier<List<Future<RecordMetadata>>> sends) {
-    try {
-      List<RecordMetadata> written = new ArrayList<>();
-      for (Future<RecordMetadata> sent : sends.get()) {
-        written.add(sent.get(15, TimeUnit.SECONDS));
-      }
-      return written;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw ApiException.unavailable("interrupted while writing to Kafka");
-    } catch (ExecutionException | TimeoutException | KafkaException e) {
-      throw ApiException.unavailable("Kafka did not accept the write to " + topic + ": "
-          + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage()));
+    /** Writes {@code value} as JSON (null: a tombstone) and returns once it is acknowledged. */
+    public RecordMetadata publish(String topic, String key, Object value) {
+        byte[] bytes = value == null ? null : value instanceof byte[] raw ? raw : Json.bytes(value);
+        return acknowledged(topic, () -> List.of(producer().send(new ProducerRecord<>(topic, key, bytes))))
+                .getFirst();
     }
-  }
 
-  void close(@Observes ShutdownEvent event) {
-    if (producer != null) {
-      producer.close();
+    /**
+     * Writes {@code value} to every partition of {@code topic}, for a fact that every task of a consumer must see (each
+     * partition is read by one task), and returns once all are acknowledged.
+     */
+    public void publishToEveryPartition(String topic, String key, Object value) {
+        byte[] bytes = Json.bytes(value);
+        acknowledged(
+                topic,
+                () -> producer().partitionsFor(topic).stream()
+                        .map(partition ->
+                                producer().send(new ProducerRecord<>(topic, partition.partition(), key, bytes)))
+                        .toList());
     }
-  }
+
+    /** Sends, then waits until the broker has every record; a broker that does not answer in time is a 503. */
+    private List<RecordMetadata> acknowledged(String topic, Supplier<List<Future<RecordMetadata>>> sends) {
+        try {
+            List<RecordMetadata> written = new ArrayList<>();
+            for (Future<RecordMetadata> sent : sends.get()) {
+                written.add(sent.get(15, TimeUnit.SECONDS));
+            }
+            return written;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ApiException.unavailable("interrupted while writing to Kafka");
+        } catch (ExecutionException | TimeoutException | KafkaException e) {
+            throw ApiException.unavailable("Kafka did not accept the write to " + topic + ": "
+                    + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage()));
+        }
+    }
+
+    void close(@Observes ShutdownEvent event) {
+        if (producer != null) {
+            producer.close();
+        }
+    }
 }

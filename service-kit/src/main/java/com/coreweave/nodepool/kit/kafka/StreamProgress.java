@@ -31,65 +31,67 @@ import org.apache.kafka.streams.ThreadMetadata;
  */
 public final class StreamProgress {
 
-  /** One input partition of an active task: the offset it last committed and of the last record it fetched. */
-  public record Position(String task, TopicPartition partition, long committed, long lastFetched) {
+    /** One input partition of an active task: the offset it last committed and of the last record it fetched. */
+    public record Position(String task, TopicPartition partition, long committed, long lastFetched) {
 
-    /** Records fetched that are not committed yet. (-1: none committed, or none fetched, by this task.) */
-    boolean behind() {
-      return lastFetched >= 0 && lastFetched >= committed;
-    }
-  }
-
-  /** A partition behind since {@code since}, when its committed offset was {@code committed}. */
-  private record Watch(long committed, Instant since) {
-  }
-
-  private final Duration timeout;
-  private final Map<TopicPartition, Watch> watches = new HashMap<>();
-
-  public StreamProgress(Duration timeout) {
-    this.timeout = timeout;
-  }
-
-  /** The positions of every active task of {@code threads}. */
-  public static List<Position> positions(Collection<ThreadMetadata> threads) {
-    List<Position> positions = new ArrayList<>();
-    for (ThreadMetadata thread : threads) {
-      for (TaskMetadata task : thread.activeTasks()) {
-        for (TopicPartition partition : task.topicPartitions()) {
-          positions.add(new Position(task.taskId().toString(), partition,
-              task.committedOffsets().getOrDefault(partition, -1L), task.endOffsets().getOrDefault(partition, -1L)));
+        /** Records fetched that are not committed yet. (-1: none committed, or none fetched, by this task.) */
+        boolean behind() {
+            return lastFetched >= 0 && lastFetched >= committed;
         }
-      }
     }
-    return positions;
-  }
 
-  /** Takes in the positions seen at {@code now}; returns those behind without progress for the timeout or longer. */
-  public synchronized List<Position> stalled(Collection<Position> positions, Instant now) {
-    Set<TopicPartition> here = new HashSet<>();
-    List<Position> stalled = new ArrayList<>();
-    for (Position position : positions) {
-      TopicPartition partition = position.partition();
-      here.add(partition);
-      Watch watch = watches.get(partition);
-      if (!position.behind()) {
-        if (position.committed() >= 0) {
-          watches.remove(partition);
+    /** A partition behind since {@code since}, when its committed offset was {@code committed}. */
+    private record Watch(long committed, Instant since) {}
+
+    private final Duration timeout;
+    private final Map<TopicPartition, Watch> watches = new HashMap<>();
+
+    public StreamProgress(Duration timeout) {
+        this.timeout = timeout;
+    }
+
+    /** The positions of every active task of {@code threads}. */
+    public static List<Position> positions(Collection<ThreadMetadata> threads) {
+        List<Position> positions = new ArrayList<>();
+        for (ThreadMetadata thread : threads) {
+            for (TaskMetadata task : thread.activeTasks()) {
+                for (TopicPartition partition : task.topicPartitions()) {
+                    positions.add(new Position(
+                            task.taskId().toString(),
+                            partition,
+                            task.committedOffsets().getOrDefault(partition, -1L),
+                            task.endOffsets().getOrDefault(partition, -1L)));
+                }
+            }
         }
-        continue;
-      }
-      if (watch == null || position.committed() > watch.committed()) {
-        watches.put(partition, new Watch(position.committed(), now));
-      } else if (!now.isBefore(watch.since().plus(timeout))) {
-        stalled.add(position);
-      }
+        return positions;
     }
-    watches.keySet().retainAll(here);
-    return stalled;
-  }
 
-  public Duration timeout() {
-    return timeout;
-  }
+    /** Takes in the positions seen at {@code now}; returns those behind without progress for the timeout or longer. */
+    public synchronized List<Position> stalled(Collection<Position> positions, Instant now) {
+        Set<TopicPartition> here = new HashSet<>();
+        List<Position> stalled = new ArrayList<>();
+        for (Position position : positions) {
+            TopicPartition partition = position.partition();
+            here.add(partition);
+            Watch watch = watches.get(partition);
+            if (!position.behind()) {
+                if (position.committed() >= 0) {
+                    watches.remove(partition);
+                }
+                continue;
+            }
+            if (watch == null || position.committed() > watch.committed()) {
+                watches.put(partition, new Watch(position.committed(), now));
+            } else if (!now.isBefore(watch.since().plus(timeout))) {
+                stalled.add(position);
+            }
+        }
+        watches.keySet().retainAll(here);
+        return stalled;
+    }
+
+    public Duration timeout() {
+        return timeout;
+    }
 }

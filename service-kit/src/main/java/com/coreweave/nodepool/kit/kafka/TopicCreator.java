@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -23,130 +24,140 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.jboss.logging.Logger;
 
 /**
- * Creates the topics a service uses before its Streams topology starts (the broker never auto-creates topics).
- * Every service asks for the topics it reads as well as those it owns, with the configuration from the one
- * registry, so start-up order between services does not matter.
+ * Creates the topics a service uses before its Streams topology starts (the broker never auto-creates topics). Every
+ * service asks for the topics it reads as well as those it owns, with the configuration from the one registry, so
+ * start-up order between services does not matter.
  */
 @ApplicationScoped
 public class TopicCreator {
 
-  private static final Logger LOG = Logger.getLogger(TopicCreator.class);
+    private static final Logger LOG = Logger.getLogger(TopicCreator.class);
 
-  @Inject
-  KafkaSettings settings;
+    @Inject
+    KafkaSettings settings;
 
-  void onStart(@Observes StartupEvent event) {
-    ensure(resolve(settings.topics()));
-  }
-
-  /** The registry entries of the named topics; an unknown name is a configuration error. */
-  static List<Topic<?, ?>> resolve(List<String> names) {
-    Map<String, Topic<?, ?>> known = new HashMap<>();
-    Topics.all().forEach(t -> known.put(t.name(), t));
-    List<Topic<?, ?>> topics = new ArrayList<>();
-    for (String name : names) {
-      Topic<?, ?> topic = known.get(name);
-      if (topic == null && name.endsWith("-dlq")) {
-        topic = Topics.serviceDeadLetters(name.substring(0, name.length() - "-dlq".length()));
-      }
-      if (topic == null) {
-        throw new IllegalArgumentException("nodepool.kafka.topics names '" + name + "', which is not a topic of "
-            + "the registry (com.coreweave.nodepool.schema.topics.Topics)");
-      }
-      topics.add(topic);
+    void onStart(@Observes StartupEvent event) {
+        ensure(resolve(settings.topics()));
     }
-    return topics;
-  }
 
-  /** The broker-side configuration of one topic. */
-  static Map<String, String> configOf(Topic<?, ?> topic) {
-    Map<String, String> config = new HashMap<>();
-    config.put(TopicConfig.CLEANUP_POLICY_CONFIG,
-        topic.compacted() ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE);
-    if (topic.retention() != null) {
-      config.put(TopicConfig.RETENTION_MS_CONFIG, Long.toString(topic.retention().toMillis()));
-    }
-    return config;
-  }
-
-  public void ensure(List<Topic<?, ?>> topics) {
-    Map<String, Object> adminConfig = Map.of(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
-        AdminClientConfig.CLIENT_ID_CONFIG, "topic-creator");
-    Instant deadline = Instant.now().plus(settings.startupTimeout());
-    try (Admin admin = Admin.create(adminConfig)) {
-      while (true) {
-        try {
-          createMissing(admin, topics);
-          return;
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-          if (Instant.now().isAfter(deadline)) {
-            throw new IllegalStateException("cannot create topics on Kafka at " + settings.bootstrapServers()
-                + " within " + settings.startupTimeout() + ": " + e.getMessage(), e);
-          }
-          LOG.warnf("Kafka at %s not ready (%s); retrying", settings.bootstrapServers(), e.getMessage());
-          sleep();
+    /** The registry entries of the named topics; an unknown name is a configuration error. */
+    static List<Topic<?, ?>> resolve(List<String> names) {
+        Map<String, Topic<?, ?>> known = new HashMap<>();
+        Topics.all().forEach(t -> known.put(t.name(), t));
+        List<Topic<?, ?>> topics = new ArrayList<>();
+        for (String name : names) {
+            Topic<?, ?> topic = known.get(name);
+            if (topic == null && name.endsWith("-dlq")) {
+                topic = Topics.serviceDeadLetters(name.substring(0, name.length() - "-dlq".length()));
+            }
+            if (topic == null) {
+                throw new IllegalArgumentException("nodepool.kafka.topics names '" + name
+                        + "', which is not a topic of " + "the registry (com.coreweave.nodepool.schema.topics.Topics)");
+            }
+            topics.add(topic);
         }
-      }
+        return topics;
     }
-  }
 
-  private void createMissing(Admin admin, List<Topic<?, ?>> topics)
-      throws ExecutionException, java.util.concurrent.TimeoutException {
-    try {
-      Set<String> existing = admin.listTopics().names().get(10, TimeUnit.SECONDS);
-      requirePartitions(admin, topics.stream().map(Topic::name).filter(existing::contains).toList());
-      List<NewTopic> missing = topics.stream()
-          .filter(t -> !existing.contains(t.name()))
-          .map(t -> new NewTopic(t.name(), settings.partitions(), settings.replicationFactor()).configs(configOf(t)))
-          .toList();
-      if (missing.isEmpty()) {
-        return;
-      }
-      for (var entry : admin.createTopics(missing).values().entrySet()) {
-        try {
-          entry.getValue().get(30, TimeUnit.SECONDS);
-          LOG.infof("created topic %s", entry.getKey());
-        } catch (ExecutionException e) {
-          if (!(e.getCause() instanceof TopicExistsException)) {
-            throw e;
-          }
+    /** The broker-side configuration of one topic. */
+    static Map<String, String> configOf(Topic<?, ?> topic) {
+        Map<String, String> config = new HashMap<>();
+        config.put(
+                TopicConfig.CLEANUP_POLICY_CONFIG,
+                topic.compacted() ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE);
+        if (topic.retention() != null) {
+            config.put(
+                    TopicConfig.RETENTION_MS_CONFIG,
+                    Long.toString(topic.retention().toMillis()));
         }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while creating topics", e);
+        return config;
     }
-  }
 
-  /**
-   * Existing topics must have {@code nodepool.kafka.partitions} partitions: a pool's facts meet on one task only if
-   * every pool-keyed topic agrees, and inbound records are placed by that count (Inputs).
-   */
-  private void requirePartitions(Admin admin, List<String> names)
-      throws ExecutionException, java.util.concurrent.TimeoutException, InterruptedException {
-    if (names.isEmpty()) {
-      return;
+    public void ensure(List<Topic<?, ?>> topics) {
+        Map<String, Object> adminConfig = Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                settings.bootstrapServers(),
+                AdminClientConfig.CLIENT_ID_CONFIG,
+                "topic-creator");
+        Instant deadline = Instant.now().plus(settings.startupTimeout());
+        try (Admin admin = Admin.create(adminConfig)) {
+            while (true) {
+                try {
+                    createMissing(admin, topics);
+                    return;
+                } catch (ExecutionException | TimeoutException e) {
+                    if (Instant.now().isAfter(deadline)) {
+                        throw new IllegalStateException(
+                                "cannot create topics on Kafka at " + settings.bootstrapServers() + " within "
+                                        + settings.startupTimeout() + ": " + e.getMessage(),
+                                e);
+                    }
+                    LOG.warnf("Kafka at %s not ready (%s); retrying", settings.bootstrapServers(), e.getMessage());
+                    sleep();
+                }
+            }
+        }
     }
-    Map<String, TopicDescription> described = admin.describeTopics(names).allTopicNames().get(10, TimeUnit.SECONDS);
-    List<String> wrong = described.values().stream()
-        .filter(d -> d.partitions().size() != settings.partitions())
-        .map(d -> d.name() + " has " + d.partitions().size())
-        .sorted()
-        .toList();
-    if (!wrong.isEmpty()) {
-      throw new IllegalStateException("topics must have nodepool.kafka.partitions=" + settings.partitions()
-          + " partitions, but " + String.join(", ", wrong) + "; set nodepool.kafka.partitions to match, or "
-          + "recreate the topics");
-    }
-  }
 
-  private static void sleep() {
-    try {
-      Thread.sleep(1000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for Kafka", e);
+    private void createMissing(Admin admin, List<Topic<?, ?>> topics) throws ExecutionException, TimeoutException {
+        try {
+            Set<String> existing = admin.listTopics().names().get(10, TimeUnit.SECONDS);
+            requirePartitions(
+                    admin,
+                    topics.stream().map(Topic::name).filter(existing::contains).toList());
+            List<NewTopic> missing = topics.stream()
+                    .filter(t -> !existing.contains(t.name()))
+                    .map(t -> new NewTopic(t.name(), settings.partitions(), settings.replicationFactor())
+                            .configs(configOf(t)))
+                    .toList();
+            if (missing.isEmpty()) {
+                return;
+            }
+            for (var entry : admin.createTopics(missing).values().entrySet()) {
+                try {
+                    entry.getValue().get(30, TimeUnit.SECONDS);
+                    LOG.infof("created topic %s", entry.getKey());
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw e;
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topics", e);
+        }
     }
-  }
+
+    /**
+     * Existing topics must have {@code nodepool.kafka.partitions} partitions: a pool's facts meet on one task only if
+     * every pool-keyed topic agrees, and inbound records are placed by that count (Inputs).
+     */
+    private void requirePartitions(Admin admin, List<String> names)
+            throws ExecutionException, TimeoutException, InterruptedException {
+        if (names.isEmpty()) {
+            return;
+        }
+        Map<String, TopicDescription> described =
+                admin.describeTopics(names).allTopicNames().get(10, TimeUnit.SECONDS);
+        List<String> wrong = described.values().stream()
+                .filter(d -> d.partitions().size() != settings.partitions())
+                .map(d -> d.name() + " has " + d.partitions().size())
+                .sorted()
+                .toList();
+        if (!wrong.isEmpty()) {
+            throw new IllegalStateException("topics must have nodepool.kafka.partitions=" + settings.partitions()
+                    + " partitions, but " + String.join(", ", wrong) + "; set nodepool.kafka.partitions to match, or "
+                    + "recreate the topics");
+        }
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for Kafka", e);
+        }
+    }
 }

@@ -25,83 +25,86 @@ import org.apache.kafka.streams.state.HostInfo;
  * {@link InternalReads} path.
  *
  * <ul>
- *   <li>Another instance is asked over HTTP with the caller's own credential, and checks it as this one would.</li>
- *   <li>Its answer is raw: the facade checks it key by key again before the caller sees it.</li>
- *   <li>404 there is empty; any other failure, or no answer in time, is a 503.</li>
+ *   <li>Another instance is asked over HTTP with the caller's own credential, and checks it as this one would.
+ *   <li>Its answer is raw: the facade checks it key by key again before the caller sees it.
+ *   <li>404 there is empty; any other failure, or no answer in time, is a 503.
  * </ul>
  */
 final class RemoteReads {
 
-  private final KafkaStreams streams;
-  private final CurrentCaller caller;
-  private final LocalReads local;
-  private final String self;
-  private final Duration timeout;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final KafkaStreams streams;
+    private final CurrentCaller caller;
+    private final LocalReads local;
+    private final String self;
+    private final Duration timeout;
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-  RemoteReads(KafkaStreams streams, CurrentCaller caller, LocalReads local, String self, Duration timeout) {
-    this.streams = streams;
-    this.caller = caller;
-    this.local = local;
-    this.self = self;
-    this.timeout = timeout;
-  }
-
-  /** Where {@code key} of {@code store} lives: its active host and partition; 503 while nobody knows. */
-  KeyQueryMetadata owner(String store, String key) {
-    local.settled();
-    KeyQueryMetadata meta;
-    try {
-      meta = streams.queryMetadataForKey(store, key, Serdes.String().serializer());
-    } catch (InvalidStateStoreException e) {
-      // Streams not started yet (StreamsNotStartedException): the same answer as a rebalance, so callers retry.
-      throw local.unavailable(store);
+    RemoteReads(KafkaStreams streams, CurrentCaller caller, LocalReads local, String self, Duration timeout) {
+        this.streams = streams;
+        this.caller = caller;
+        this.local = local;
+        this.self = self;
+        this.timeout = timeout;
     }
-    if (meta == null || KeyQueryMetadata.NOT_AVAILABLE.equals(meta)) {
-      throw local.unavailable(store);
-    }
-    return meta;
-  }
 
-  /** What every other instance holding a share of {@code store} answers at {@code path}, unchecked. */
-  <T> List<T> eachOther(String store, String path, TypeReference<?> type) {
-    local.settled();
-    List<T> answers = new ArrayList<>();
-    for (var instance : streams.streamsMetadataForStore(store)) {
-      if (!isSelf(instance.hostInfo())) {
-        this.<T>fetch(instance.hostInfo(), path, Json.mapper().constructType(type)).ifPresent(answers::add);
-      }
+    /** Where {@code key} of {@code store} lives: its active host and partition; 503 while nobody knows. */
+    KeyQueryMetadata owner(String store, String key) {
+        local.settled();
+        KeyQueryMetadata meta;
+        try {
+            meta = streams.queryMetadataForKey(store, key, Serdes.String().serializer());
+        } catch (InvalidStateStoreException e) {
+            // Streams not started yet (StreamsNotStartedException): the same answer as a rebalance, so callers retry.
+            throw local.unavailable(store);
+        }
+        if (meta == null || KeyQueryMetadata.NOT_AVAILABLE.equals(meta)) {
+            throw local.unavailable(store);
+        }
+        return meta;
     }
-    return answers;
-  }
 
-  /** GET {@code path} on another instance with the caller's credential; 404 is empty, any other failure 503. */
-  <T> Optional<T> fetch(HostInfo host, String path, JavaType type) {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(InternalReads.url(host.host(), host.port(), path)))
-        .timeout(timeout)
-        .header("Authorization", caller.credential())
-        .header("Accept", "application/json")
-        .GET().build();
-    try {
-      HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-      if (response.statusCode() == 404) {
-        return Optional.empty();
-      }
-      if (response.statusCode() != 200) {
-        throw ApiException.unavailable("instance " + host.host() + ":" + host.port() + " answered "
-            + response.statusCode() + " for " + path);
-      }
-      return Optional.of(Json.mapper().readValue(response.body(), type));
-    } catch (IOException e) {
-      throw ApiException.unavailable("instance " + host.host() + ":" + host.port() + " did not answer: "
-          + e.getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw ApiException.unavailable("interrupted while asking " + host.host() + ":" + host.port());
+    /** What every other instance holding a share of {@code store} answers at {@code path}, unchecked. */
+    <T> List<T> eachOther(String store, String path, TypeReference<?> type) {
+        local.settled();
+        List<T> answers = new ArrayList<>();
+        for (var instance : streams.streamsMetadataForStore(store)) {
+            if (!isSelf(instance.hostInfo())) {
+                this.<T>fetch(instance.hostInfo(), path, Json.mapper().constructType(type))
+                        .ifPresent(answers::add);
+            }
+        }
+        return answers;
     }
-  }
 
-  boolean isSelf(HostInfo host) {
-    return (host.host() + ":" + host.port()).equals(self);
-  }
+    /** GET {@code path} on another instance with the caller's credential; 404 is empty, any other failure 503. */
+    <T> Optional<T> fetch(HostInfo host, String path, JavaType type) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(InternalReads.url(host.host(), host.port(), path)))
+                .timeout(timeout)
+                .header("Authorization", caller.credential())
+                .header("Accept", "application/json")
+                .GET()
+                .build();
+        try {
+            HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            if (response.statusCode() == 404) {
+                return Optional.empty();
+            }
+            if (response.statusCode() != 200) {
+                throw ApiException.unavailable("instance " + host.host() + ":" + host.port() + " answered "
+                        + response.statusCode() + " for " + path);
+            }
+            return Optional.of(Json.mapper().readValue(response.body(), type));
+        } catch (IOException e) {
+            throw ApiException.unavailable(
+                    "instance " + host.host() + ":" + host.port() + " did not answer: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ApiException.unavailable("interrupted while asking " + host.host() + ":" + host.port());
+        }
+    }
+
+    boolean isSelf(HostInfo host) {
+        return (host.host() + ":" + host.port()).equals(self);
+    }
 }

@@ -17,47 +17,50 @@ import java.util.Map;
 @ApplicationScoped
 public class StoreTenancy {
 
-  /** {@code nodepool.store-access.<store>=by-org|operators|everyone}, one line per store a service serves reads of. */
-  @ConfigMapping(prefix = "nodepool.store-access")
-  public interface Settings {
-    @WithParentName
-    Map<String, String> stores();
-  }
-
-  @Inject
-  CurrentCaller caller;
-
-  @Inject
-  Settings settings;
-
-  /**
-   * The keys of {@code store} the current caller reads; 403 for an operators' store read by an org. A store of no
-   * tenant's data is read whoever asks, also outside a request (a watch's feed names the catalogue's types).
-   */
-  public KeyScope scope(String store) {
-    StoreAccess access = access(store);
-    return access == StoreAccess.EVERYONE ? KeyScope.ALL : scope(access, caller.get());
-  }
-
-  /** The rule itself, for a store of {@code access} read by {@code who}. */
-  public static KeyScope scope(StoreAccess access, Caller who) {
-    return switch (access) {
-      case EVERYONE -> KeyScope.ALL;
-      case OPERATORS -> {
-        if (!who.admin()) {
-          throw ApiException.forbidden("this needs an operator's token");
-        }
-        yield KeyScope.ALL;
-      }
-      case BY_ORG -> who.admin() ? KeyScope.ALL : KeyScope.ofOrg(who.org());
-    };
-  }
-
-  private StoreAccess access(String store) {
-    String declared = settings.stores().get(store);
-    if (declared == null) {
-      throw new IllegalStateException("store " + store + " declares no nodepool.store-access, so nobody reads it");
+    /**
+     * {@code nodepool.store-access.<store>=by-org|operators|everyone}, one line per store a service serves reads of.
+     */
+    @ConfigMapping(prefix = "nodepool.store-access")
+    public interface Settings {
+        @WithParentName
+        Map<String, String> stores();
     }
-    return StoreAccess.parse(declared);
-  }
+
+    @Inject
+    CurrentCaller caller;
+
+    @Inject
+    Settings settings;
+
+    /**
+     * The keys of {@code store} the current caller reads; 403 for an operators' store read by an org. A store of no
+     * tenant's data is read whoever asks, also outside a request (a watch's feed names the catalogue's types).
+     */
+    public KeyScope scope(String store) {
+        StoreAccess access = access(store);
+        return access == StoreAccess.EVERYONE ? KeyScope.ALL : scope(access, caller.get());
+    }
+
+    /** The rule itself, for a store of {@code access} read by {@code who}. */
+    public static KeyScope scope(StoreAccess access, Caller who) {
+        return switch (access) {
+            case EVERYONE -> KeyScope.ALL;
+            case OPERATORS -> {
+                if (!who.admin()) {
+                    throw ApiException.forbidden("this needs an operator's token");
+                }
+                yield KeyScope.ALL;
+            }
+            case BY_ORG -> who.admin() ? KeyScope.ALL : KeyScope.ofOrg(who.org());
+        };
+    }
+
+    private StoreAccess access(String store) {
+        String declared = settings.stores().get(store);
+        if (declared == null) {
+            throw new IllegalStateException(
+                    "store " + store + " declares no nodepool.store-access, so nobody reads it");
+        }
+        return StoreAccess.parse(declared);
+    }
 }

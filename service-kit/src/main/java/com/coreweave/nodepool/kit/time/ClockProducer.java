@@ -7,9 +7,9 @@ import java.time.Clock;
 /** The one clock every service reads time from, so tests and replays can control it. */
 public class ClockProducer {
 
-  @Produces
-  @Singleton
-  Clock clock() {
-    return Clock.systemUTC();
-  }
+    @Produces
+    @Singleton
+    Clock clock() {
+        return Clock.systemUTC();
+    }
 }

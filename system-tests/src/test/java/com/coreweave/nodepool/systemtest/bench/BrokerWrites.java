@@ -15,118 +15,131 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * What was written to the broker between two moments, per topic (internal ones too: changelogs, repartitions,
- * {@code __consumer_offsets}, {@code __transaction_state}): offsets (records plus transaction markers, from the
- * log end offsets) and bytes (growth of the log on disk, batch headers included). Within a phase no segment of these
- * sizes is rolled, compacted or deleted, so the growth is what was appended.
+ * {@code __consumer_offsets}, {@code __transaction_state}): offsets (records plus transaction markers, from the log end
+ * offsets) and bytes (growth of the log on disk, batch headers included). Within a phase no segment of these sizes is
+ * rolled, compacted or deleted, so the growth is what was appended.
  */
 final class BrokerWrites {
 
-  /** Log end offset and log size of every topic at one moment. */
-  record Snapshot(Map<String, long[]> byTopic) {
+    /** Log end offset and log size of every topic at one moment. */
+    record Snapshot(Map<String, long[]> byTopic) {
 
-    /** The sum of the log end offsets of the topics outside parties and services write (no {@code __} topics). */
-    long appended() {
-      return byTopic.entrySet().stream().filter(e -> !e.getKey().startsWith("__"))
-          .mapToLong(e -> e.getValue()[0]).sum();
-    }
-  }
-
-  /** Offsets and bytes one topic grew by. */
-  record Growth(String topic, long offsets, long bytes) {
-  }
-
-  /** What every topic grew by between two snapshots, biggest first. */
-  record Delta(List<Growth> topics) {
-
-    long offsets() {
-      return topics.stream().mapToLong(Growth::offsets).sum();
+        /** The sum of the log end offsets of the topics outside parties and services write (no {@code __} topics). */
+        long appended() {
+            return byTopic.entrySet().stream()
+                    .filter(e -> !e.getKey().startsWith("__"))
+                    .mapToLong(e -> e.getValue()[0])
+                    .sum();
+        }
     }
 
-    long bytes() {
-      return topics.stream().mapToLong(Growth::bytes).sum();
+    /** Offsets and bytes one topic grew by. */
+    record Growth(String topic, long offsets, long bytes) {}
+
+    /** What every topic grew by between two snapshots, biggest first. */
+    record Delta(List<Growth> topics) {
+
+        long offsets() {
+            return topics.stream().mapToLong(Growth::offsets).sum();
+        }
+
+        long bytes() {
+            return topics.stream().mapToLong(Growth::bytes).sum();
+        }
+
+        long offsetsOf(String topic) {
+            return topics.stream()
+                    .filter(g -> g.topic().equals(topic))
+                    .mapToLong(Growth::offsets)
+                    .sum();
+        }
     }
 
-    long offsetsOf(String topic) {
-      return topics.stream().filter(g -> g.topic().equals(topic)).mapToLong(Growth::offsets).sum();
+    private final Admin admin;
+
+    BrokerWrites(Admin admin) {
+        this.admin = admin;
     }
-  }
 
-  private final Admin admin;
-
-  BrokerWrites(Admin admin) {
-    this.admin = admin;
-  }
-
-  Snapshot snapshot() {
-    Map<String, long[]> byTopic = new HashMap<>();
-    Map<TopicPartition, Long> sizes = logSizes();
-    sizes.forEach((partition, size) -> byTopic.computeIfAbsent(partition.topic(), t -> new long[2])[1] += size);
-    endOffsets(sizes.keySet()).forEach((partition, end) -> byTopic.get(partition.topic())[0] += end);
-    return new Snapshot(byTopic);
-  }
-
-  /** The log end offset (high watermark) of every partition the broker has, internal topics too. */
-  Map<TopicPartition, Long> endOffsets() {
-    return endOffsets(logSizes().keySet());
-  }
-
-  /** Every partition's log size on disk, from the broker's log directories. */
-  private Map<TopicPartition, Long> logSizes() {
-    try {
-      List<Integer> brokers = admin.describeCluster().nodes().get().stream().map(Node::id).toList();
-      Map<TopicPartition, Long> sizes = new HashMap<>();
-      admin.describeLogDirs(brokers).allDescriptions().get().values().forEach(dirs -> dirs.values().forEach(
-          dir -> dir.replicaInfos().forEach((partition, info) -> sizes.merge(partition, info.size(), Long::sum))));
-      return sizes;
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("cannot read the broker's log sizes: " + e.getCause(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
+    Snapshot snapshot() {
+        Map<String, long[]> byTopic = new HashMap<>();
+        Map<TopicPartition, Long> sizes = logSizes();
+        sizes.forEach((partition, size) -> byTopic.computeIfAbsent(partition.topic(), t -> new long[2])[1] += size);
+        endOffsets(sizes.keySet()).forEach((partition, end) -> byTopic.get(partition.topic())[0] += end);
+        return new Snapshot(byTopic);
     }
-  }
 
-  private Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
-    Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-    partitions.forEach(partition -> latest.put(partition, OffsetSpec.latest()));
-    try {
-      Map<TopicPartition, Long> ends = new HashMap<>();
-      admin.listOffsets(latest).all().get().forEach((partition, offsets) -> ends.put(partition, offsets.offset()));
-      return ends;
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("cannot read the broker's offsets: " + e.getCause(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
+    /** The log end offset (high watermark) of every partition the broker has, internal topics too. */
+    Map<TopicPartition, Long> endOffsets() {
+        return endOffsets(logSizes().keySet());
     }
-  }
 
-  static Delta between(Snapshot from, Snapshot to) {
-    List<Growth> topics = new ArrayList<>();
-    to.byTopic().forEach((topic, now) -> {
-      long[] before = from.byTopic().getOrDefault(topic, new long[2]);
-      if (now[0] > before[0] || now[1] > before[1]) {
-        topics.add(new Growth(topic, now[0] - before[0], now[1] - before[1]));
-      }
-    });
-    topics.sort(Comparator.comparingLong(Growth::bytes).reversed());
-    return new Delta(topics);
-  }
-
-  /**
-   * Waits until nothing more is appended to the non-internal topics for a second (the last events and status
-   * written after a pool's TargetMet), at most {@code max}; the snapshot then.
-   */
-  Snapshot afterQuiet(Duration max) throws InterruptedException {
-    long deadline = System.nanoTime() + max.toNanos();
-    Snapshot last = snapshot();
-    int quietPolls = 0;
-    while (quietPolls < 4 && System.nanoTime() < deadline) {
-      Thread.sleep(250);
-      Snapshot now = snapshot();
-      quietPolls = now.appended() == last.appended() ? quietPolls + 1 : 0;
-      last = now;
+    /** Every partition's log size on disk, from the broker's log directories. */
+    private Map<TopicPartition, Long> logSizes() {
+        try {
+            List<Integer> brokers =
+                    admin.describeCluster().nodes().get().stream().map(Node::id).toList();
+            Map<TopicPartition, Long> sizes = new HashMap<>();
+            admin.describeLogDirs(brokers)
+                    .allDescriptions()
+                    .get()
+                    .values()
+                    .forEach(dirs -> dirs.values()
+                            .forEach(dir -> dir.replicaInfos()
+                                    .forEach((partition, info) -> sizes.merge(partition, info.size(), Long::sum))));
+            return sizes;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot read the broker's log sizes: " + e.getCause(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
-    return last;
-  }
+
+    private Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        partitions.forEach(partition -> latest.put(partition, OffsetSpec.latest()));
+        try {
+            Map<TopicPartition, Long> ends = new HashMap<>();
+            admin.listOffsets(latest)
+                    .all()
+                    .get()
+                    .forEach((partition, offsets) -> ends.put(partition, offsets.offset()));
+            return ends;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot read the broker's offsets: " + e.getCause(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static Delta between(Snapshot from, Snapshot to) {
+        List<Growth> topics = new ArrayList<>();
+        to.byTopic().forEach((topic, now) -> {
+            long[] before = from.byTopic().getOrDefault(topic, new long[2]);
+            if (now[0] > before[0] || now[1] > before[1]) {
+                topics.add(new Growth(topic, now[0] - before[0], now[1] - before[1]));
+            }
+        });
+        topics.sort(Comparator.comparingLong(Growth::bytes).reversed());
+        return new Delta(topics);
+    }
+
+    /**
+     * Waits until nothing more is appended to the non-internal topics for a second (the last events and status written
+     * after a pool's TargetMet), at most {@code max}; the snapshot then.
+     */
+    Snapshot afterQuiet(Duration max) throws InterruptedException {
+        long deadline = System.nanoTime() + max.toNanos();
+        Snapshot last = snapshot();
+        int quietPolls = 0;
+        while (quietPolls < 4 && System.nanoTime() < deadline) {
+            Thread.sleep(250);
+            Snapshot now = snapshot();
+            quietPolls = now.appended() == last.appended() ? quietPolls + 1 : 0;
+            last = now;
+        }
+        return last;
+    }
 }

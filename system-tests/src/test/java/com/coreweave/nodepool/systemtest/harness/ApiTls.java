@@ -18,18 +18,50 @@ public record ApiTls(Path keyStore, String password, Path certificate) {
     static ApiTls create(Path dir) {
         Path keyStore = dir.resolve("api.p12");
         Path certificate = dir.resolve("api.crt");
-        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-        run(List.of(keytool, "-genkeypair", "-noprompt", "-alias", "api", "-keyalg", "RSA", "-keysize", "2048",
-                "-validity", "30", "-dname", "CN=localhost", "-ext", "SAN=dns:localhost,ip:127.0.0.1",
-                "-storetype", "PKCS12", "-keystore", keyStore.toString(), "-storepass", PASSWORD));
-        run(List.of(keytool, "-exportcert", "-rfc", "-alias", "api", "-keystore", keyStore.toString(),
-                "-storepass", PASSWORD, "-file", certificate.toString()));
+        String keytool =
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+        run(List.of(
+                keytool,
+                "-genkeypair",
+                "-noprompt",
+                "-alias",
+                "api",
+                "-keyalg",
+                "RSA",
+                "-keysize",
+                "2048",
+                "-validity",
+                "30",
+                "-dname",
+                "CN=localhost",
+                "-ext",
+                "SAN=dns:localhost,ip:127.0.0.1",
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                keyStore.toString(),
+                "-storepass",
+                PASSWORD));
+        run(List.of(
+                keytool,
+                "-exportcert",
+                "-rfc",
+                "-alias",
+                "api",
+                "-keystore",
+                keyStore.toString(),
+                "-storepass",
+                PASSWORD,
+                "-file",
+                certificate.toString()));
         return new ApiTls(keyStore, PASSWORD, certificate);
     }
 
     /** The system properties that make a Quarkus service listen on HTTPS at {@code port} too. */
     List<String> properties(int port) {
-        return List.of("-Dquarkus.http.ssl-port=" + port, "-Dquarkus.tls.key-store.p12.path=" + keyStore,
+        return List.of(
+                "-Dquarkus.http.ssl-port=" + port,
+                "-Dquarkus.tls.key-store.p12.path=" + keyStore,
                 "-Dquarkus.tls.key-store.p12.password=" + password);
     }
 
@@ -44,7 +76,8 @@ public record ApiTls(Path keyStore, String password, Path certificate) {
 
     private static void run(List<String> command) {
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
             String output = new String(process.getInputStream().readAllBytes());
             if (process.waitFor() != 0) {
                 throw new IllegalStateException("keytool failed: " + output);

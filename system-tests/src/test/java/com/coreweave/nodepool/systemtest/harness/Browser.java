@@ -13,8 +13,8 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
- * Debian's headless chromium driven through WebDriver by Debian's chromedriver (built for that very chromium), with
- * a fresh profile and no background traffic: it reaches nothing but the pages a test opens.
+ * Debian's headless chromium driven through WebDriver by Debian's chromedriver (built for that very chromium), with a
+ * fresh profile and no background traffic: it reaches nothing but the pages a test opens.
  */
 public final class Browser implements AutoCloseable {
 
@@ -29,12 +29,22 @@ public final class Browser implements AutoCloseable {
         }
         ChromeOptions options = new ChromeOptions();
         options.setBinary(chromium.toFile());
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-                "--user-data-dir=" + profile, "--window-size=" + width + "," + height);
+        options.addArguments(
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--disable-quic",
+                "--user-data-dir=" + profile,
+                "--window-size=" + width + "," + height);
         // The driver is given by path, so Selenium Manager never looks for (or downloads) one.
         ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(chromedriver.toFile()).usingAnyFreePort().build();
+                .usingDriverExecutable(chromedriver.toFile())
+                .usingAnyFreePort()
+                .build();
         driver = new ChromeDriver(service, options);
     }
 
@@ -56,7 +66,8 @@ public final class Browser implements AutoCloseable {
             driver.manage().window().setSize(window);
             Number innerWidth = (Number) driver.executeScript("return window.innerWidth;");
             Number innerHeight = (Number) driver.executeScript("return window.innerHeight;");
-            window = new Dimension(window.getWidth() + width - innerWidth.intValue(),
+            window = new Dimension(
+                    window.getWidth() + width - innerWidth.intValue(),
                     window.getHeight() + height - innerHeight.intValue());
         }
         driver.manage().window().setSize(window);
@@ -76,7 +87,8 @@ public final class Browser implements AutoCloseable {
     public void close() {
         driver.quit();
         try (Stream<Path> files = Files.walk(profile)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            files.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException e) {
             // a temp dir left behind is harmless
         }

@@ -2,7 +2,6 @@ package com.coreweave.nodepool.systemtest.harness;
 
 import com.coreweave.nodepool.localkafka.LocalKafkaMain;
 import com.coreweave.nodepool.testing.ChildProcess;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -39,14 +38,15 @@ public final class Stack implements AutoCloseable {
 
     /** What ./stack up gives each service too. */
     public static final String DEFAULT_SERVICE_HEAP = "256m";
+
     private static final Duration BROKER_START = Duration.ofSeconds(60);
     private static final Duration SERVICE_START = Duration.ofSeconds(180);
     private static final Duration GRACEFUL_STOP = Duration.ofSeconds(20);
     /** The data is deleted right after, so close() gives little grace (a Streams app can hang while rebalancing). */
     private static final Duration CLOSING_STOP = Duration.ofSeconds(5);
     /** The api-service's settings that say where the services its dashboard reads from listen. */
-    private static final Map<Service, String> DASHBOARD_PEERS = Map.of(
-            Service.QUOTA, "nodepool.dashboard.quota-url", Service.CAPACITY, "nodepool.dashboard.capacity-url");
+    private static final Map<Service, String> DASHBOARD_PEERS =
+            Map.of(Service.QUOTA, "nodepool.dashboard.quota-url", Service.CAPACITY, "nodepool.dashboard.capacity-url");
 
     private final Set<Service> services;
     private final Map<Service, Map<String, String>> properties;
@@ -58,7 +58,8 @@ public final class Stack implements AutoCloseable {
     private final Map<Service, Integer> httpPorts = new EnumMap<>(Service.class);
     private final Map<Service, ChildProcess> running = new EnumMap<>(Service.class);
     private final List<ChildProcess> extraInstances = new ArrayList<>();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final Thread shutdownHook = new Thread(this::close, "stack-shutdown");
     private final ChildProcess broker;
     private final ApiTls apiTls;
@@ -71,19 +72,35 @@ public final class Stack implements AutoCloseable {
         builder.properties.forEach((service, values) -> properties.put(service, Map.copyOf(values)));
         properties.keySet().forEach(this::requireChosen);
         serviceHeap = builder.serviceHeap;
-        projectRoot = Path.of(System.getProperty("stack.project-root", "..")).toAbsolutePath().normalize();
-        String runId = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
-                + "-" + UUID.randomUUID().toString().substring(0, 6);
-        logs = Path.of(System.getProperty("stack.logs-dir", "target/stack-logs")).toAbsolutePath().resolve(runId);
+        projectRoot = Path.of(System.getProperty("stack.project-root", ".."))
+                .toAbsolutePath()
+                .normalize();
+        String runId = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-"
+                + UUID.randomUUID().toString().substring(0, 6);
+        logs = Path.of(System.getProperty("stack.logs-dir", "target/stack-logs"))
+                .toAbsolutePath()
+                .resolve(runId);
         try {
             workDir = Files.createTempDirectory("nodepool-stack-");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         brokerPort = freePort();
-        broker = new ChildProcess("kafka", List.of(java(), "-Xmx512m", jvmOptions(projectRoot), "-cp", brokerClasspath(),
-                LocalKafkaMain.class.getName(), "--data-dir", workDir.resolve("kafka").toString(),
-                "--port", String.valueOf(brokerPort), "--controller-port", String.valueOf(freePort())),
+        broker = new ChildProcess(
+                "kafka",
+                List.of(
+                        java(),
+                        "-Xmx512m",
+                        jvmOptions(projectRoot),
+                        "-cp",
+                        brokerClasspath(),
+                        LocalKafkaMain.class.getName(),
+                        "--data-dir",
+                        workDir.resolve("kafka").toString(),
+                        "--port",
+                        String.valueOf(brokerPort),
+                        "--controller-port",
+                        String.valueOf(freePort())),
                 logs.resolve("kafka.log"));
         services.forEach(service -> httpPorts.put(service, freePort()));
         apiTls = builder.apiTls ? ApiTls.create(workDir) : null;
@@ -138,8 +155,8 @@ public final class Stack implements AutoCloseable {
     }
 
     /**
-     * Starts one more instance of a running service (its own port, state dir and log), as a
-     * deployment with several instances has, and returns its base URL once it is ready.
+     * Starts one more instance of a running service (its own port, state dir and log), as a deployment with several
+     * instances has, and returns its base URL once it is ready.
      */
     public URI startExtraInstance(Service service, String instanceId) {
         requireChosen(service);
@@ -199,8 +216,8 @@ public final class Stack implements AutoCloseable {
     }
 
     /**
-     * Stops every service, then the broker (SIGTERM, SIGKILL after 5 s), and deletes their data; the logs stay. Safe
-     * to call more than once.
+     * Stops every service, then the broker (SIGTERM, SIGKILL after 5 s), and deletes their data; the logs stay. Safe to
+     * call more than once.
      */
     @Override
     public synchronized void close() {
@@ -244,7 +261,10 @@ public final class Stack implements AutoCloseable {
     }
 
     private ChildProcess launch(Service service, int port, String instanceId) {
-        List<String> command = new ArrayList<>(List.of(java(), "-Xmx" + serviceHeap, jvmOptions(projectRoot),
+        List<String> command = new ArrayList<>(List.of(
+                java(),
+                "-Xmx" + serviceHeap,
+                jvmOptions(projectRoot),
                 "--enable-native-access=ALL-UNNAMED",
                 // The "demo" profile carries the demo-only tokens the tests call with.
                 "-Dquarkus.profile=local,demo",
@@ -281,7 +301,8 @@ public final class Stack implements AutoCloseable {
 
     private boolean ready(URI url) {
         HttpRequest health = HttpRequest.newBuilder(url.resolve("/q/health/ready"))
-                .timeout(Duration.ofSeconds(2)).build();
+                .timeout(Duration.ofSeconds(2))
+                .build();
         try {
             return http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
         } catch (IOException e) {
@@ -351,8 +372,8 @@ public final class Stack implements AutoCloseable {
 
     /**
      * A port nobody listens on, never handed out before in this JVM, and below Linux's ephemeral range (32768+):
-     * {@code new ServerSocket(0)} twice can give the same port, or one a client connection takes before the child
-     * binds it (a service then failed with "Port ... seems to be in use" and another one answered its requests).
+     * {@code new ServerSocket(0)} twice can give the same port, or one a client connection takes before the child binds
+     * it (a service then failed with "Port ... seems to be in use" and another one answered its requests).
      */
     private static synchronized int freePort() {
         for (int attempt = 0; attempt < 1000; attempt++) {
@@ -372,7 +393,8 @@ public final class Stack implements AutoCloseable {
 
     private static void deleteRecursively(Path dir) {
         try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete " + dir, e);
         }
@@ -386,8 +408,7 @@ public final class Stack implements AutoCloseable {
         private String serviceHeap = DEFAULT_SERVICE_HEAP;
         private boolean apiTls;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder withServices(Service... chosen) {
             services.addAll(List.of(chosen));
@@ -403,8 +424,8 @@ public final class Stack implements AutoCloseable {
         /** Each service's maximum heap ({@code -Xmx}), e.g. {@code 1g}; {@value #DEFAULT_SERVICE_HEAP} unless set. */
         public Builder withServiceHeap(String maxHeap) {
             if (!maxHeap.matches("\\d+[kKmMgG]?")) {
-                throw new IllegalArgumentException("a heap size is a number with an optional k, m or g, not '"
-                        + maxHeap + "'");
+                throw new IllegalArgumentException(
+                        "a heap size is a number with an optional k, m or g, not '" + maxHeap + "'");
             }
             serviceHeap = maxHeap;
             return this;

@@ -12,44 +12,45 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 
 /**
- * Outputs a processor writes once per commit, made when the commit comes: each time Streams flushes the store for
- * the task's commit, the processor's {@code outputs} are asked for and forwarded as from the processor, before the
- * commit's records are flushed to the broker, so they go in the same transaction as the store's writes; a task closed
- * without committing drops what its processor held. For outputs that sum up many inputs and whose keys are not the
- * store's ({@link FlushedOutputs} releases an output with the store entry of the same key), such as the last decision
- * of each pool a commit changed, built from what the processor holds in memory at the commit.
+ * Outputs a processor writes once per commit, made when the commit comes: each time Streams flushes the store for the
+ * task's commit, the processor's {@code outputs} are asked for and forwarded as from the processor, before the commit's
+ * records are flushed to the broker, so they go in the same transaction as the store's writes; a task closed without
+ * committing drops what its processor held. For outputs that sum up many inputs and whose keys are not the store's
+ * ({@link FlushedOutputs} releases an output with the store entry of the same key), such as the last decision of each
+ * pool a commit changed, built from what the processor holds in memory at the commit.
  *
- * <p>The processor makes a new one whenever Streams initialises it: the hook replaces any set before on the store,
- * as with {@code RecentValues}, which cannot share a store with it.
+ * <p>The processor makes a new one whenever Streams initialises it: the hook replaces any set before on the store, as
+ * with {@code RecentValues}, which cannot share a store with it.
  */
 public final class CommitOutputs {
 
-  private CommitOutputs() {
-  }
+    private CommitOutputs() {}
 
-  /** {@code builder}'s store with the layer through which the processor learns of each commit. */
-  public static <T> StoreBuilder<KeyValueStore<String, T>> layered(StoreBuilder<KeyValueStore<String, T>> builder) {
-    return CommitHookStore.around(builder);
-  }
-
-  /**
-   * Forwards what {@code outputs} returns, as from {@code context}'s processor, each time {@code store} (built with
-   * {@link #layered}) is flushed for a commit. Called from the processor's {@code init}.
-   */
-  public static <V> void atCommit(ProcessorContext<String, V> context, KeyValueStore<String, ?> store,
-                                  Supplier<List<Record<String, V>>> outputs) {
-    CommitHookStore<?> hook = StoreLayers.find(store, CommitHookStore.class);
-    if (hook == null || !StreamsInternals.isStreamsContext(context)) {
-      throw new IllegalArgumentException("store " + store.name() + " is not built with CommitOutputs.layered, or "
-          + "the context is not Streams' own");
+    /** {@code builder}'s store with the layer through which the processor learns of each commit. */
+    public static <T> StoreBuilder<KeyValueStore<String, T>> layered(StoreBuilder<KeyValueStore<String, T>> builder) {
+        return CommitHookStore.around(builder);
     }
-    // Forwarded outside of any process(), as Streams' own punctuators do: with a record context of no input record.
-    NodeForwarder<V> forwarder = NodeForwarder.of(context);
-    hook.beforeFlush(() -> forwarder.forwardWithoutInput(outputs.get()));
-  }
 
-  /** The processor holds something for the commit: it is awaited, so a caught-up thread commits it promptly. */
-  public static void holding() {
-    PromptCommits.pacing().held();
-  }
+    /**
+     * Forwards what {@code outputs} returns, as from {@code context}'s processor, each time {@code store} (built with
+     * {@link #layered}) is flushed for a commit. Called from the processor's {@code init}.
+     */
+    public static <V> void atCommit(
+            ProcessorContext<String, V> context,
+            KeyValueStore<String, ?> store,
+            Supplier<List<Record<String, V>>> outputs) {
+        CommitHookStore<?> hook = StoreLayers.find(store, CommitHookStore.class);
+        if (hook == null || !StreamsInternals.isStreamsContext(context)) {
+            throw new IllegalArgumentException("store " + store.name() + " is not built with CommitOutputs.layered, or "
+                    + "the context is not Streams' own");
+        }
+        // Forwarded outside of any process(), as Streams' own punctuators do: with a record context of no input record.
+        NodeForwarder<V> forwarder = NodeForwarder.of(context);
+        hook.beforeFlush(() -> forwarder.forwardWithoutInput(outputs.get()));
+    }
+
+    /** The processor holds something for the commit: it is awaited, so a caught-up thread commits it promptly. */
+    public static void holding() {
+        PromptCommits.pacing().held();
+    }
 }

@@ -2,7 +2,6 @@ package com.coreweave.nodepool.kit.streams.commit;
 
 import com.coreweave.nodepool.kit.kafka.DeadLetteringProducer;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
-import com.coreweave.nodepool.kit.streams.commit.PromptCommits;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -15,47 +14,48 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.KafkaClientSupplier;
 
 /**
- * The Kafka clients Quarkus gives the service's Kafka Streams: Streams' own defaults, except that each stream
- * thread's producer dead-letters what cannot be written ({@link DeadLetteringProducer}), and its main consumer and
- * producer report its polls and writes for {@link PromptCommits} (unless {@code nodepool.kafka.prompt-commits} is
- * false, which restores the plain per-interval commits).
+ * The Kafka clients Quarkus gives the service's Kafka Streams: Streams' own defaults, except that each stream thread's
+ * producer dead-letters what cannot be written ({@link DeadLetteringProducer}), and its main consumer and producer
+ * report its polls and writes for {@link PromptCommits} (unless {@code nodepool.kafka.prompt-commits} is false, which
+ * restores the plain per-interval commits).
  */
 @ApplicationScoped
 public class PromptCommitClients implements KafkaClientSupplier {
 
-  @Inject
-  KafkaSettings settings;
+    @Inject
+    KafkaSettings settings;
 
-  @Inject
-  MeterRegistry registry;
+    @Inject
+    MeterRegistry registry;
 
-  @Override
-  public Admin getAdmin(Map<String, Object> config) {
-    return Admin.create(config);
-  }
+    @Override
+    public Admin getAdmin(Map<String, Object> config) {
+        return Admin.create(config);
+    }
 
-  @Override
-  public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
-    return settings.promptCommits() ? new PromptCommits.SendWatchingProducer(config, registry)
-        : new DeadLetteringProducer(config, registry);
-  }
+    @Override
+    public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
+        return settings.promptCommits()
+                ? new PromptCommits.SendWatchingProducer(config, registry)
+                : new DeadLetteringProducer(config, registry);
+    }
 
-  @Override
-  public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
-    return settings.promptCommits() ? new PromptCommits.PollWatchingConsumer(config) : plain(config);
-  }
+    @Override
+    public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
+        return settings.promptCommits() ? new PromptCommits.PollWatchingConsumer(config) : plain(config);
+    }
 
-  @Override
-  public Consumer<byte[], byte[]> getRestoreConsumer(Map<String, Object> config) {
-    return plain(config);
-  }
+    @Override
+    public Consumer<byte[], byte[]> getRestoreConsumer(Map<String, Object> config) {
+        return plain(config);
+    }
 
-  @Override
-  public Consumer<byte[], byte[]> getGlobalConsumer(Map<String, Object> config) {
-    return plain(config);
-  }
+    @Override
+    public Consumer<byte[], byte[]> getGlobalConsumer(Map<String, Object> config) {
+        return plain(config);
+    }
 
-  private static Consumer<byte[], byte[]> plain(Map<String, Object> config) {
-    return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-  }
+    private static Consumer<byte[], byte[]> plain(Map<String, Object> config) {
+        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
 }

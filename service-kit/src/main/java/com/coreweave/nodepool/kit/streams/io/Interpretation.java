@@ -7,9 +7,9 @@ package com.coreweave.nodepool.kit.streams.io;
 @FunctionalInterface
 public interface Interpretation<V, T> {
 
-  T interpret(String key, V value, byte[] raw);
+    T interpret(String key, V value, byte[] raw);
 
-  static <V> Interpretation<V, V> asIs() {
-    return (key, value, raw) -> value;
-  }
+    static <V> Interpretation<V, V> asIs() {
+        return (key, value, raw) -> value;
+    }
 }

@@ -10,10 +10,9 @@ import org.apache.kafka.common.utils.Utils;
  */
 public final class KeyPartition {
 
-  private KeyPartition() {
-  }
+    private KeyPartition() {}
 
-  public static int of(String key, int partitions) {
-    return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
-  }
+    public static int of(String key, int partitions) {
+        return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
+    }
 }

@@ -7,35 +7,35 @@ import org.apache.kafka.streams.processor.Punctuator;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 
 /**
- * A wall-clock punctuator that ticks only between {@link #start} and {@link #stop}. Kafka Streams commits a task
- * after every punctuation, whether it wrote anything or not, so a punctuator ticking while it has nothing to do
- * would make an idle service commit an empty transaction every commit interval.
+ * A wall-clock punctuator that ticks only between {@link #start} and {@link #stop}. Kafka Streams commits a task after
+ * every punctuation, whether it wrote anything or not, so a punctuator ticking while it has nothing to do would make an
+ * idle service commit an empty transaction every commit interval.
  */
 public final class Ticker {
 
-  private final ProcessorContext<?, ?> context;
-  private final Duration interval;
-  private final Punctuator tick;
-  private Cancellable scheduled;
+    private final ProcessorContext<?, ?> context;
+    private final Duration interval;
+    private final Punctuator tick;
+    private Cancellable scheduled;
 
-  public Ticker(ProcessorContext<?, ?> context, Duration interval, Punctuator tick) {
-    this.context = context;
-    this.interval = interval;
-    this.tick = tick;
-  }
-
-  /** Ticks every interval from now on; does nothing while it already ticks. */
-  public void start() {
-    if (scheduled == null) {
-      scheduled = context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, tick);
+    public Ticker(ProcessorContext<?, ?> context, Duration interval, Punctuator tick) {
+        this.context = context;
+        this.interval = interval;
+        this.tick = tick;
     }
-  }
 
-  /** Ticks no more, until the next {@link #start}; may be called from the tick itself. */
-  public void stop() {
-    if (scheduled != null) {
-      scheduled.cancel();
-      scheduled = null;
+    /** Ticks every interval from now on; does nothing while it already ticks. */
+    public void start() {
+        if (scheduled == null) {
+            scheduled = context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, tick);
+        }
     }
-  }
+
+    /** Ticks no more, until the next {@link #start}; may be called from the tick itself. */
+    public void stop() {
+        if (scheduled != null) {
+            scheduled.cancel();
+            scheduled = null;
+        }
+    }
 }

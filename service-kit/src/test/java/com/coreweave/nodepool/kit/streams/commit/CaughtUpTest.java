@@ -10,19 +10,21 @@ import org.junit.jupiter.api.Test;
 /** The judgement that a poll left its thread caught up, on which a prompt commit waits. */
 class CaughtUpTest {
 
-  @Test
-  void noLagOrOnlyATransactionMarkerLeftIsCaughtUp() {
-    assertThat(PollWatchingConsumer.caughtUp(List.of(OptionalLong.of(0), OptionalLong.of(1)))).isTrue();
-  }
+    @Test
+    void noLagOrOnlyATransactionMarkerLeftIsCaughtUp() {
+        assertThat(PollWatchingConsumer.caughtUp(List.of(OptionalLong.of(0), OptionalLong.of(1))))
+                .isTrue();
+    }
 
-  @Test
-  void twoOffsetsLeftOnAnyPartitionIsBehind() {
-    assertThat(PollWatchingConsumer.caughtUp(List.of(OptionalLong.of(0), OptionalLong.of(2)))).isFalse();
-  }
+    @Test
+    void twoOffsetsLeftOnAnyPartitionIsBehind() {
+        assertThat(PollWatchingConsumer.caughtUp(List.of(OptionalLong.of(0), OptionalLong.of(2))))
+                .isFalse();
+    }
 
-  @Test
-  void aPartitionNotFetchedYetCountsAsNone() {
-    assertThat(PollWatchingConsumer.caughtUp(List.of(OptionalLong.empty()))).isTrue();
-    assertThat(PollWatchingConsumer.caughtUp(List.of())).isTrue();
-  }
+    @Test
+    void aPartitionNotFetchedYetCountsAsNone() {
+        assertThat(PollWatchingConsumer.caughtUp(List.of(OptionalLong.empty()))).isTrue();
+        assertThat(PollWatchingConsumer.caughtUp(List.of())).isTrue();
+    }
 }

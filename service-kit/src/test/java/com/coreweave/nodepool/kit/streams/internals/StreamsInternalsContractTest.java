@@ -38,147 +38,164 @@ import org.junit.jupiter.api.Test;
  */
 class StreamsInternalsContractTest {
 
-  private TopologyTestDriver driver;
-  private TestInputTopic<String, String> input;
-  private TestOutputTopic<String, String> output;
-  private final List<String> flushed = new ArrayList<>();
-  private final List<String> hooks = new ArrayList<>();
-  private boolean caching;
-  private boolean hooked;
-  private boolean streamsContext;
-  private String forwarderNode;
-  private boolean processed;
-  private boolean sentAtCommit;
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, String> input;
+    private TestOutputTopic<String, String> output;
+    private final List<String> flushed = new ArrayList<>();
+    private final List<String> hooks = new ArrayList<>();
+    private boolean caching;
+    private boolean hooked;
+    private boolean streamsContext;
+    private String forwarderNode;
+    private boolean processed;
+    private boolean sentAtCommit;
 
-  @AfterEach
-  void close() {
-    if (driver != null) {
-      driver.close();
-    }
-  }
-
-  @Test
-  void aCachedStoreIsFoundAsCachingUnderItsLayers() {
-    start();
-
-    assertThat(caching).as("Kafka Streams no longer wraps a cached store in CachingKeyValueStore under "
-        + "WrappedStateStore layers: FlushedOutputs cannot hold outputs until the flush").isTrue();
-    assertThat(hooked).as("CommitHookStore (a WrappedStateStore) is no longer found under Streams' layers: "
-        + "RecentValues, SplitValues and CommitOutputs cannot learn of a commit").isTrue();
-  }
-
-  @Test
-  void theCacheTellsItsFlushListenerEachKeyItWritesThrough() {
-    start();
-
-    input.pipeInput("pool-a", "Pending");
-
-    assertThat(flushed).as("CachingKeyValueStore.setFlushListener no longer reports the keys a commit flushes: "
-        + "FlushedOutputs never releases what it holds").containsExactly("pool-a");
-    assertThat(hooks).as("Streams no longer calls flushCache() down a store's layers for a commit: "
-        + "RecentValues' and SplitValues' held writes are lost, CommitOutputs writes nothing").isNotEmpty();
-  }
-
-  @Test
-  void theCurrentNodeAndRecordContextAreReachable() {
-    start();
-
-    input.pipeInput("pool-a", "Pending");
-
-    assertThat(streamsContext).as("a processor's context is no longer an InternalProcessorContext: FlushedOutputs "
-        + "and CommitOutputs cannot forward outside process()").isTrue();
-    assertThat(forwarderNode).as("InternalProcessorContext.currentNode() is no longer the initialising processor: "
-        + "flushed outputs would be forwarded from the wrong node").isEqualTo("probe");
-    assertThat(output.readKeyValuesToList()).as("forwarding as from a node, with a record context of no input, "
-        + "no longer reaches its children: FlushedOutputs and CommitOutputs lose their outputs")
-        .containsExactly(KeyValue.pair("pool-a", "Pending"), KeyValue.pair("pool-a", "at commit"));
-  }
-
-  @Test
-  void aStoreProviderGivesTheBytesUnderTheMeteringLayerToDecode() {
-    start();
-    input.pipeInput("pool-a", "Pending");
-    input.pipeInput("pool-b", "AtTarget");
-    StateStore views = (StateStore) driver.<String, String>getKeyValueStore("views");
-    DecodedStoreType<Integer> lengths = new DecodedStoreType<>(bytes -> bytes.length);
-
-    assertThat(lengths.accepts(views)).as("MeteredKeyValueStore no longer wraps the bytes store: DecodedStoreType "
-        + "cannot read a page's values from their stored bytes").isTrue();
-    ReadOnlyKeyValueStore<String, Integer> decoded = lengths.create(new OneStore(views), "views");
-    assertThat(decoded.get("pool-a")).as("decoded from the stored bytes").isEqualTo(7);
-    assertThat(decoded.get("pool-z")).as("a key not stored").isNull();
-    List<KeyValue<String, Integer>> all = new ArrayList<>();
-    try (KeyValueIterator<String, Integer> it = decoded.range("pool-", "pool-\uffff")) {
-      it.forEachRemaining(all::add);
-    }
-    assertThat(all).containsExactly(KeyValue.pair("pool-a", 7), KeyValue.pair("pool-b", 8));
-  }
-
-  @Test
-  void headersAreWritable() {
-    var headers = StreamsInternals.headers(new RecordHeader("a", "1".getBytes(StandardCharsets.UTF_8)));
-    headers.add("b", "2".getBytes(StandardCharsets.UTF_8));
-
-    assertThat(headers.toArray()).as("RecordHeaders is no longer a writable Headers: dead letters lose their "
-        + "reasons").hasSize(2);
-  }
-
-  private void start() {
-    StreamsBuilder builder = new StreamsBuilder();
-    builder.addStateStore(CommitHookStore.around(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("views"),
-        Serdes.String(), Serdes.String()).withCachingEnabled()));
-    builder.stream("facts", Consumed.with(Serdes.String(), Serdes.String()))
-        .process(Probe::new, Named.as("probe"), "views")
-        .to("statuses", Produced.with(Serdes.String(), Serdes.String()));
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "streams-internals-contract");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    driver = new TopologyTestDriver(builder.build(), props);
-    input = driver.createInputTopic("facts", new StringSerializer(), new StringSerializer());
-    output = driver.createOutputTopic("statuses", new StringDeserializer(), new StringDeserializer());
-  }
-
-  /** A processor that reaches each internal from its init, as the kit's mechanisms do. */
-  private final class Probe implements Processor<String, String, String, String> {
-    private KeyValueStore<String, String> views;
-    private ProcessorContext<String, String> context;
-
-    @Override
-    public void init(ProcessorContext<String, String> context) {
-      this.context = context;
-      views = context.getStateStore("views");
-      caching = StreamsInternals.isCaching(views);
-      CommitHookStore<?> hook = StoreLayers.find(views, CommitHookStore.class);
-      hooked = hook != null;
-      streamsContext = StreamsInternals.isStreamsContext(context);
-      NodeForwarder<String> forwarder = NodeForwarder.of(context);
-      forwarderNode = forwarder.nodeName();
-      StreamsInternals.onCacheFlush(views, flushed::add);
-      if (hook != null) {
-        hook.beforeFlush(() -> {
-          hooks.add("flush");
-          if (processed && !sentAtCommit) {
-            sentAtCommit = true;
-            forwarder.forwardWithoutInput(List.of(new Record<>("pool-a", "at commit", 0L)));
-          }
-        });
-      }
+    @AfterEach
+    void close() {
+        if (driver != null) {
+            driver.close();
+        }
     }
 
-    @Override
-    public void process(Record<String, String> record) {
-      views.put(record.key(), record.value());
-      processed = true;
-      context.forward(record);
-    }
-  }
+    @Test
+    void aCachedStoreIsFoundAsCachingUnderItsLayers() {
+        start();
 
-  /** A store provider of one partition's store, as Streams gives one for {@code withPartition}. */
-  private record OneStore(StateStore store) implements StateStoreProvider {
-    @Override
-    @SuppressWarnings("unchecked")
-    public <T> List<T> stores(String storeName, QueryableStoreType<T> type) {
-      return List.of((T) store);
+        assertThat(caching)
+                .as("Kafka Streams no longer wraps a cached store in CachingKeyValueStore under "
+                        + "WrappedStateStore layers: FlushedOutputs cannot hold outputs until the flush")
+                .isTrue();
+        assertThat(hooked)
+                .as("CommitHookStore (a WrappedStateStore) is no longer found under Streams' layers: "
+                        + "RecentValues, SplitValues and CommitOutputs cannot learn of a commit")
+                .isTrue();
     }
-  }
+
+    @Test
+    void theCacheTellsItsFlushListenerEachKeyItWritesThrough() {
+        start();
+
+        input.pipeInput("pool-a", "Pending");
+
+        assertThat(flushed)
+                .as("CachingKeyValueStore.setFlushListener no longer reports the keys a commit flushes: "
+                        + "FlushedOutputs never releases what it holds")
+                .containsExactly("pool-a");
+        assertThat(hooks)
+                .as("Streams no longer calls flushCache() down a store's layers for a commit: "
+                        + "RecentValues' and SplitValues' held writes are lost, CommitOutputs writes nothing")
+                .isNotEmpty();
+    }
+
+    @Test
+    void theCurrentNodeAndRecordContextAreReachable() {
+        start();
+
+        input.pipeInput("pool-a", "Pending");
+
+        assertThat(streamsContext)
+                .as("a processor's context is no longer an InternalProcessorContext: FlushedOutputs "
+                        + "and CommitOutputs cannot forward outside process()")
+                .isTrue();
+        assertThat(forwarderNode)
+                .as("InternalProcessorContext.currentNode() is no longer the initialising processor: "
+                        + "flushed outputs would be forwarded from the wrong node")
+                .isEqualTo("probe");
+        assertThat(output.readKeyValuesToList())
+                .as("forwarding as from a node, with a record context of no input, "
+                        + "no longer reaches its children: FlushedOutputs and CommitOutputs lose their outputs")
+                .containsExactly(KeyValue.pair("pool-a", "Pending"), KeyValue.pair("pool-a", "at commit"));
+    }
+
+    @Test
+    void aStoreProviderGivesTheBytesUnderTheMeteringLayerToDecode() {
+        start();
+        input.pipeInput("pool-a", "Pending");
+        input.pipeInput("pool-b", "AtTarget");
+        StateStore views = (StateStore) driver.<String, String>getKeyValueStore("views");
+        DecodedStoreType<Integer> lengths = new DecodedStoreType<>(bytes -> bytes.length);
+
+        assertThat(lengths.accepts(views))
+                .as("MeteredKeyValueStore no longer wraps the bytes store: DecodedStoreType "
+                        + "cannot read a page's values from their stored bytes")
+                .isTrue();
+        ReadOnlyKeyValueStore<String, Integer> decoded = lengths.create(new OneStore(views), "views");
+        assertThat(decoded.get("pool-a")).as("decoded from the stored bytes").isEqualTo(7);
+        assertThat(decoded.get("pool-z")).as("a key not stored").isNull();
+        List<KeyValue<String, Integer>> all = new ArrayList<>();
+        try (KeyValueIterator<String, Integer> it = decoded.range("pool-", "pool-\uffff")) {
+            it.forEachRemaining(all::add);
+        }
+        assertThat(all).containsExactly(KeyValue.pair("pool-a", 7), KeyValue.pair("pool-b", 8));
+    }
+
+    @Test
+    void headersAreWritable() {
+        var headers = StreamsInternals.headers(new RecordHeader("a", "1".getBytes(StandardCharsets.UTF_8)));
+        headers.add("b", "2".getBytes(StandardCharsets.UTF_8));
+
+        assertThat(headers.toArray())
+                .as("RecordHeaders is no longer a writable Headers: dead letters lose their " + "reasons")
+                .hasSize(2);
+    }
+
+    private void start() {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.addStateStore(CommitHookStore.around(
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("views"), Serdes.String(), Serdes.String())
+                        .withCachingEnabled()));
+        builder.stream("facts", Consumed.with(Serdes.String(), Serdes.String()))
+                .process(Probe::new, Named.as("probe"), "views")
+                .to("statuses", Produced.with(Serdes.String(), Serdes.String()));
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "streams-internals-contract");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        driver = new TopologyTestDriver(builder.build(), props);
+        input = driver.createInputTopic("facts", new StringSerializer(), new StringSerializer());
+        output = driver.createOutputTopic("statuses", new StringDeserializer(), new StringDeserializer());
+    }
+
+    /** A processor that reaches each internal from its init, as the kit's mechanisms do. */
+    private final class Probe implements Processor<String, String, String, String> {
+        private KeyValueStore<String, String> views;
+        private ProcessorContext<String, String> context;
+
+        @Override
+        public void init(ProcessorContext<String, String> context) {
+            this.context = context;
+            views = context.getStateStore("views");
+            caching = StreamsInternals.isCaching(views);
+            CommitHookStore<?> hook = StoreLayers.find(views, CommitHookStore.class);
+            hooked = hook != null;
+            streamsContext = StreamsInternals.isStreamsContext(context);
+            NodeForwarder<String> forwarder = NodeForwarder.of(context);
+            forwarderNode = forwarder.nodeName();
+            StreamsInternals.onCacheFlush(views, flushed::add);
+            if (hook != null) {
+                hook.beforeFlush(() -> {
+                    hooks.add("flush");
+                    if (processed && !sentAtCommit) {
+                        sentAtCommit = true;
+                        forwarder.forwardWithoutInput(List.of(new Record<>("pool-a", "at commit", 0L)));
+                    }
+                });
+            }
+        }
+
+        @Override
+        public void process(Record<String, String> record) {
+            views.put(record.key(), record.value());
+            processed = true;
+            context.forward(record);
+        }
+    }
+
+    /** A store provider of one partition's store, as Streams gives one for {@code withPartition}. */
+    private record OneStore(StateStore store) implements StateStoreProvider {
+        @Override
+        @SuppressWarnings("unchecked")
+        public <T> List<T> stores(String storeName, QueryableStoreType<T> type) {
+            return List.of((T) store);
+        }
+    }
 }

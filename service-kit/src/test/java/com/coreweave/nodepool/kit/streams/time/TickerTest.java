@@ -9,30 +9,30 @@ import org.junit.jupiter.api.Test;
 /** A ticker schedules one punctuator while started and none while stopped, so an idle task never punctuates. */
 class TickerTest {
 
-  private final MockProcessorContext<String, String> context = new MockProcessorContext<>();
-  private final Ticker ticker = new Ticker(context, Duration.ofSeconds(5), t -> { });
+    private final MockProcessorContext<String, String> context = new MockProcessorContext<>();
+    private final Ticker ticker = new Ticker(context, Duration.ofSeconds(5), t -> {});
 
-  @Test
-  void schedulesNothingUntilStartedAndOnePunctuatorHoweverOftenStarted() {
-    assertThat(context.scheduledPunctuators()).isEmpty();
+    @Test
+    void schedulesNothingUntilStartedAndOnePunctuatorHoweverOftenStarted() {
+        assertThat(context.scheduledPunctuators()).isEmpty();
 
-    ticker.start();
-    ticker.start();
+        ticker.start();
+        ticker.start();
 
-    assertThat(context.scheduledPunctuators()).hasSize(1);
-    assertThat(context.scheduledPunctuators().get(0).getInterval()).isEqualTo(Duration.ofSeconds(5));
-  }
+        assertThat(context.scheduledPunctuators()).hasSize(1);
+        assertThat(context.scheduledPunctuators().get(0).getInterval()).isEqualTo(Duration.ofSeconds(5));
+    }
 
-  @Test
-  void stoppingCancelsAndAStartAfterwardsSchedulesAgain() {
-    ticker.start();
-    ticker.stop();
-    ticker.stop();
+    @Test
+    void stoppingCancelsAndAStartAfterwardsSchedulesAgain() {
+        ticker.start();
+        ticker.stop();
+        ticker.stop();
 
-    assertThat(context.scheduledPunctuators().get(0).cancelled()).isTrue();
+        assertThat(context.scheduledPunctuators().get(0).cancelled()).isTrue();
 
-    ticker.start();
-    assertThat(context.scheduledPunctuators()).hasSize(2);
-    assertThat(context.scheduledPunctuators().get(1).cancelled()).isFalse();
-  }
+        ticker.start();
+        assertThat(context.scheduledPunctuators()).hasSize(2);
+        assertThat(context.scheduledPunctuators().get(1).cancelled()).isFalse();
+    }
 }
