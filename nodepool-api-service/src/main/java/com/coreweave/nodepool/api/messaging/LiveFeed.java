@@ -234,7 +234,8 @@ public class LiveFeed {
         }
     }
 
-    private void receive(ConsumerRecords<String, byte[]> records, Map<TopicPartition, Long> positions) {
+    /** What the follower hands over: records read, then how far each partition is read (package-private for tests). */
+    void receive(ConsumerRecords<String, byte[]> records, Map<TopicPartition, Long> positions) {
         synchronized (lock) {
             records.forEach(this::dispatch);
             positions.forEach((tp, position) -> partition(tp).position = position);
@@ -242,7 +243,7 @@ public class LiveFeed {
     }
 
     /** Each partition starts {@value #HISTORY} records before its end, to fill the history. */
-    private Map<TopicPartition, Long> startHistory(Map<TopicPartition, Long> begins, Map<TopicPartition, Long> ends) {
+    Map<TopicPartition, Long> startHistory(Map<TopicPartition, Long> begins, Map<TopicPartition, Long> ends) {
         Map<TopicPartition, Long> offsets = new HashMap<>();
         synchronized (lock) {
             ends.forEach((tp, end) -> {
