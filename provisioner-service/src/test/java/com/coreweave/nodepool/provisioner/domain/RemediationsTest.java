@@ -68,7 +68,7 @@ class RemediationsTest {
             pool.raise(n, REPLACE);
         }
 
-        assertThat(underway()).as("30%% of 10 nodes").containsExactly(machine(1), machine(2), machine(3));
+        assertThat(underway()).as("30 percent of 10 nodes").containsExactly(machine(1), machine(2), machine(3));
         assertThat(List.of(step(4), step(5))).containsOnly(Step.Waiting);
         assertThat(pool.node(4).node().spec().unschedulable()).isFalse();
         assertThat(pool.node(5).phase()).isEqualTo(Node.Phase.Registered);
