@@ -189,12 +189,9 @@ class LiveFeedTest {
     @Test
     void shouldShowAPoolsWatcherNoEvents() {
         // given
-        positioned(STATUS, 1, 0, 0);
-        positioned(EVENTS, 1, 0, 0);
-        List<Object> pools = new ArrayList<>();
-        List<Object> events = new ArrayList<>();
-        feed.watch(Stream.POOLS, null, null, pools::add);
-        feed.watch(Stream.EVENTS, null, null, events::add);
+        Watchers watchers = watchPoolsAndEvents();
+        List<Object> pools = watchers.pools();
+        List<Object> events = watchers.events();
         // when
         receive(EVENTS, 0, "acme/a", event("a.1", "Scaled"));
         // then
@@ -267,12 +264,9 @@ class LiveFeedTest {
     @Test
     void shouldSkipUnreadableRecordsButMoveOnPastThem() {
         // given
-        positioned(STATUS, 1, 0, 0);
-        positioned(EVENTS, 1, 0, 0);
-        List<Object> pools = new ArrayList<>();
-        List<Object> events = new ArrayList<>();
-        feed.watch(Stream.POOLS, null, null, pools::add);
-        feed.watch(Stream.EVENTS, null, null, events::add);
+        Watchers watchers = watchPoolsAndEvents();
+        List<Object> pools = watchers.pools();
+        List<Object> events = watchers.events();
         // when: a key that names no pool, a value that is no pool, an event tombstone
         receive(STATUS, 0, "no-slash", null);
         receive(STATUS, 0, "acme/broken", bytes("{not json"));
@@ -345,5 +339,17 @@ class LiveFeedTest {
     /** The keys of the pool changes seen, in order. */
     private static List<String> pools(List<Object> seen) {
         return seen.stream().map(c -> ((PoolChange) c).key().toString()).toList();
+    }
+
+    /** What an all-orgs pools watcher and an events watcher receive, on a feed of one partition per stream. */
+    private record Watchers(List<Object> pools, List<Object> events) {}
+
+    private Watchers watchPoolsAndEvents() {
+        positioned(STATUS, 1, 0, 0);
+        positioned(EVENTS, 1, 0, 0);
+        Watchers watchers = new Watchers(new ArrayList<>(), new ArrayList<>());
+        feed.watch(Stream.POOLS, null, null, watchers.pools()::add);
+        feed.watch(Stream.EVENTS, null, null, watchers.events()::add);
+        return watchers;
     }
 }

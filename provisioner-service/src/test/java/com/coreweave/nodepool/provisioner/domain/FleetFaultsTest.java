@@ -38,9 +38,14 @@ class FleetFaultsTest {
     static final Duration RETRY = FleetFaults.NONE.retryInterval();
 
     static PoolDriver faulty(double delivery, double removal, double staging, LongPredicate seedWanted) {
+        return new PoolDriver(faultyPolicy(delivery, removal, staging, seedWanted));
+    }
+
+    /** A policy whose fleet fails deliveries, removals and stagings at those rates, with the first seed wanted. */
+    static ProvisioningPolicy faultyPolicy(double delivery, double removal, double staging, LongPredicate seedWanted) {
         long seed = LongStream.range(0, 100_000).filter(seedWanted).findFirst().orElseThrow();
         ProvisioningPolicy base = policy(BOOT);
-        return new PoolDriver(new ProvisioningPolicy(
+        return new ProvisioningPolicy(
                 BOOT,
                 0.0,
                 seed,
@@ -51,7 +56,7 @@ class FleetFaultsTest {
                 base.scaleUpAfter(),
                 base.scaleDownUnneededTime(),
                 new FleetFaults(delivery, removal, staging, RETRY),
-                RepairPolicy.DEFAULTS));
+                RepairPolicy.DEFAULTS);
     }
 
     static boolean fails(String what, int attempt, long seed) {

@@ -16,30 +16,17 @@ import com.coreweave.nodepool.schema.resource.Node;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.LongPredicate;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /** Removing a node from the pool, and the retries of a removal the fleet failed. */
 class NodeRemovalsTest {
 
     static final Duration BOOT = Duration.ofSeconds(10);
-    static final Duration RETRY = Duration.ofSeconds(7);
+    static final Duration RETRY = FleetFaultsTest.RETRY;
 
     /** A policy whose fleet fails removals at {@code rate}, with the first seed that {@code wanted} accepts. */
     static ProvisioningPolicy failingRemovals(double rate, LongPredicate wanted) {
-        long seed = LongStream.range(0, 100_000).filter(wanted).findFirst().orElseThrow();
-        ProvisioningPolicy base = policy(BOOT);
-        return new ProvisioningPolicy(
-                        BOOT,
-                        0.0,
-                        seed,
-                        base.failingImages(),
-                        3,
-                        base.drainGrace(),
-                        1,
-                        base.scaleUpAfter(),
-                        base.scaleDownUnneededTime())
-                .withFaults(new FleetFaults(0.0, rate, 0.0, RETRY));
+        return FleetFaultsTest.faultyPolicy(0.0, rate, 0.0, wanted);
     }
 
     static boolean removalFails(int machine, int attempt, long seed) {
@@ -97,7 +84,7 @@ class NodeRemovalsTest {
         assertThat(condition(stuck.node(), Node.CONDITION_REMOVAL).status()).isEqualTo(Condition.TRUE);
         assertThat(stuck.retry().failures()).isEqualTo(1);
         assertThat(stuck.retry().at()).isEqualTo(pool.now().plus(RETRY));
-        assertThat(stuck.retry().error()).contains(machine(1), "attempt 1", "retrying in 7s");
+        assertThat(stuck.retry().error()).contains(machine(1), "attempt 1", "retrying in " + RETRY.toSeconds() + "s");
         assertThat(NodeRemovals.retrying(stuck)).isTrue();
         assertThat(outcome.state().releasedGrants())
                 .as("the grant is held until the node goes")
@@ -114,10 +101,9 @@ class NodeRemovalsTest {
 
     @Test
     void shouldNotRetryAFailedRemovalBeforeItsDueTime() {
-        ProvisioningPolicy policy = failingRemovals(0.5, s -> removalFails(1, 1, s) && !removalFails(1, 2, s));
-        NodeRemovals removals = new NodeRemovals(policy);
-        WorkingPool failed = registeredPool(policy);
-        removeNode1(removals, failed);
+        FailedRemoval first = failedRemovalOfNode1();
+        NodeRemovals removals = first.removals();
+        WorkingPool failed = first.pool();
 
         WorkingPool early = later(failed, RETRY.minusMillis(1));
         removals.retryDue(early);
@@ -130,10 +116,9 @@ class NodeRemovalsTest {
 
     @Test
     void shouldRetryARemovalThatFailedAtItsNextDueTime() {
-        ProvisioningPolicy policy = failingRemovals(0.5, s -> removalFails(1, 1, s) && !removalFails(1, 2, s));
-        NodeRemovals removals = new NodeRemovals(policy);
-        WorkingPool failed = registeredPool(policy);
-        removeNode1(removals, failed);
+        FailedRemoval first = failedRemovalOfNode1();
+        NodeRemovals removals = first.removals();
+        WorkingPool failed = first.pool();
 
         WorkingPool due = later(failed, RETRY);
         removals.retryDue(due);
@@ -187,5 +172,16 @@ class NodeRemovalsTest {
         assertThat(hourLater.outcome().facts()).isEmpty();
         assertThat(hourLater.outcome().state().nodes()).containsOnlyKeys(machine(1), machine(2));
         assertThat(hourLater.outcome().state().nodes().values()).noneMatch(NodeRemovals::retrying);
+    }
+
+    /** Node 1's removal failed at its first attempt, by a fleet that lets its second through. */
+    private record FailedRemoval(NodeRemovals removals, WorkingPool pool) {}
+
+    private static FailedRemoval failedRemovalOfNode1() {
+        ProvisioningPolicy policy = failingRemovals(0.5, s -> removalFails(1, 1, s) && !removalFails(1, 2, s));
+        NodeRemovals removals = new NodeRemovals(policy);
+        WorkingPool pool = registeredPool(policy);
+        removeNode1(removals, pool);
+        return new FailedRemoval(removals, pool);
     }
 }

@@ -34,13 +34,7 @@ class PoolSummaryTest {
 
         pool.grants(capacity(1, grant(1), grant(2), grant(3)));
 
-        assertThat(pool.summary())
-                .extracting(
-                        NodePoolReconciled::targetNodes,
-                        NodePoolReconciled::currentNodes,
-                        NodePoolReconciled::inProgress,
-                        NodePoolReconciled::removing)
-                .containsExactly(3, 0, 3, 0);
+        assertCounts(pool.summary(), 3, 0, 3, 0);
         pool.tick(BOOT);
         assertThat(pool.summary())
                 .extracting(NodePoolReconciled::currentNodes, NodePoolReconciled::inProgress)
@@ -54,13 +48,7 @@ class PoolSummaryTest {
 
         pool.spec(accepted(Fixtures.withStrategy(spec(1), Lifecycle.PREFER_IDLE), 2));
 
-        assertThat(pool.summary())
-                .extracting(
-                        NodePoolReconciled::targetNodes,
-                        NodePoolReconciled::currentNodes,
-                        NodePoolReconciled::inProgress,
-                        NodePoolReconciled::removing)
-                .containsExactly(1, 2, 0, 1);
+        assertCounts(pool.summary(), 1, 2, 0, 1);
         pool.tick(Duration.ofSeconds(60));
         assertThat(pool.summary())
                 .extracting(NodePoolReconciled::currentNodes, NodePoolReconciled::removing)
@@ -106,5 +94,17 @@ class PoolSummaryTest {
         assertThat(pool.summary())
                 .extracting(NodePoolReconciled::nodesRemoved, NodePoolReconciled::currentNodes)
                 .containsExactly(true, 0);
+    }
+
+    /** The summary's target, current, in-progress and removing counts, in that order. */
+    private static void assertCounts(
+            NodePoolReconciled summary, int target, int current, int inProgress, int removing) {
+        assertThat(summary)
+                .extracting(
+                        NodePoolReconciled::targetNodes,
+                        NodePoolReconciled::currentNodes,
+                        NodePoolReconciled::inProgress,
+                        NodePoolReconciled::removing)
+                .containsExactly(target, current, inProgress, removing);
     }
 }
