@@ -149,8 +149,8 @@ class KafkaSecurityTest {
     @Test
     void configuredHostNameVerificationIsKept() {
         KafkaSecurity security =
-                KafkaSecurity.of(Map.of("security.protocol", "SSL", "ssl.endpoint.identification.algorithm", "none"));
-        assertThat(security.properties()).containsEntry("ssl.endpoint.identification.algorithm", "none");
+                KafkaSecurity.of(Map.of("security.protocol", "SSL", "ssl.endpoint.identification.algorithm", "HTTPS"));
+        assertThat(security.properties()).containsEntry("ssl.endpoint.identification.algorithm", "HTTPS");
         assertThat(KafkaSecurity.of(Map.of("security.protocol", "SASL_PLAINTEXT"))
                         .properties())
                 .doesNotContainKey("ssl.endpoint.identification.algorithm");
