@@ -10,6 +10,7 @@ import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.coreweave.nodepool.systemtest.harness.Service;
 import com.coreweave.nodepool.systemtest.harness.Stack;
+import com.coreweave.nodepool.testing.ClientSecurity;
 import com.coreweave.nodepool.testing.TopicProbe;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
@@ -23,7 +24,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * The continuous mixed load of the fault harness, one thread per kind of client: REST creates, scales and deletes from
@@ -73,7 +73,7 @@ final class ChaosLoad implements AutoCloseable {
     }
 
     ChaosLoad start() {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers()))) {
+        try (Admin admin = Admin.create(ClientSecurity.client(stack.bootstrapServers()))) {
             var topics = admin.describeTopics(
                             List.of(Topics.NODEPOOL_REQUESTED.name(), Topics.NODE_ACTIVITY_REPORTED.name()))
                     .allTopicNames()

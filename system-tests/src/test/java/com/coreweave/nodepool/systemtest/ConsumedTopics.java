@@ -3,6 +3,7 @@ package com.coreweave.nodepool.systemtest;
 import com.coreweave.nodepool.schema.topics.Topic;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.coreweave.nodepool.systemtest.harness.Service;
+import com.coreweave.nodepool.testing.ClientSecurity;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -14,7 +15,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.common.GroupState;
@@ -36,7 +36,7 @@ final class ConsumedTopics {
         Set<String> registry = new TreeSet<>();
         Topics.all().forEach(topic -> registry.add(topic.name()));
         long deadline = System.nanoTime() + ASSIGNED.toNanos();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+        try (Admin admin = Admin.create(ClientSecurity.client(bootstrapServers))) {
             while (true) {
                 Map<Service, Set<String>> consumed = new EnumMap<>(Service.class);
                 List<String> unsettled = new ArrayList<>();

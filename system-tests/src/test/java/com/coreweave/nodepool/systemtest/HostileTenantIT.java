@@ -8,6 +8,7 @@ import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.systemtest.harness.Service;
 import com.coreweave.nodepool.systemtest.harness.Stack;
+import com.coreweave.nodepool.testing.ClientSecurity;
 import com.coreweave.nodepool.testing.TopicProbe;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -31,7 +32,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -376,8 +376,7 @@ class HostileTenantIT {
                         .build()
                         .start();
                 TopicProbe kafka = new TopicProbe(small.bootstrapServers());
-                Admin admin =
-                        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, small.bootstrapServers()))) {
+                Admin admin = Admin.create(ClientSecurity.client(small.bootstrapServers()))) {
             SystemStack.quota(small, "demo", zone, type, 400);
             SystemStack.fleet(small, zone, type, 400);
             Api demo = new Api(small.url(Service.API), "demo-token");

@@ -10,6 +10,7 @@ import com.coreweave.nodepool.schema.topics.Topic;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.coreweave.nodepool.systemtest.harness.Service;
 import com.coreweave.nodepool.systemtest.harness.Stack;
+import com.coreweave.nodepool.testing.ClientSecurity;
 import com.coreweave.nodepool.testing.TopicProbe;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
@@ -25,7 +26,6 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.logging.Logger;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -234,7 +234,7 @@ class PoisonIT {
 
     /** Waits until every service has committed past the good record of each topic it consumes. */
     private static void awaitProgress(Map<Service, Set<String>> consumed, Map<TopicPartition, Long> good) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers()))) {
+        try (Admin admin = Admin.create(ClientSecurity.client(stack.bootstrapServers()))) {
             List<String> behind = new ArrayList<>();
             try {
                 await().atMost(PROGRESS).pollInterval(Duration.ofSeconds(1)).until(() -> {

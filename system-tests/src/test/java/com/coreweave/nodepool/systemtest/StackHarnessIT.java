@@ -3,6 +3,7 @@ package com.coreweave.nodepool.systemtest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.systemtest.harness.Stack;
+import com.coreweave.nodepool.testing.ClientSecurity;
 import com.coreweave.nodepool.testing.TopicProbe;
 import java.time.Duration;
 import java.util.Map;
@@ -17,7 +18,7 @@ class StackHarnessIT {
     void brokerKeepsCommittedRecordsAcrossKill9AndRestart() throws Exception {
         try (Stack stack = Stack.builder().build().start();
                 TopicProbe probe = new TopicProbe(stack.bootstrapServers())) {
-            try (Admin admin = Admin.create(Map.of("bootstrap.servers", stack.bootstrapServers()))) {
+            try (Admin admin = Admin.create(ClientSecurity.client(stack.bootstrapServers()))) {
                 admin.createTopics(Set.of(new NewTopic("harness-check", 3, (short) 1)))
                         .all()
                         .get();

@@ -342,17 +342,17 @@ public final class TopicProbe implements AutoCloseable {
 
     private static KafkaConsumer<String, byte[]> consumer(String bootstrapServers) {
         return new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                ClientSecurity.client(
                         bootstrapServers,
-                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        "read_committed",
-                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                        false,
-                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                        "earliest",
-                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
-                        2000),
+                        Map.of(
+                                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                                "read_committed",
+                                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                                false,
+                                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                                "earliest",
+                                ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                                2000)),
                 new org.apache.kafka.common.serialization.StringDeserializer(),
                 new ByteArrayDeserializer());
     }
@@ -360,12 +360,13 @@ public final class TopicProbe implements AutoCloseable {
     private synchronized KafkaProducer<String, byte[]> producer() {
         if (producer == null) {
             producer = new KafkaProducer<>(
-                    Map.of(
-                            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                            ProducerConfig.ACKS_CONFIG, "all",
-                            ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000,
-                            ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000,
-                            ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000),
+                    ClientSecurity.client(
+                            bootstrapServers,
+                            Map.of(
+                                    ProducerConfig.ACKS_CONFIG, "all",
+                                    ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000,
+                                    ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000,
+                                    ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000)),
                     new StringSerializer(),
                     new ByteArraySerializer());
         }

@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.api.messaging;
 
+import com.coreweave.nodepool.kit.kafka.KafkaSecurity;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.kafka.TopicFollower;
 import com.coreweave.nodepool.schema.Json;
@@ -39,12 +40,16 @@ public class DecisionWaiter {
     @Inject
     KafkaSettings settings;
 
+    @Inject
+    KafkaSecurity security;
+
     private final Map<String, CompletableFuture<RequestDecided>> waiting = new ConcurrentHashMap<>();
     private TopicFollower decisions;
 
     void start(@Observes StartupEvent event) {
         decisions = TopicFollower.start(
                 settings.bootstrapServers(),
+                security,
                 "request-decisions",
                 List.of(Topics.NODEPOOL_REQUEST_DECIDED.name()),
                 TopicFollower.Start.atEnd(),

@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.api.messaging;
 
 import com.coreweave.nodepool.api.kube.ListVersion;
+import com.coreweave.nodepool.kit.kafka.KafkaSecurity;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.kafka.TopicFollower;
 import com.coreweave.nodepool.schema.Json;
@@ -145,6 +146,9 @@ public class LiveFeed {
     @Inject
     KafkaSettings settings;
 
+    @Inject
+    KafkaSecurity security;
+
     private final Object lock = new Object();
     private final List<Watcher> watchers = new ArrayList<>();
     private final Map<Stream, Map<Integer, Partition>> partitions = new HashMap<>();
@@ -153,6 +157,7 @@ public class LiveFeed {
     void start(@Observes StartupEvent event) {
         follower = TopicFollower.start(
                 settings.bootstrapServers(),
+                security,
                 "live-feed",
                 Arrays.stream(Stream.values()).map(s -> s.topic).toList(),
                 this::startHistory,

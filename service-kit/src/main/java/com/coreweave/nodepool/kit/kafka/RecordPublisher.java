@@ -33,23 +33,29 @@ public class RecordPublisher {
     @Inject
     KafkaSettings settings;
 
+    @Inject
+    KafkaSecurity security;
+
     private volatile Producer<String, byte[]> producer;
+
+    /** The producer's configuration: acknowledged by all replicas, idempotent, quick to give up; {@code security}'s. */
+    static Map<String, Object> producerConfig(KafkaSettings settings, KafkaSecurity security) {
+        return security.applyTo(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.LINGER_MS_CONFIG, 0,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000,
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000));
+    }
 
     private Producer<String, byte[]> producer() {
         if (producer == null) {
             synchronized (this) {
                 if (producer == null) {
                     producer = new KafkaProducer<>(
-                            Map.of(
-                                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
-                                    ProducerConfig.ACKS_CONFIG, "all",
-                                    ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                                    ProducerConfig.LINGER_MS_CONFIG, 0,
-                                    ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000,
-                                    ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
-                                    ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000),
-                            new StringSerializer(),
-                            new ByteArraySerializer());
+                            producerConfig(settings, security), new StringSerializer(), new ByteArraySerializer());
                 }
             }
         }

@@ -36,6 +36,9 @@ public class TopicCreator {
     @Inject
     KafkaSettings settings;
 
+    @Inject
+    KafkaSecurity security;
+
     void onStart(@Observes StartupEvent event) {
         ensure(resolve(settings.topics()));
     }
@@ -73,12 +76,17 @@ public class TopicCreator {
         return config;
     }
 
-    public void ensure(List<Topic<?, ?>> topics) {
-        Map<String, Object> adminConfig = Map.of(
+    /** The admin client's configuration: the brokers and {@code security}'s settings. */
+    static Map<String, Object> adminConfig(KafkaSettings settings, KafkaSecurity security) {
+        return security.applyTo(Map.of(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 settings.bootstrapServers(),
                 AdminClientConfig.CLIENT_ID_CONFIG,
-                "topic-creator");
+                "topic-creator"));
+    }
+
+    public void ensure(List<Topic<?, ?>> topics) {
+        Map<String, Object> adminConfig = adminConfig(settings, security);
         Instant deadline = Instant.now().plus(settings.startupTimeout());
         try (Admin admin = Admin.create(adminConfig)) {
             while (true) {

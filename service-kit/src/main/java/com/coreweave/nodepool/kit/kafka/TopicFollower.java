@@ -94,22 +94,35 @@ public final class TopicFollower implements AutoCloseable {
                 .register(registry);
     }
 
-    /** Starts following {@code topics} of the broker at {@code bootstrapServers}, under the client id {@code name}. */
+    /**
+     * Starts following {@code topics} of the broker at {@code bootstrapServers}, under the client id {@code name}, with
+     * the client security settings {@code security}.
+     */
     public static TopicFollower start(
-            String bootstrapServers, String name, Collection<String> topics, Start start, Receiver receiver) {
+            String bootstrapServers,
+            KafkaSecurity security,
+            String name,
+            Collection<String> topics,
+            Start start,
+            Receiver receiver) {
         var consumer = new KafkaConsumer<>(
-                Map.<String, Object>of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrapServers,
-                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        "read_committed",
-                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                        false,
-                        ConsumerConfig.CLIENT_ID_CONFIG,
-                        name),
+                consumerConfig(bootstrapServers, security, name),
                 new StringDeserializer(),
                 new ByteArrayDeserializer());
         return new TopicFollower(name, topics, consumer, start, receiver, PAUSE, Metrics.globalRegistry).startThread();
+    }
+
+    /** The consumer's configuration: read_committed, no commits, {@code security}'s settings. */
+    static Map<String, Object> consumerConfig(String bootstrapServers, KafkaSecurity security, String name) {
+        return security.applyTo(Map.<String, Object>of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false,
+                ConsumerConfig.CLIENT_ID_CONFIG,
+                name));
     }
 
     TopicFollower startThread() {

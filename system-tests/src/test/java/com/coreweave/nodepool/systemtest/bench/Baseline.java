@@ -2,6 +2,7 @@ package com.coreweave.nodepool.systemtest.bench;
 
 import com.coreweave.nodepool.systemtest.harness.Stack;
 import com.coreweave.nodepool.testing.ChildProcess;
+import com.coreweave.nodepool.testing.ClientSecurity;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -190,15 +191,15 @@ final class Baseline {
     /** A read_committed consumer of the chain's first and last topics that stamps when each key arrives there. */
     private void follow() {
         consumer = new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                ClientSecurity.client(
                         bootstrap,
-                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        "read_committed",
-                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                        false,
-                        ConsumerConfig.CLIENT_ID_CONFIG,
-                        "benchmark-baseline-follower"),
+                        Map.of(
+                                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                                "read_committed",
+                                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                                false,
+                                ConsumerConfig.CLIENT_ID_CONFIG,
+                                "benchmark-baseline-follower")),
                 new StringDeserializer(),
                 new ByteArrayDeserializer());
         List<TopicPartition> partitions = Stream.of(BaselineChain.topic(1), BaselineChain.topic(k))

@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.systemtest.bench;
 
+import com.coreweave.nodepool.testing.ClientSecurity;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,7 +56,7 @@ public final class BaselineChain {
             props.put(StreamsConfig.APPLICATION_ID_CONFIG, "bench-baseline-" + service);
             props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve(service).toString());
-            running.add(new KafkaStreams(builder.build(), props));
+            running.add(new KafkaStreams(builder.build(), ClientSecurity.streams(props)));
         });
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -8,6 +8,7 @@ import com.coreweave.nodepool.systemtest.bench.ReportTables.Row;
 import com.coreweave.nodepool.systemtest.harness.Crc32Partitioner;
 import com.coreweave.nodepool.systemtest.harness.Service;
 import com.coreweave.nodepool.systemtest.harness.Stack;
+import com.coreweave.nodepool.testing.ClientSecurity;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
@@ -28,7 +29,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 import java.util.function.ToLongFunction;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.utils.Utils;
@@ -154,7 +154,7 @@ public final class PipelineBenchmark {
                 + Runtime.getRuntime().availableProcessors() + " cores");
         try {
             startStack();
-            admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers()));
+            admin = Admin.create(ClientSecurity.client(stack.bootstrapServers()));
             broker = new BrokerWrites(admin);
             records = new RecordSizes(stack.bootstrapServers(), broker);
             loadFleetAndQuotas();

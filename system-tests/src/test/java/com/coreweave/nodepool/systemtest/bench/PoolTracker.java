@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.systemtest.bench;
 
+import com.coreweave.nodepool.testing.ClientSecurity;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Duration;
@@ -74,17 +75,17 @@ final class PoolTracker implements AutoCloseable {
 
     PoolTracker(String bootstrapServers, List<String> topics) {
         consumer = new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                ClientSecurity.client(
                         bootstrapServers,
-                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        "read_committed",
-                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                        false,
-                        ConsumerConfig.CLIENT_ID_CONFIG,
-                        "benchmark-tracker",
-                        ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG,
-                        4 * 1024 * 1024),
+                        Map.of(
+                                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                                "read_committed",
+                                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                                false,
+                                ConsumerConfig.CLIENT_ID_CONFIG,
+                                "benchmark-tracker",
+                                ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG,
+                                4 * 1024 * 1024)),
                 new StringDeserializer(),
                 new StringDeserializer());
         List<TopicPartition> partitions = new ArrayList<>();

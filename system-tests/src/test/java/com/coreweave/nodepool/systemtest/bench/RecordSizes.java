@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.systemtest.bench;
 
 import com.coreweave.nodepool.schema.topics.DeadLetters;
+import com.coreweave.nodepool.testing.ClientSecurity;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -107,21 +108,21 @@ final class RecordSizes {
 
     private void read(Map<TopicPartition, Long> ends, long deadline) {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
-                Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                ClientSecurity.client(
                         bootstrapServers,
-                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        "read_uncommitted",
-                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                        false,
-                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                        "earliest",
-                        ConsumerConfig.CLIENT_ID_CONFIG,
-                        "benchmark-record-sizes",
-                        ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG,
-                        8 * 1024 * 1024,
-                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
-                        5_000),
+                        Map.of(
+                                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                                "read_uncommitted",
+                                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                                false,
+                                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                                "earliest",
+                                ConsumerConfig.CLIENT_ID_CONFIG,
+                                "benchmark-record-sizes",
+                                ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG,
+                                8 * 1024 * 1024,
+                                ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                                5_000)),
                 new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
             consumer.assign(ends.keySet());

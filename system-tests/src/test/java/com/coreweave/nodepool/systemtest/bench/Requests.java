@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.systemtest.bench;
 
+import com.coreweave.nodepool.testing.ClientSecurity;
 import java.time.Instant;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -14,15 +15,15 @@ final class Requests {
     /** One producer, acks=all, batching as a bulk publisher would. */
     static KafkaProducer<String, String> producer(String bootstrapServers) {
         return new KafkaProducer<>(
-                Map.of(
-                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                ClientSecurity.client(
                         bootstrapServers,
-                        ProducerConfig.ACKS_CONFIG,
-                        "all",
-                        ProducerConfig.LINGER_MS_CONFIG,
-                        5,
-                        ProducerConfig.BATCH_SIZE_CONFIG,
-                        65_536),
+                        Map.of(
+                                ProducerConfig.ACKS_CONFIG,
+                                "all",
+                                ProducerConfig.LINGER_MS_CONFIG,
+                                5,
+                                ProducerConfig.BATCH_SIZE_CONFIG,
+                                65_536)),
                 new StringSerializer(),
                 new StringSerializer());
     }

@@ -2,6 +2,7 @@ package com.coreweave.nodepool.systemtest.harness;
 
 import com.coreweave.nodepool.localkafka.LocalKafkaMain;
 import com.coreweave.nodepool.testing.ChildProcess;
+import com.coreweave.nodepool.testing.ClientSecurity;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -272,6 +273,8 @@ public final class Stack implements AutoCloseable {
                 "-Dkafka.bootstrap.servers=" + bootstrapServers(),
                 // Kafka Streams' own state.dir: Quarkus ignores a quarkus.kafka-streams.state-dir ("unrecognized key").
                 "-Dkafka-streams.state.dir=" + workDir.resolve("state").resolve(instanceId)));
+        // The Kafka client security settings of the harness's own clients (ClientSecurity), so one switch sets both.
+        command.addAll(ClientSecurity.serviceArguments());
         if (service == Service.API) {
             // The dashboard's reads of the quotas and the fleet go to those services, wherever they listen.
             DASHBOARD_PEERS.forEach((peer, key) -> {

@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.kit.streams.commit;
 
 import com.coreweave.nodepool.kit.kafka.DeadLetteringProducer;
+import com.coreweave.nodepool.kit.kafka.KafkaSecurity;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,7 +18,8 @@ import org.apache.kafka.streams.KafkaClientSupplier;
  * The Kafka clients Quarkus gives the service's Kafka Streams: Streams' own defaults, except that each stream thread's
  * producer dead-letters what cannot be written ({@link DeadLetteringProducer}), and its main consumer and producer
  * report its polls and writes for {@link PromptCommits} (unless {@code nodepool.kafka.prompt-commits} is false, which
- * restores the plain per-interval commits).
+ * restores the plain per-interval commits). Every client carries the service's {@link KafkaSecurity} settings, over
+ * what Quarkus put in the Streams configuration (which, e.g., switches TLS host name verification off unless told).
  */
 @ApplicationScoped
 public class PromptCommitClients implements KafkaClientSupplier {
@@ -28,31 +30,41 @@ public class PromptCommitClients implements KafkaClientSupplier {
     @Inject
     MeterRegistry registry;
 
+    @Inject
+    KafkaSecurity security;
+
     @Override
     public Admin getAdmin(Map<String, Object> config) {
-        return Admin.create(config);
+        return Admin.create(secured(config));
     }
 
     @Override
     public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
+        Map<String, Object> secured = secured(config);
         return settings.promptCommits()
-                ? new PromptCommits.SendWatchingProducer(config, registry)
-                : new DeadLetteringProducer(config, registry);
+                ? new PromptCommits.SendWatchingProducer(secured, registry)
+                : new DeadLetteringProducer(secured, registry);
     }
 
     @Override
     public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
-        return settings.promptCommits() ? new PromptCommits.PollWatchingConsumer(config) : plain(config);
+        Map<String, Object> secured = secured(config);
+        return settings.promptCommits() ? new PromptCommits.PollWatchingConsumer(secured) : plain(secured);
     }
 
     @Override
     public Consumer<byte[], byte[]> getRestoreConsumer(Map<String, Object> config) {
-        return plain(config);
+        return plain(secured(config));
     }
 
     @Override
     public Consumer<byte[], byte[]> getGlobalConsumer(Map<String, Object> config) {
-        return plain(config);
+        return plain(secured(config));
+    }
+
+    /** Streams' configuration of a client with the service's security settings over it. */
+    Map<String, Object> secured(Map<String, Object> config) {
+        return security.applyTo(config);
     }
 
     private static Consumer<byte[], byte[]> plain(Map<String, Object> config) {

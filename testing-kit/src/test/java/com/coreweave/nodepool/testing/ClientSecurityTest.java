@@ -1,0 +1,66 @@
+package com.coreweave.nodepool.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class ClientSecurityTest {
+
+    @Test
+    void nothingSetAddsNothing() {
+        assertThat(ClientSecurity.properties(Map.of("kafka.bootstrap.servers", "b:9092"), Map.of("KAFKA_ACKS", "1")))
+                .isEmpty();
+        assertThat(ClientSecurity.client("b:9092", Map.of("acks", "all")))
+                .containsOnly(entry("bootstrap.servers", "b:9092"), entry("acks", "all"));
+    }
+
+    @Test
+    void systemPropertiesOverTheEnvironment() {
+        assertThat(ClientSecurity.properties(
+                        Map.of(
+                                "kafka.security.protocol", "SASL_SSL",
+                                "kafka.sasl.jaas.config", "jaas",
+                                "kafka.ssl.truststore.location", "/t.p12",
+                                "kafka.bootstrap.servers", "b:9092",
+                                "java.version", "25"),
+                        Map.of(
+                                "KAFKA_SECURITY_PROTOCOL", "SSL",
+                                "KAFKA_SASL_MECHANISM", "SCRAM-SHA-512",
+                                "KAFKA_BOOTSTRAP_SERVERS", "b:9092",
+                                "HOME", "/root")))
+                .containsOnly(
+                        entry("security.protocol", "SASL_SSL"),
+                        entry("sasl.mechanism", "SCRAM-SHA-512"),
+                        entry("sasl.jaas.config", "jaas"),
+                        entry("ssl.truststore.location", "/t.p12"),
+                        entry("ssl.endpoint.identification.algorithm", "https"));
+    }
+
+    @Test
+    void everyFormCarriesTheSettings() {
+        String key = "kafka.security.protocol";
+        String before = System.getProperty(key);
+        System.setProperty(key, "SASL_PLAINTEXT");
+        try {
+            assertThat(ClientSecurity.client("b:9092"))
+                    .containsEntry("bootstrap.servers", "b:9092")
+                    .containsEntry("security.protocol", "SASL_PLAINTEXT");
+            Properties streams = new Properties();
+            streams.put("application.id", "a");
+            assertThat(ClientSecurity.streams(streams))
+                    .containsEntry("application.id", "a")
+                    .containsEntry("security.protocol", "SASL_PLAINTEXT");
+            assertThat(ClientSecurity.serviceConfig()).containsEntry(key, "SASL_PLAINTEXT");
+            assertThat(ClientSecurity.serviceArguments()).contains("-Dkafka.security.protocol=SASL_PLAINTEXT");
+        } finally {
+            if (before == null) {
+                System.clearProperty(key);
+            } else {
+                System.setProperty(key, before);
+            }
+        }
+    }
+}
