@@ -192,6 +192,9 @@ public final class AuditEvents {
 
     /** The verb of a topic request: as its REST twin's (an apply is a server-side-apply patch). */
     public static String verb(Operation operation) {
+        if (operation == null) {
+            return null;
+        }
         return switch (operation) {
             case CREATE -> "create";
             case REPLACE -> "update";

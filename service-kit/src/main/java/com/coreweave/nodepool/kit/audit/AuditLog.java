@@ -25,6 +25,11 @@ public final class AuditLog {
         return JSON.writeValueAsString(event);
     }
 
+    /** Whether events are written at all: a caller can skip building one when not. */
+    public static boolean enabled() {
+        return LOG.isInfoEnabled();
+    }
+
     /** Records the event; a failure to is logged and never fails the request it records. */
     public static void write(AuditEvent event) {
         if (!LOG.isInfoEnabled()) {
