@@ -37,6 +37,7 @@ import java.util.function.Consumer;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.test.TestRecord;
@@ -290,7 +291,7 @@ class ApiTopologyTest {
             @Override
             public void close() {}
         };
-        java.util.logging.Logger audit = java.util.logging.Logger.getLogger(AuditLog.CATEGORY);
+        Logger audit = Logger.getLogger(AuditLog.CATEGORY);
         audit.setLevel(Level.INFO);
         audit.addHandler(capture);
         try {
