@@ -5,6 +5,8 @@ import com.coreweave.nodepool.api.domain.PoolDecider;
 import com.coreweave.nodepool.api.domain.PoolRequest;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.kube.ResourceVersions;
+import com.coreweave.nodepool.kit.audit.AuditEvents;
+import com.coreweave.nodepool.kit.audit.AuditLog;
 import com.coreweave.nodepool.kit.rest.FieldErrors;
 import com.coreweave.nodepool.kit.streams.commit.PromptCommits;
 import com.coreweave.nodepool.kit.streams.io.Inputs;
@@ -18,6 +20,7 @@ import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.Rejection.Code;
 import com.coreweave.nodepool.schema.topics.Topics;
 import io.fabric8.kubernetes.api.model.Status;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
@@ -25,6 +28,7 @@ import java.util.UUID;
 import java.util.function.BiConsumer;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.jboss.logging.Logger;
 
 /**
  * Request decision: answers each request of {@code nodepool-requested} once ({@link PoolDecider}), stores and publishes
@@ -32,6 +36,8 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * since its writer has no HTTP answer to read.
  */
 final class RequestDecision {
+
+    private static final Logger LOG = Logger.getLogger(RequestDecision.class);
 
     private final PoolStores stores;
     private final StatusAggregation status;
@@ -57,7 +63,7 @@ final class RequestDecision {
         RequestDecided earlier = stores.requestIds.get(requestKey);
         if (earlier != null) {
             // A repeated id changes nothing; the earlier answer is given again for a caller retrying with it.
-            answer(key, request, earlier);
+            answer(key, request, earlier, now);
             return;
         }
         PoolView view = stores.views.get(key);
@@ -75,7 +81,7 @@ final class RequestDecision {
             decision = PoolDecider.decide(request, view == null ? null : view.accepted(), write, stores::judge);
         }
         stores.requestIds.put(requestKey, decision.answer());
-        answer(key, request, decision.answer());
+        answer(key, request, decision.answer(), now);
         if (decision.isRefusal() && !request.fromRest()) {
             deadLetter(key, request, view, decision.answer(), now);
         }
@@ -110,10 +116,52 @@ final class RequestDecision {
      * Publishes the answer to every instance's waiting REST call; a REST call waiting in this instance gets it as soon
      * as the transaction commits, a topic's round trip earlier.
      */
-    private void answer(String key, PoolRequest request, RequestDecided answer) {
+    private void answer(String key, PoolRequest request, RequestDecided answer, Instant now) {
         stores.emit(key, Outbound.to(Topics.NODEPOOL_REQUEST_DECIDED, answer));
         if (request.fromRest()) {
             PromptCommits.afterCommit(() -> answered.accept(key, answer));
+        } else {
+            audit(key, request, answer, now);
+        }
+    }
+
+    /**
+     * One audit line for a topic request's decision (a REST request's is its HTTP answer's, service-kit's AuditFilter,
+     * so it is not written twice). Its user is the CloudEvent source: the writer's own word, the only name a topic
+     * request has until the broker authenticates principals and the producing principal or client id can be recorded
+     * instead (issue 27's Kafka part, not done yet). Its auditID comes from the pool and the request id, so that a
+     * transaction that aborts and is processed again writes the same event again, which a reader can drop.
+     */
+    private void audit(String key, PoolRequest request, RequestDecided answer, Instant now) {
+        if (!AuditLog.enabled()) {
+            return;
+        }
+        try {
+            PoolKey pool = request.key() != null ? request.key() : PoolKey.parse(key);
+            String record = stores.context()
+                    .recordMetadata()
+                    .map(m -> "kafka:" + m.topic() + "/" + m.partition() + "/" + m.offset())
+                    .orElse("kafka:" + Topics.NODEPOOL_REQUESTED.name());
+            AuditLog.write(AuditEvents.of(new AuditEvents.TopicWrite(
+                    UUID.nameUUIDFromBytes((key + "|" + request.id()).getBytes(StandardCharsets.UTF_8))
+                            .toString(),
+                    request.id(),
+                    request.source(),
+                    pool.org(),
+                    request.operation(),
+                    pool.pool(),
+                    record,
+                    answer.code(),
+                    answer.error(),
+                    answer.nodePool() == null || answer.nodePool().metadata() == null
+                            ? null
+                            : answer.nodePool().metadata().generation(),
+                    request.time() != null ? request.time() : now,
+                    now,
+                    ApiTopology.SERVICE)));
+        } catch (RuntimeException e) {
+            // The decision stands whether or not it could be audited.
+            LOG.errorf(e, "cannot audit the decision of request %s for %s", request.id(), key);
         }
     }
 

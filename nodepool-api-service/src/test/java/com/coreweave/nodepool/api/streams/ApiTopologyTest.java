@@ -3,6 +3,7 @@ package com.coreweave.nodepool.api.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
+import com.coreweave.nodepool.kit.audit.AuditLog;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.CloudEvent;
@@ -31,7 +32,12 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.test.TestRecord;
@@ -264,6 +270,68 @@ class ApiTopologyTest {
         });
         assertThat(events.readValuesToList())
                 .anyMatch(e -> e.contains("CWNodePoolNodesRequestFailed") && e.contains("req-2"));
+    }
+
+    /**
+     * Issue 27: each decision of a topic request is one audit line, its user the CloudEvent source, its object the
+     * pool, its status the decision's; a request from REST is audited by its HTTP answer instead.
+     */
+    @Test
+    void eachDecidedTopicRequestIsAuditedWithItsSourceAsUser() {
+        List<String> lines = new CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord entry) {
+                lines.add(entry.getMessage());
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        Logger audit = Logger.getLogger(AuditLog.CATEGORY);
+        audit.setLevel(Level.INFO);
+        audit.addHandler(capture);
+        try {
+            requests.pipeInput(KEY, apply("req-1", 2, null));
+            requests.pipeInput(KEY, apply("req-2", 3, "1"));
+        } finally {
+            audit.removeHandler(capture);
+        }
+
+        assertThat(lines).hasSize(2);
+        JsonNode created = Json.read(lines.get(0), JsonNode.class);
+        assertThat(created.path("kind").asText()).isEqualTo("Event");
+        assertThat(created.path("apiVersion").asText()).isEqualTo("audit.k8s.io/v1");
+        assertThat(created.path("level").asText()).isEqualTo("Metadata");
+        assertThat(created.path("verb").asText()).isEqualTo("patch");
+        assertThat(created.path("user").path("username").asText()).isEqualTo("platform-team/ci");
+        assertThat(created.path("user").path("groups").get(0).asText()).isEqualTo("demo");
+        assertThat(created.path("requestURI").asText()).startsWith("kafka:nodepool-requested/0/");
+        assertThat(created.path("objectRef").path("resource").asText()).isEqualTo("nodepools");
+        assertThat(created.path("objectRef").path("name").asText()).isEqualTo("train");
+        assertThat(created.path("responseStatus").path("code").asInt()).isEqualTo(201);
+        assertThat(created.path("annotations")
+                        .path("nodepool.coreweave.com/org")
+                        .asText())
+                .isEqualTo("demo");
+        assertThat(created.path("annotations")
+                        .path("nodepool.coreweave.com/request-id")
+                        .asText())
+                .isEqualTo("req-1");
+        assertThat(created.path("annotations")
+                        .path("nodepool.coreweave.com/generation")
+                        .asText())
+                .isEqualTo("1");
+        assertThat(created.path("requestReceivedTimestamp").asText()).isEqualTo("2026-11-22T10:00:00.000000Z");
+        JsonNode refused = Json.read(lines.get(1), JsonNode.class);
+        assertThat(refused.path("responseStatus").path("code").asInt()).isEqualTo(409);
+        assertThat(refused.path("responseStatus").path("status").asText()).isEqualTo("Failure");
+        assertThat(refused.path("responseStatus").path("reason").asText()).isEqualTo("Conflict");
+        assertThat(refused.path("auditID").asText())
+                .isNotEqualTo(created.path("auditID").asText());
     }
 
     /** A request on the topic with the manifest {@code change} makes of the smallest one. */
