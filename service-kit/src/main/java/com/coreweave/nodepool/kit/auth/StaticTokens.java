@@ -64,7 +64,7 @@ final class StaticTokens {
     }
 
     private static Caller callerOf(String key, String value) {
-        String[] parts = Arrays.stream(value.split(",")).map(String::trim).toArray(String[]::new);
+        String[] parts = Arrays.stream(value.split(",", -1)).map(String::trim).toArray(String[]::new);
         if (parts.length < 2 || parts[0].isEmpty()) {
             throw new IllegalArgumentException("nodepool.auth.static-tokens." + key
                     + ": the value must be <user>,<org>[,<role>...] (an operator's org may be empty)");
