@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -59,7 +60,7 @@ class StaticTokensTest {
             config.load(in);
         }
         for (String profile : new String[] {"%demo.", "%test."}) {
-            Map<String, String> entries = new java.util.HashMap<>();
+            Map<String, String> entries = new HashMap<>();
             String prefix = profile + "nodepool.auth.static-tokens.";
             config.stringPropertyNames().stream()
                     .filter(name -> name.startsWith(prefix))
