@@ -59,7 +59,7 @@ final class SystemStack {
                 .withProperty(Service.PREEMPTION, "preemption.default-grace", "2s")
                 .withProperty(Service.PREEMPTION, "preemption.tick", "200ms");
         for (String org : ORGS) {
-            builder.withProperty(Service.API, "nodepool.auth.tokens." + token(org), org);
+            builder.withProperty(Service.API, StaticTokenProperty.name(token(org)), StaticTokenProperty.value(org));
         }
         return builder;
     }

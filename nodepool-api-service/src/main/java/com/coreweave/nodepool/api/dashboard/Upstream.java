@@ -31,12 +31,13 @@ public class Upstream {
 
     /** GET {@code path} on the service at {@code base}; 503 when it cannot be reached in time. */
     public Response get(URI base, String path) {
-        HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path))
                 .timeout(settings.upstreamTimeout())
-                .header("Authorization", caller.credential())
                 .header("Accept", MediaType.APPLICATION_JSON)
-                .GET()
-                .build();
+                .GET();
+        // The caller's own bearer token, when it sent one; a caller by client certificate has none to pass on.
+        caller.authorization().ifPresent(authorization -> builder.header("Authorization", authorization));
+        HttpRequest request = builder.build();
         try {
             HttpResponse<byte[]> answer = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
             return Response.status(answer.statusCode())

@@ -2,21 +2,44 @@ package com.coreweave.nodepool.kit.auth;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithName;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Who may call: bearer tokens mapped to orgs, and which tokens are operators' (admin). The stack's local profile ships
- * demo-only tokens; a real deployment sets its own (e.g. NODEPOOL_AUTH_TOKENS__MYTOKEN__=myorg).
+ * Who may call (docs/security.md, "Identities"). The stack's demo and test profiles ship demo-only values; a real
+ * deployment sets its own.
  */
 @ConfigMapping(prefix = "nodepool.auth")
 public interface AuthSettings {
 
-    /** Bearer token to org id. */
-    Map<String, String> tokens();
+    /**
+     * Static bearer tokens, by the SHA-256 of the token (64 hex digits) to {@code <user>,<org>[,<role>...]}: the
+     * configuration never holds a token itself.
+     */
+    @WithName("static-tokens")
+    Map<String, String> staticTokens();
 
-    /** Tokens that may use the admin APIs (quotas, fleet, reclaim). */
-    @WithName("admin-tokens")
-    Optional<List<String>> adminTokens();
+    /** Signed bearer tokens (JWT). */
+    Jwt jwt();
+
+    /**
+     * The secret every instance signs and checks the assertions it sends its peers with (HMAC-SHA256, at least 32
+     * characters, the same on every instance of every service). Required: only the dev, demo and test profiles set one.
+     */
+    @WithName("peer-secret")
+    String peerSecret();
+
+    /** Signed bearer tokens: accepted only when a public key is configured. */
+    interface Jwt {
+
+        /** A PEM file with the issuer's public key (RSA for RS256 or EC P-256 for ES256), or its certificate. */
+        @WithName("public-key-location")
+        Optional<String> publicKeyLocation();
+
+        /** The {@code iss} a token must have, when set. */
+        Optional<String> issuer();
+
+        /** An {@code aud} a token must have, when set. */
+        Optional<String> audience();
+    }
 }

@@ -2,25 +2,33 @@ package com.coreweave.nodepool.kit.auth;
 
 import com.coreweave.nodepool.kit.rest.ApiException;
 import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import java.util.Optional;
 
 /**
  * The caller of the request being served, set by {@link BearerTokenFilter}: the one place every read and write asks who
- * is calling, and where a read forwarded to another instance takes the caller's credential from.
+ * is calling, and where a read forwarded to another instance takes its peer assertion from.
  */
 @RequestScoped
 public class CurrentCaller {
 
-    private Caller caller;
-    private String credential;
+    /** The header a read forwarded to another instance carries its {@link #peerAssertion()} in. */
+    public static final String PEER_ASSERTION_HEADER = "X-Nodepool-Peer-Assertion";
 
-    void set(Caller authenticated, String authorization) {
+    @Inject
+    TokenRealm realm;
+
+    private Caller caller;
+    private String authorization;
+
+    void set(Caller authenticated, String authorizationHeader) {
         this.caller = authenticated;
-        this.credential = authorization;
+        this.authorization = authorizationHeader;
     }
 
     public Caller get() {
         if (caller == null) {
-            throw ApiException.unauthorized("missing or unknown bearer token");
+            throw ApiException.unauthorized("missing or unknown credentials");
         }
         return caller;
     }
@@ -32,18 +40,35 @@ public class CurrentCaller {
     /** The caller, who must be an operator. */
     public Caller admin() {
         Caller c = get();
-        if (!c.admin()) {
-            throw ApiException.forbidden("this operation needs an admin token");
+        if (!c.operator()) {
+            throw ApiException.forbidden("this operation needs the operator role");
         }
         return c;
     }
 
     /**
-     * The {@code Authorization} header the caller sent, for a read this instance forwards to another on the caller's
-     * behalf: the other instance checks it again, so tenancy holds there as here.
+     * A key standing for the caller, whatever credential it came with: what rate and watch limits count by. The same
+     * user of the same org is one key, whether by token, certificate or through another instance.
      */
     public String credential() {
+        Caller c = get();
+        return c.user() + '\n' + c.org();
+    }
+
+    /**
+     * The {@code Authorization} header the caller sent, if any (a client certificate sends none): for a call to another
+     * service's public API on the caller's behalf.
+     */
+    public Optional<String> authorization() {
         get();
-        return credential;
+        return Optional.ofNullable(authorization);
+    }
+
+    /**
+     * A short-lived assertion, signed by this instance, that this caller is calling: what a read forwarded to another
+     * instance carries instead of the caller's own credential ({@code X-Nodepool-Peer-Assertion}).
+     */
+    public String peerAssertion() {
+        return realm.peerAssertion(get());
     }
 }

@@ -1,13 +1,20 @@
 package com.coreweave.nodepool.kit.auth;
 
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.util.List;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
 import java.util.Optional;
 
 /**
- * Maps a bearer token to its caller. A normal-scoped bean, so that the request filter (built at static init) gets a
- * proxy and the runtime configuration is read only when the first request arrives.
+ * Maps a credential to its caller: a static token (by its hash), a signed token (JWT), a client certificate, or another
+ * instance's peer assertion. A normal-scoped bean, so that the request filter (built at static init) gets a proxy; the
+ * runtime configuration is read at start-up, where a malformed entry or an unreadable key fails the start.
  */
 @ApplicationScoped
 public class TokenRealm {
@@ -15,13 +22,67 @@ public class TokenRealm {
     @Inject
     AuthSettings settings;
 
-    /** The caller a token stands for, or empty for an unknown token. */
-    public Optional<Caller> callerOf(String token) {
-        String org = settings.tokens().get(token);
-        boolean admin = settings.adminTokens().orElse(List.of()).contains(token);
-        if (org == null && !admin) {
-            return Optional.empty();
+    private volatile StaticTokens staticTokens;
+    private volatile Optional<SignedTokens> signedTokens;
+    private volatile PeerAssertions peers;
+
+    void onStart(@Observes StartupEvent start) {
+        init();
+    }
+
+    private void init() {
+        if (peers != null) {
+            return;
         }
-        return Optional.of(new Caller(org == null ? "" : org, admin));
+        synchronized (this) {
+            if (peers != null) {
+                return;
+            }
+            staticTokens = new StaticTokens(settings.staticTokens());
+            signedTokens = settings.jwt().publicKeyLocation().map(location -> {
+                try {
+                    return new SignedTokens(
+                            SignedTokens.readPublicKey(Path.of(location)),
+                            settings.jwt().issuer(),
+                            settings.jwt().audience());
+                } catch (IOException | GeneralSecurityException e) {
+                    throw new IllegalStateException(
+                            "nodepool.auth.jwt.public-key-location " + location + " cannot be read: " + e.getMessage(),
+                            e);
+                }
+            });
+            peers = new PeerAssertions(settings.peerSecret(), Clock.systemUTC());
+        }
+    }
+
+    /**
+     * The caller a bearer token stands for: a token with two dots is a signed token (JWT), any other a static token. An
+     * {@link AuthenticationFailure} says why a token is refused.
+     */
+    public Caller callerOfBearer(String token) {
+        init();
+        if (SignedTokens.looksSigned(token)) {
+            return signedTokens
+                    .orElseThrow(() -> new AuthenticationFailure("signed tokens are not accepted here"))
+                    .callerOf(token);
+        }
+        return staticTokens.callerOf(token).orElseThrow(() -> new AuthenticationFailure("unknown bearer token"));
+    }
+
+    /** The caller a client certificate (verified by TLS) names. */
+    public Caller callerOfCertificate(X509Certificate certificate) {
+        return ClientCertificates.callerOf(certificate);
+    }
+
+    /** The caller another instance's assertion names. */
+    public Caller callerOfPeerAssertion(String assertion) {
+        init();
+        return peers.verify(assertion);
+    }
+
+    /** An assertion for another instance that {@code caller} is calling, valid for 30 seconds. */
+    public String peerAssertion(Caller caller) {
+        init();
+        return peers.sign(caller);
     }
 }

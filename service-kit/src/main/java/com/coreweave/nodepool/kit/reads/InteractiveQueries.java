@@ -34,7 +34,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  *   <li>Every read is the current caller's: each store handle is cut to the keys the caller may read
  *       ({@link StoreTenancy}, {@link ScopedStore}), and what another instance answers is tested key by key again.
  *   <li>This instance's share is read by {@link LocalReads} (pages by {@link MergedPages}); another instance is asked
- *       by {@link RemoteReads} over HTTP with the caller's own credential, and checks it the same way.
+ *       by {@link RemoteReads} over HTTP with a signed peer assertion of the caller, and checks it the same way.
  *   <li>A store that is being restored or rebalanced answers 503, never a wrong "not found".
  * </ul>
  */
@@ -248,7 +248,9 @@ public class InteractiveQueries {
         return all;
     }
 
-    /** GET {@code path} on another instance with the caller's credential; 404 is empty, any other failure 503. */
+    /**
+     * GET {@code path} on another instance with a peer assertion of the caller; 404 is empty, any other failure 503.
+     */
     public <T> Optional<T> fetch(HostInfo host, String path, JavaType type) {
         return remote.fetch(host, path, type);
     }

@@ -21,7 +21,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
  * names, from this instance's own store only, never forwarded again.
  *
  * <ul>
- *   <li>The caller's credential travels with the forwarded read; each read checks it as the public reads do.
+ *   <li>A peer assertion of the caller travels with the forwarded read; each read checks it as the public reads do.
  *   <li>A read no bean names, or a path of another shape, is the 404 of a path no resource matches.
  * </ul>
  */

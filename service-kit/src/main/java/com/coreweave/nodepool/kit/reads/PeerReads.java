@@ -8,7 +8,7 @@ import java.util.Map;
  * <ul>
  *   <li>Each read answers {@code /internal/<name>/...} ({@link InternalReads#path}) from this instance's own share.
  *   <li>Each checks the caller itself (its org, or an operator) exactly as the service's public reads do: the caller's
- *       own credential travels with a forwarded read.
+ *       identity travels with a forwarded read, in a peer assertion the asking instance signs.
  * </ul>
  */
 public interface PeerReads {

@@ -25,7 +25,8 @@ import org.apache.kafka.streams.state.HostInfo;
  * {@link InternalReads} path.
  *
  * <ul>
- *   <li>Another instance is asked over HTTP with the caller's own credential, and checks it as this one would.
+ *   <li>Another instance is asked over HTTP with a short-lived assertion this one signs of who the caller is (never the
+ *       caller's own credential), and checks the caller as this one would.
  *   <li>Its answer is raw: the facade checks it key by key again before the caller sees it.
  *   <li>404 there is empty; any other failure, or no answer in time, is a 503.
  * </ul>
@@ -77,11 +78,13 @@ final class RemoteReads {
         return answers;
     }
 
-    /** GET {@code path} on another instance with the caller's credential; 404 is empty, any other failure 503. */
+    /**
+     * GET {@code path} on another instance with a peer assertion of the caller; 404 is empty, any other failure 503.
+     */
     <T> Optional<T> fetch(HostInfo host, String path, JavaType type) {
         HttpRequest request = HttpRequest.newBuilder(URI.create(InternalReads.url(host.host(), host.port(), path)))
                 .timeout(timeout)
-                .header("Authorization", caller.credential())
+                .header(CurrentCaller.PEER_ASSERTION_HEADER, caller.peerAssertion())
                 .header("Accept", "application/json")
                 .GET()
                 .build();

@@ -2,6 +2,7 @@ package com.coreweave.nodepool.systemtest.bench;
 
 import static com.coreweave.nodepool.systemtest.bench.Phases.log;
 
+import com.coreweave.nodepool.systemtest.StaticTokenProperty;
 import com.coreweave.nodepool.systemtest.bench.BenchClient.Answer;
 import com.coreweave.nodepool.systemtest.bench.PoolTracker.Trace;
 import com.coreweave.nodepool.systemtest.bench.ReportTables.Row;
@@ -97,7 +98,7 @@ final class BigPool {
             return;
         }
         for (String org : List.of(BIG_ORG, SMALL_ORG)) {
-            builder.withProperty(Service.API, "nodepool.auth.tokens." + token(org), org);
+            builder.withProperty(Service.API, StaticTokenProperty.name(token(org)), StaticTokenProperty.value(org));
         }
     }
 

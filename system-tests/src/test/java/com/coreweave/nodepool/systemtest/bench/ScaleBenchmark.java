@@ -2,6 +2,7 @@ package com.coreweave.nodepool.systemtest.bench;
 
 import static com.coreweave.nodepool.systemtest.bench.Phases.log;
 
+import com.coreweave.nodepool.systemtest.StaticTokenProperty;
 import com.coreweave.nodepool.systemtest.bench.BenchClient.Answer;
 import com.coreweave.nodepool.systemtest.bench.ReportTables.Row;
 import com.coreweave.nodepool.systemtest.harness.Service;
@@ -102,7 +103,7 @@ public final class ScaleBenchmark {
                 .withProperty(Service.PROVISIONER, "provisioner.boot-failure-rate", "0")
                 .withProperty(Service.CAPACITY, "nodepool.capacity.fleet-change-timeout", "60s");
         for (String org : sizes.orgs()) {
-            builder.withProperty(Service.API, "nodepool.auth.tokens." + token(org), org);
+            builder.withProperty(Service.API, StaticTokenProperty.name(token(org)), StaticTokenProperty.value(org));
         }
         log("starting the stack (broker + 5 services, heap " + serviceHeap + " each)");
         stack = builder.build().start();
