@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.systemtest;
 
+import com.coreweave.nodepool.systemtest.harness.ApiTls;
 import com.coreweave.nodepool.systemtest.harness.ExternalClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The real kubectl, run as a user runs it: with a kubeconfig that names the API's HTTPS address, trusts its certificate
- * and holds one org's bearer token, and its own discovery cache.
+ * (or the CA that signed it) and holds one org's bearer token ({@link #of}) or client certificate
+ * ({@link #withCertificate}), and its own discovery cache.
  */
 final class Kubectl {
 
@@ -78,6 +80,52 @@ final class Kubectl {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * kubectl for the org of {@code identity}'s client certificate (signed by the CA {@code caPem}, which signed the
+     * API's too) against {@code server}; skipped where kubectl is missing.
+     */
+    static Kubectl withCertificate(URI server, String caPem, ApiTls.ClientIdentity identity, Path dir) {
+        Path program = ExternalClient.require("kubectl", "apt-get install kubernetes-client");
+        String user = identity.organization().replaceAll("[^A-Za-z0-9_.-]", "_") + "-certificate";
+        String config = """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: nodepool
+          cluster:
+            server: %s
+            certificate-authority-data: %s
+        users:
+        - name: %s
+          user:
+            client-certificate-data: %s
+            client-key-data: %s
+        contexts:
+        - name: %s
+          context: {cluster: nodepool, user: %s}
+        current-context: %s
+        """.formatted(
+                        server,
+                        base64(caPem),
+                        user,
+                        base64(identity.certificatePem()),
+                        base64(identity.keyPem()),
+                        user,
+                        user,
+                        user);
+        try {
+            Path file = dir.resolve("kubeconfig-" + user);
+            Files.writeString(file, config);
+            return new Kubectl(program, file, dir.resolve("cache-" + user));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String base64(String text) {
+        return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
     }
 
     Run run(String... args) {

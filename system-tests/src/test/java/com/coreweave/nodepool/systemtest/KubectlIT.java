@@ -41,12 +41,26 @@ class KubectlIT {
     static Kubectl other;
     static final List<Process> watches = new ArrayList<>();
 
+    /**
+     * How kubectl proves its org: {@code token} (the default: a bearer token of the demo profile) or
+     * {@code certificate} (a client certificate of the stack's CA, O=kubectl-it and O=kubectl-other), e.g.
+     * {@code -Dsystemtest.kubectl-auth=certificate}.
+     */
+    static final String AUTH = System.getProperty("systemtest.kubectl-auth", "token");
+
     @BeforeAll
     static void kubeconfigs() {
         var stack = SystemStack.get();
         String pem = stack.apiTls().pem();
-        mine = Kubectl.of(stack.apiHttpsUrl(), pem, "kubectl-token", dir);
-        other = Kubectl.of(stack.apiHttpsUrl(), pem, "kubectl-other-token", dir);
+        if (AUTH.equals("certificate")) {
+            mine = Kubectl.withCertificate(
+                    stack.apiHttpsUrl(), pem, stack.apiTls().client("kubectl-it"), dir);
+            other = Kubectl.withCertificate(
+                    stack.apiHttpsUrl(), pem, stack.apiTls().client("kubectl-other"), dir);
+        } else {
+            mine = Kubectl.of(stack.apiHttpsUrl(), pem, "kubectl-token", dir);
+            other = Kubectl.of(stack.apiHttpsUrl(), pem, "kubectl-other-token", dir);
+        }
         SystemStack.quota("kubectl-it", ZONE, TYPE, 8);
         SystemStack.fleet(ZONE, TYPE, 8);
     }

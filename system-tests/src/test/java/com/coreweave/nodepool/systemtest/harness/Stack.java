@@ -64,6 +64,7 @@ public final class Stack implements AutoCloseable {
     private final Thread shutdownHook = new Thread(this::close, "stack-shutdown");
     private final ChildProcess broker;
     private final ApiTls apiTls;
+    private final JwtKeys jwtKeys;
     private final int apiHttpsPort;
     private boolean closed;
 
@@ -104,7 +105,8 @@ public final class Stack implements AutoCloseable {
                         String.valueOf(freePort())),
                 logs.resolve("kafka.log"));
         services.forEach(service -> httpPorts.put(service, freePort()));
-        apiTls = builder.apiTls ? ApiTls.create(workDir) : null;
+        apiTls = builder.apiTls ? ApiTls.create(workDir.resolve("tls")) : null;
+        jwtKeys = JwtKeys.create(workDir.resolve("tls"));
         apiHttpsPort = builder.apiTls ? freePort() : -1;
     }
 
@@ -145,9 +147,17 @@ public final class Stack implements AutoCloseable {
         return URI.create("https://localhost:" + apiHttpsPort);
     }
 
-    /** The certificate the API's HTTPS serves ({@link Builder#withApiTls()}). */
+    /**
+     * The local PKI of the API's HTTPS ({@link Builder#withApiTls()}): its CA, the certificate it serves, and client
+     * certificates of that CA.
+     */
     public ApiTls apiTls() {
         return apiTls;
+    }
+
+    /** The key pair every service checks bearer JWTs with; {@link JwtKeys#sign} makes tokens. */
+    public JwtKeys jwtKeys() {
+        return jwtKeys;
     }
 
     /** Where this run's logs are: one file per component, appended across restarts. */
@@ -283,6 +293,7 @@ public final class Stack implements AutoCloseable {
                 }
             });
         }
+        command.addAll(jwtKeys.properties());
         properties.getOrDefault(service, Map.of()).forEach((key, value) -> command.add("-D" + key + "=" + value));
         if (apiTls != null && service == Service.API) {
             // An extra instance listens on its own HTTPS port.
@@ -434,7 +445,10 @@ public final class Stack implements AutoCloseable {
             return this;
         }
 
-        /** The API listens on HTTPS too, with a self-signed certificate for localhost ({@link ApiTls}). */
+        /**
+         * The API listens on HTTPS too, with a certificate for localhost of the stack's own CA, and asks clients for a
+         * certificate of that CA ({@link ApiTls}).
+         */
         public Builder withApiTls() {
             apiTls = true;
             return this;
