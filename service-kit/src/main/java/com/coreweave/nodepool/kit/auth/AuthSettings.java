@@ -23,6 +23,13 @@ public interface AuthSettings {
     Jwt jwt();
 
     /**
+     * The CA certificates (a PEM file) a client certificate must be signed by to name its caller; without it no client
+     * certificate is accepted, whatever the TLS layer let through.
+     */
+    @WithName("client-ca-location")
+    Optional<String> clientCaLocation();
+
+    /**
      * The secret every instance signs and checks the assertions it sends its peers with (HMAC-SHA256, at least 32
      * characters, the same on every instance of every service). Required: only the dev, demo and test profiles set one.
      */

@@ -1,6 +1,13 @@
 package com.coreweave.nodepool.kit.auth;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -34,6 +41,41 @@ final class ClientCertificates {
             throw new AuthenticationFailure("client certificate expired or not yet valid");
         }
         return callerOf(certificate.getSubjectX500Principal());
+    }
+
+    /** The CA certificates of a PEM file; a file that cannot be read stops the service at start. */
+    static List<X509Certificate> readCas(String location) {
+        try (InputStream in = Files.newInputStream(Path.of(location))) {
+            List<X509Certificate> cas = new ArrayList<>();
+            for (Certificate certificate :
+                    CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+                cas.add((X509Certificate) certificate);
+            }
+            if (cas.isEmpty()) {
+                throw new IllegalStateException(
+                        "nodepool.auth.client-ca-location " + location + " holds no certificate");
+            }
+            return List.copyOf(cas);
+        } catch (IOException | CertificateException e) {
+            throw new IllegalStateException(
+                    "nodepool.auth.client-ca-location " + location + " cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    /** Whether one of {@code cas} signed {@code certificate} (a leaf issued directly by the CA, as the stack's are). */
+    static boolean signedByAny(X509Certificate certificate, List<X509Certificate> cas) {
+        for (X509Certificate ca : cas) {
+            if (!ca.getSubjectX500Principal().equals(certificate.getIssuerX500Principal())) {
+                continue;
+            }
+            try {
+                certificate.verify(ca.getPublicKey());
+                return true;
+            } catch (GeneralSecurityException e) {
+                // Another key under the same name: try the next CA.
+            }
+        }
+        return false;
     }
 
     static Caller callerOf(X500Principal subject) {

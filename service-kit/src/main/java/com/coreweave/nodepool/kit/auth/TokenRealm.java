@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -25,6 +26,7 @@ public class TokenRealm {
     private volatile StaticTokens staticTokens;
     private volatile Optional<SignedTokens> signedTokens;
     private volatile PeerAssertions peers;
+    private volatile List<X509Certificate> clientCas;
 
     void onStart(@Observes StartupEvent start) {
         init();
@@ -51,6 +53,8 @@ public class TokenRealm {
                             e);
                 }
             });
+            clientCas =
+                    settings.clientCaLocation().map(ClientCertificates::readCas).orElse(List.of());
             peers = new PeerAssertions(settings.peerSecret(), Clock.systemUTC());
         }
     }
@@ -69,8 +73,15 @@ public class TokenRealm {
         return staticTokens.callerOf(token).orElseThrow(() -> new AuthenticationFailure("unknown bearer token"));
     }
 
-    /** The caller a client certificate (verified by TLS) names. */
+    /**
+     * The caller a client certificate names, if one of the configured client CAs signed it: the TLS layer's trust store
+     * may hold more (the JDK's own CAs when none is set), so the signature is checked here again.
+     */
     public Caller callerOfCertificate(X509Certificate certificate) {
+        init();
+        if (!ClientCertificates.signedByAny(certificate, clientCas)) {
+            throw new AuthenticationFailure("client certificate not issued by this deployment's client CA");
+        }
         return ClientCertificates.callerOf(certificate);
     }
 

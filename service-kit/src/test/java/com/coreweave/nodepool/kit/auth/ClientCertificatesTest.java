@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
+import java.util.List;
 import java.util.Set;
 import javax.security.auth.x500.X500Principal;
 import org.junit.jupiter.api.Test;
@@ -49,17 +50,37 @@ class ClientCertificatesTest {
 
     @Test
     void aRealCertificateIsMappedByItsSubject(@TempDir Path dir) throws Exception {
-        Path store = dir.resolve("client.p12");
+        X509Certificate certificate = selfSigned(dir, "client", "CN=dana, O=nodepool:operators, O=platform-admin");
+
+        assertThat(ClientCertificates.callerOf(certificate))
+                .isEqualTo(new Caller("dana", "platform-admin", Set.of(Caller.OPERATOR)));
+    }
+
+    @Test
+    void shouldAcceptOnlyACertificateSignedByAConfiguredClientCa(@TempDir Path dir) throws Exception {
+        X509Certificate ours = selfSigned(dir, "ours", "CN=ours, O=demo");
+        X509Certificate impostor = selfSigned(dir, "impostor", "CN=ours, O=demo");
+
+        assertThat(ClientCertificates.signedByAny(ours, List.of(ours))).isTrue();
+        assertThat(ClientCertificates.signedByAny(impostor, List.of(ours)))
+                .as("same names, another key: not ours")
+                .isFalse();
+        assertThat(ClientCertificates.signedByAny(ours, List.of())).isFalse();
+    }
+
+    /** A self-signed certificate made by the JDK's keytool (its own CA, for these tests). */
+    private static X509Certificate selfSigned(Path dir, String alias, String subject) throws Exception {
+        Path store = dir.resolve(alias + ".p12");
         Process keytool = new ProcessBuilder(
                         Path.of(System.getProperty("java.home"), "bin", "keytool")
                                 .toString(),
                         "-genkeypair",
                         "-alias",
-                        "client",
+                        alias,
                         "-keyalg",
                         "EC",
                         "-dname",
-                        "CN=dana, O=nodepool:operators, O=platform-admin",
+                        subject,
                         "-validity",
                         "2",
                         "-storetype",
@@ -76,9 +97,6 @@ class ClientCertificatesTest {
         try (InputStream in = Files.newInputStream(store)) {
             keys.load(in, "changeit".toCharArray());
         }
-        X509Certificate certificate = (X509Certificate) keys.getCertificate("client");
-
-        assertThat(ClientCertificates.callerOf(certificate))
-                .isEqualTo(new Caller("dana", "platform-admin", Set.of(Caller.OPERATOR)));
+        return (X509Certificate) keys.getCertificate(alias);
     }
 }

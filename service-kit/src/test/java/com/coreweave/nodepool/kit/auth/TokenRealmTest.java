@@ -39,6 +39,11 @@ class TokenRealmTest {
             }
 
             @Override
+            public Optional<String> clientCaLocation() {
+                return Optional.empty();
+            }
+
+            @Override
             public String peerSecret() {
                 return "a-peer-secret-of-at-least-32-characters";
             }

@@ -122,7 +122,8 @@ public final class ApiTls {
                 "-Dquarkus.tls.key-store.p12.path=" + keyStore,
                 "-Dquarkus.tls.key-store.p12.password=" + PASSWORD,
                 "-Dquarkus.http.ssl.client-auth=request",
-                "-Dquarkus.tls.trust-store.pem.certs=" + caCertificate);
+                "-Dquarkus.tls.trust-store.pem.certs=" + caCertificate,
+                "-Dnodepool.auth.client-ca-location=" + caCertificate);
     }
 
     /**
