@@ -164,8 +164,9 @@ public final class AuditEvents {
     }
 
     /**
-     * The caller as Kubernetes' user: named by its org (the token realm knows no user names yet), in its org's group,
-     * the admins' if it is an operator, and {@code system:authenticated}; {@code system:anonymous} without a caller.
+     * The caller as Kubernetes' user: its user name (the JWT's sub, the certificate's CN, a static token's user), in
+     * its org's group, the admins' if it is an operator, and {@code system:authenticated}; {@code system:anonymous}
+     * without a caller.
      */
     public static User user(Caller caller) {
         if (caller == null) {
@@ -173,7 +174,7 @@ public final class AuditEvents {
         }
         List<String> groups =
                 caller.admin() ? List.of(caller.org(), ADMINS, AUTHENTICATED) : List.of(caller.org(), AUTHENTICATED);
-        return new User(caller.org(), groups);
+        return new User(caller.user().isBlank() ? caller.org() : caller.user(), groups);
     }
 
     /**

@@ -9,6 +9,7 @@ import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
 import com.coreweave.nodepool.schema.resource.Statuses;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class AuditEventsTest {
@@ -128,6 +129,14 @@ class AuditEventsTest {
         assertThat(byOrg.annotations()).containsEntry(AuditEvents.ORG, "demo");
         assertThat(http(ADMIN, "PUT", "/admin/quotas/demo/z/t", 200).user().groups())
                 .containsExactly("platform-admin", AuditEvents.ADMINS, AuditEvents.AUTHENTICATED);
+    }
+
+    @Test
+    void shouldNameTheAuthenticatedUserNotOnlyTheOrg() {
+        Caller dana = new Caller("dana", "demo", Set.of());
+
+        assertThat(AuditEvents.user(dana).username()).isEqualTo("dana");
+        assertThat(AuditEvents.user(dana).groups()).contains("demo");
     }
 
     @Test
