@@ -42,11 +42,11 @@ class KubectlIT {
     static final List<Process> watches = new ArrayList<>();
 
     /**
-     * How kubectl proves its org: {@code token} (the default: a bearer token of the demo profile) or
-     * {@code certificate} (a client certificate of the stack's CA, O=kubectl-it and O=kubectl-other), e.g.
-     * {@code -Dsystemtest.kubectl-auth=certificate}.
+     * How kubectl proves its org: {@code certificate} (the default: a client certificate of the stack's CA,
+     * O=kubectl-it and O=kubectl-other, as kubectl's own way) or {@code token} (a bearer token of the test profile),
+     * e.g. {@code -Dsystemtest.kubectl-auth=token}.
      */
-    static final String AUTH = System.getProperty("systemtest.kubectl-auth", "token");
+    static final String AUTH = System.getProperty("systemtest.kubectl-auth", "certificate");
 
     @BeforeAll
     static void kubeconfigs() {

@@ -60,7 +60,7 @@ public final class ApiTls {
      * Makes the CA, the API's key store and the PEM certificates in {@code dir}; the independent keytool runs run at
      * once.
      */
-    static ApiTls create(Path dir) {
+    public static ApiTls create(Path dir) {
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {

@@ -37,7 +37,7 @@ public final class JwtKeys {
     }
 
     /** Makes the key pair: {@code jwt-signing.key} (PKCS#8 PEM) and {@code jwt-signing.pub} (PEM) in {@code dir}. */
-    static JwtKeys create(Path dir) {
+    public static JwtKeys create(Path dir) {
         try {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
             generator.initialize(2048);
