@@ -139,7 +139,12 @@ class PreemptionRestartIT {
                     + ") is missing: run this test through 'mvnw verify', which packages the service first");
         }
         List<String> command = new ArrayList<>(List.of(
-                ChildProcess.java(), "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-Dquarkus.http.port=" + PORT));
+                ChildProcess.java(),
+                "--enable-native-access=ALL-UNNAMED",
+                "-Xmx256m",
+                "-Dquarkus.http.port=" + PORT,
+                // The packaged service runs its prod profile, which demands the peers' shared secret.
+                "-Dnodepool.auth.peer-secret=restart-it-only-peer-assertion-secret-not-for-deployments"));
         config.forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.addAll(List.of("-jar", jar));
         ChildProcess service = new ChildProcess(name, command, Path.of("target", "restart-it", name + ".log"));
