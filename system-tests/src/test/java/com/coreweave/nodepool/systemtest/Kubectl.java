@@ -47,39 +47,7 @@ final class Kubectl {
      * kubectl for {@code token}'s org against {@code server}, trusting {@code pem}; skipped where kubectl is missing.
      */
     static Kubectl of(URI server, String pem, String token, Path dir) {
-        Path program = ExternalClient.require("kubectl", "apt-get install kubernetes-client");
-        String user = token.replace("-token", "");
-        String config = """
-        apiVersion: v1
-        kind: Config
-        clusters:
-        - name: nodepool
-          cluster:
-            server: %s
-            certificate-authority-data: %s
-        users:
-        - name: %s
-          user:
-            token: %s
-        contexts:
-        - name: %s
-          context: {cluster: nodepool, user: %s}
-        current-context: %s
-        """.formatted(
-                        server,
-                        Base64.getEncoder().encodeToString(pem.getBytes(StandardCharsets.UTF_8)),
-                        user,
-                        token,
-                        user,
-                        user,
-                        user);
-        try {
-            Path file = dir.resolve("kubeconfig-" + user);
-            Files.writeString(file, config);
-            return new Kubectl(program, file, dir.resolve("cache-" + user));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return configured(server, pem, token.replace("-token", ""), "token: " + token, dir);
     }
 
     /**
@@ -87,8 +55,15 @@ final class Kubectl {
      * API's too) against {@code server}; skipped where kubectl is missing.
      */
     static Kubectl withCertificate(URI server, String caPem, ApiTls.ClientIdentity identity, Path dir) {
-        Path program = ExternalClient.require("kubectl", "apt-get install kubernetes-client");
         String user = identity.organization().replaceAll("[^A-Za-z0-9_.-]", "_") + "-certificate";
+        String credentials = "client-certificate-data: " + base64(identity.certificatePem()) + "\n    client-key-data: "
+                + base64(identity.keyPem());
+        return configured(server, caPem, user, credentials, dir);
+    }
+
+    /** kubectl with a kubeconfig of one cluster ({@code server}, trusting {@code caPem}) and one user. */
+    private static Kubectl configured(URI server, String caPem, String user, String credentials, Path dir) {
+        Path program = ExternalClient.require("kubectl", "apt-get install kubernetes-client");
         String config = """
         apiVersion: v1
         kind: Config
@@ -100,21 +75,12 @@ final class Kubectl {
         users:
         - name: %s
           user:
-            client-certificate-data: %s
-            client-key-data: %s
+            %s
         contexts:
         - name: %s
           context: {cluster: nodepool, user: %s}
         current-context: %s
-        """.formatted(
-                        server,
-                        base64(caPem),
-                        user,
-                        base64(identity.certificatePem()),
-                        base64(identity.keyPem()),
-                        user,
-                        user,
-                        user);
+        """.formatted(server, base64(caPem), user, credentials, user, user, user);
         try {
             Path file = dir.resolve("kubeconfig-" + user);
             Files.writeString(file, config);
