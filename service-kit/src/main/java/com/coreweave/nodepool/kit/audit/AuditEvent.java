@@ -51,6 +51,37 @@ public record AuditEvent(
     public static final String LEVEL_METADATA = "Metadata";
     public static final String STAGE_RESPONSE_COMPLETE = "ResponseComplete";
 
+    /** A write answered ({@code ResponseComplete}), at the only level recorded here ({@code Metadata}). */
+    public static AuditEvent completed(
+            String auditID,
+            String requestURI,
+            String verb,
+            User user,
+            List<String> sourceIPs,
+            String userAgent,
+            ObjectRef objectRef,
+            ResponseStatus responseStatus,
+            String requestReceivedTimestamp,
+            String stageTimestamp,
+            Map<String, String> annotations) {
+        return new AuditEvent(
+                KIND,
+                API_VERSION,
+                LEVEL_METADATA,
+                auditID,
+                STAGE_RESPONSE_COMPLETE,
+                requestURI,
+                verb,
+                user,
+                sourceIPs,
+                userAgent,
+                objectRef,
+                responseStatus,
+                requestReceivedTimestamp,
+                stageTimestamp,
+                annotations);
+    }
+
     /** Kubernetes' {@code authentication.k8s.io/v1 UserInfo}: the caller and the groups it acts in. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record User(

@@ -90,12 +90,8 @@ public final class AuditEvents {
             annotations.put(ORG, write.caller().org());
         }
         extras(annotations, write.service(), write.generation(), target.subresourcePath());
-        return new AuditEvent(
-                AuditEvent.KIND,
-                AuditEvent.API_VERSION,
-                AuditEvent.LEVEL_METADATA,
+        return AuditEvent.completed(
                 write.auditId(),
-                AuditEvent.STAGE_RESPONSE_COMPLETE,
                 uri,
                 verb(write.method(), target.objectRef()),
                 user(write.caller()),
@@ -133,12 +129,8 @@ public final class AuditEvents {
         annotations.put(ORG, write.org());
         annotations.put(REQUEST_ID, write.requestId());
         extras(annotations, write.service(), write.generation(), null);
-        return new AuditEvent(
-                AuditEvent.KIND,
-                AuditEvent.API_VERSION,
-                AuditEvent.LEVEL_METADATA,
+        return AuditEvent.completed(
                 write.auditId(),
-                AuditEvent.STAGE_RESPONSE_COMPLETE,
                 write.record(),
                 verb(write.operation()),
                 new User(write.source(), List.of(write.org())),
