@@ -1,0 +1,58 @@
+package com.coreweave.nodepool.schema.topics;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The inbound topics an org publishes to on a secured broker, one per org and inbound topic: {@code <topic>.<org>}
+ * (e.g. {@code nodepool-requested.demo}). The broker lets only the org's principal write its own (an ACL per topic), so
+ * the topic a record arrives on names its org: the key's org must match it (docs/security.md, "The org is bound to the
+ * principal"). The readers of each inbound topic read its org topics too.
+ */
+public final class TenantTopics {
+
+    /** The topics platform teams write; monitoring's node alerts and operators' quotas have principals of their own. */
+    public static final List<Topic<?, ?>> INBOUND = List.of(
+            Topics.NODEPOOL_REQUESTED,
+            Topics.NODE_ACTIVITY_REPORTED,
+            Topics.NODEPOOL_CONFIGURATION_REQUESTED,
+            Topics.NODE_DELETION_REQUESTED);
+
+    private static final String SEPARATOR = ".";
+    /** An org id as the API takes it: a DNS subdomain, at most 200 characters so the topic name stays within 249. */
+    private static final Pattern ORG =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
+    private static final int MAX_ORG_LENGTH = 200;
+
+    private TenantTopics() {}
+
+    /** The topic {@code org} writes {@code topic}'s records to. */
+    public static String of(Topic<?, ?> topic, String org) {
+        if (!validOrg(org)) {
+            throw new IllegalArgumentException(
+                    "'" + org + "' is not an org id (a DNS subdomain of at most " + MAX_ORG_LENGTH + " characters)");
+        }
+        return topic.name() + SEPARATOR + org;
+    }
+
+    /** Every org topic of {@code topic}, for a pattern subscription. */
+    public static Pattern pattern(Topic<?, ?> topic) {
+        return Pattern.compile(Pattern.quote(topic.name() + SEPARATOR) + ORG.pattern());
+    }
+
+    /** The org whose topic of {@code topic} {@code name} is; empty for any other topic (the shared one included). */
+    public static Optional<String> orgOf(Topic<?, ?> topic, String name) {
+        String prefix = topic.name() + SEPARATOR;
+        if (name == null || !name.startsWith(prefix)) {
+            return Optional.empty();
+        }
+        String org = name.substring(prefix.length());
+        return validOrg(org) ? Optional.of(org) : Optional.empty();
+    }
+
+    public static boolean validOrg(String org) {
+        return org != null && org.length() <= MAX_ORG_LENGTH && ORG.matcher(org).matches();
+    }
+}
