@@ -1,13 +1,17 @@
 package com.coreweave.nodepool.localkafka;
 
 import java.io.IOException;
+import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
@@ -17,7 +21,9 @@ import org.apache.kafka.server.common.MetadataVersion;
 
 /**
  * A real single-node KRaft Kafka (combined broker and controller) run as its own process, for {@code ./stack} and the
- * system tests. Data stays in the data dir between runs; SIGTERM shuts the broker down cleanly.
+ * system tests: secured (SASL_SSL, SCRAM-SHA-512, ACLs; {@link BrokerSecurity}) when given a TLS dir and principals,
+ * else plaintext for the local-only mode. Data stays in the data dir between runs; SIGTERM shuts the broker down
+ * cleanly.
  */
 public final class LocalKafkaMain {
 
@@ -65,6 +71,19 @@ public final class LocalKafkaMain {
                         },
                         "local-kafka-shutdown"));
         awaitPortOpen(options.port());
+        if (options.secure()) {
+            Map<String, String> principals = principals(options.principals());
+            try {
+                AccessSetup.apply(options.security().brokerClient(options.internalPort()), principals);
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("setting up the principals and ACLs failed", e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while setting up the principals", e);
+            }
+            System.out.println("local-kafka secured: SASL_SSL (SCRAM-SHA-512) with ACLs for " + principals.size()
+                    + " principals: " + String.join(", ", principals.keySet()));
+        }
         System.out.println("local-kafka ready on localhost:" + options.port());
         server.awaitShutdown();
     }
@@ -74,13 +93,18 @@ public final class LocalKafkaMain {
         properties.putAll(SingleNodeSettings.BROKER);
         properties.put("process.roles", "broker,controller");
         properties.put("node.id", "1");
-        properties.put(
-                "listeners",
-                "PLAINTEXT://localhost:" + options.port() + ",CONTROLLER://localhost:" + options.controllerPort());
-        properties.put("advertised.listeners", "PLAINTEXT://localhost:" + options.port());
-        properties.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-        properties.put("inter.broker.listener.name", "PLAINTEXT");
-        properties.put("controller.listener.names", "CONTROLLER");
+        if (options.secure()) {
+            properties.putAll(options.security()
+                    .brokerSettings(options.port(), options.internalPort(), options.controllerPort()));
+        } else {
+            properties.put(
+                    "listeners",
+                    "PLAINTEXT://localhost:" + options.port() + ",CONTROLLER://localhost:" + options.controllerPort());
+            properties.put("advertised.listeners", "PLAINTEXT://localhost:" + options.port());
+            properties.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            properties.put("inter.broker.listener.name", "PLAINTEXT");
+            properties.put("controller.listener.names", "CONTROLLER");
+        }
         properties.put("controller.quorum.bootstrap.servers", "localhost:" + options.controllerPort());
         properties.put("log.dirs", logDir(options).toString());
         return properties;
@@ -106,6 +130,30 @@ public final class LocalKafkaMain {
         if (exit != 0) {
             throw new IllegalStateException("formatting " + logDir(options) + " failed with exit code " + exit);
         }
+    }
+
+    /**
+     * The principals file: {@code <principal>=<password>} a line; each principal must be one {@link KafkaAccess} knows.
+     */
+    static Map<String, String> principals(Path file) throws IOException {
+        Properties read = new Properties();
+        try (Reader in = Files.newBufferedReader(file)) {
+            read.load(in);
+        }
+        Map<String, String> principals = new TreeMap<>();
+        for (String principal : read.stringPropertyNames()) {
+            String password = read.getProperty(principal).strip();
+            if (password.length() < 12) {
+                throw new IllegalArgumentException(
+                        file + ": the password of " + principal + " is shorter than 12 characters");
+            }
+            KafkaAccess.forPrincipal(principal);
+            principals.put(principal, password);
+        }
+        if (principals.isEmpty()) {
+            throw new IllegalArgumentException(file + " names no principal");
+        }
+        return principals;
     }
 
     private static Path logDir(LocalKafkaOptions options) {

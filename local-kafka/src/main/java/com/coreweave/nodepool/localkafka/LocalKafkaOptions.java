@@ -2,17 +2,44 @@ package com.coreweave.nodepool.localkafka;
 
 import java.nio.file.Path;
 
-/** The command line of {@link LocalKafkaMain}, parsed and checked. */
-record LocalKafkaOptions(Path dataDir, int port, int controllerPort) {
+/**
+ * The command line of {@link LocalKafkaMain}, parsed and checked. With {@code --tls-dir} the broker is secured
+ * (SASL_SSL with SCRAM-SHA-512 and ACLs, {@link BrokerSecurity}); without it, it is the plaintext local-only mode.
+ */
+record LocalKafkaOptions(
+        Path dataDir,
+        int port,
+        int controllerPort,
+        int internalPort,
+        Path tlsDir,
+        String tlsPassword,
+        Path principals) {
 
     static final String USAGE = "usage: LocalKafkaMain --data-dir <dir> [--port <n>] [--controller-port <n>]"
-            + " (defaults: port 9092, controller port 9093)";
+            + " [--tls-dir <dir> --principals <file> [--tls-password <p>] [--internal-port <n>]]"
+            + " (defaults: port 9092, controller port 9093, internal port 9094; --tls-dir holds kafka-broker.p12 and"
+            + " ca.crt, --principals is a properties file of <principal>=<password>)";
+
+    static final String DEFAULT_TLS_PASSWORD = "nodepool-local";
+
+    /** Whether the broker runs secured. */
+    boolean secure() {
+        return tlsDir != null;
+    }
+
+    BrokerSecurity security() {
+        return new BrokerSecurity(tlsDir.resolve("kafka-broker.p12"), tlsPassword, tlsDir.resolve("ca.crt"));
+    }
 
     /** Parses the arguments; an {@link IllegalArgumentException} says what is wrong with them. */
     static LocalKafkaOptions parse(String... args) {
         Path dataDir = null;
+        Path tlsDir = null;
+        Path principals = null;
+        String tlsPassword = DEFAULT_TLS_PASSWORD;
         int port = 9092;
         int controllerPort = 9093;
+        int internalPort = 9094;
         for (int i = 0; i < args.length; i += 2) {
             String name = args[i];
             if (i + 1 >= args.length) {
@@ -23,6 +50,10 @@ record LocalKafkaOptions(Path dataDir, int port, int controllerPort) {
                 case "--data-dir" -> dataDir = Path.of(value).toAbsolutePath();
                 case "--port" -> port = port(name, value);
                 case "--controller-port" -> controllerPort = port(name, value);
+                case "--internal-port" -> internalPort = port(name, value);
+                case "--tls-dir" -> tlsDir = Path.of(value).toAbsolutePath();
+                case "--tls-password" -> tlsPassword = value;
+                case "--principals" -> principals = Path.of(value).toAbsolutePath();
                 default -> throw new IllegalArgumentException("unknown argument " + name);
             }
         }
@@ -32,7 +63,13 @@ record LocalKafkaOptions(Path dataDir, int port, int controllerPort) {
         if (port == controllerPort) {
             throw new IllegalArgumentException("--port and --controller-port must differ");
         }
-        return new LocalKafkaOptions(dataDir, port, controllerPort);
+        if ((tlsDir == null) != (principals == null)) {
+            throw new IllegalArgumentException("--tls-dir and --principals go together: a secured broker needs both");
+        }
+        if (tlsDir != null && (internalPort == port || internalPort == controllerPort)) {
+            throw new IllegalArgumentException("--internal-port must differ from --port and --controller-port");
+        }
+        return new LocalKafkaOptions(dataDir, port, controllerPort, internalPort, tlsDir, tlsPassword, principals);
     }
 
     private static int port(String name, String value) {

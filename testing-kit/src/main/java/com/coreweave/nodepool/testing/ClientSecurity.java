@@ -25,11 +25,28 @@ public final class ClientSecurity {
     private static final String PROTOCOL = "security.protocol";
     private static final String ENDPOINT_IDENTIFICATION = "ssl.endpoint.identification.algorithm";
 
+    /** Settings a running test stack gives this process's clients instead, while it runs ({@link #use}). */
+    private static volatile Map<String, Object> inUse;
+
     private ClientSecurity() {}
+
+    /**
+     * Makes {@code settings} (client names: {@code security.protocol}, ...) this process's clients' settings until
+     * {@link #clear()}: a test stack whose broker is secured sets the credentials of its super user here.
+     */
+    public static void use(Map<String, Object> settings) {
+        inUse = Map.copyOf(settings);
+    }
+
+    /** Back to the settings of the system properties and the environment. */
+    public static void clear() {
+        inUse = null;
+    }
 
     /** The settings by their client names ({@code security.protocol}, ...); empty when nothing is set. */
     public static Map<String, Object> properties() {
-        return properties(systemProperties(), System.getenv());
+        Map<String, Object> settings = inUse;
+        return settings != null ? settings : properties(systemProperties(), System.getenv());
     }
 
     static Map<String, Object> properties(Map<String, String> system, Map<String, String> environment) {

@@ -53,6 +53,9 @@ public final class Topics {
     private static final String PROVISIONER = "provisioner-service";
     private static final String PREEMPTION = "preemption-service";
 
+    /** The services, by the name each one's Kafka Streams application id, dead-letter topic and principal carry. */
+    public static final List<String> SERVICES = List.of(API, QUOTA, CAPACITY, PROVISIONER, PREEMPTION);
+
     public static final Topic<PoolKey, CloudEvent<JsonNode>> NODEPOOL_REQUESTED = new Topic<>(
             "nodepool-requested",
             KeyFormat.POOL,

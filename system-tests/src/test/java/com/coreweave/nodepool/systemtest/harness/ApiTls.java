@@ -139,6 +139,21 @@ public final class ApiTls {
         return read(certificate);
     }
 
+    /**
+     * The broker's key store ({@code kafka-broker.p12}, PKCS12, {@link #password()}): a certificate of the CA for
+     * localhost with CN {@code kafka-broker}, for TLS on its listeners and for mutual TLS between its own parts.
+     */
+    public synchronized Path brokerKeyStore() {
+        Path store = dir.resolve("kafka-broker.p12");
+        if (!Files.exists(dir.resolve("kafka-broker.crt"))) {
+            issue(
+                    "kafka-broker",
+                    "CN=kafka-broker",
+                    List.of("SAN=dns:localhost,ip:127.0.0.1", "EKU=serverAuth,clientAuth"));
+        }
+        return store;
+    }
+
     /** The client certificate of org {@code organization} (CN {@code <org>-user}), issued on first use. */
     public ClientIdentity client(String organization) {
         return client(organization, organization + "-user", organization);

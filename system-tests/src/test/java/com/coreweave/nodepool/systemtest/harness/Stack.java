@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.systemtest.harness;
 
+import com.coreweave.nodepool.localkafka.KafkaAccess;
 import com.coreweave.nodepool.localkafka.LocalKafkaMain;
 import com.coreweave.nodepool.testing.ChildProcess;
 import com.coreweave.nodepool.testing.ClientSecurity;
@@ -21,6 +22,7 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -63,6 +65,9 @@ public final class Stack implements AutoCloseable {
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final Thread shutdownHook = new Thread(this::close, "stack-shutdown");
     private final ChildProcess broker;
+    /** The broker's principals when it is secured (the default), null in the plaintext local-only mode. */
+    private final KafkaPrincipals principals;
+
     private final ApiTls apiTls;
     private final JwtKeys jwtKeys;
     private final int apiHttpsPort;
@@ -88,24 +93,38 @@ public final class Stack implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         brokerPort = freePort();
-        broker = new ChildProcess(
-                "kafka",
-                List.of(
-                        java(),
-                        "-Xmx512m",
-                        jvmOptions(projectRoot),
-                        "-cp",
-                        brokerClasspath(),
-                        LocalKafkaMain.class.getName(),
-                        "--data-dir",
-                        workDir.resolve("kafka").toString(),
-                        "--port",
-                        String.valueOf(brokerPort),
-                        "--controller-port",
-                        String.valueOf(freePort())),
-                logs.resolve("kafka.log"));
+        ApiTls tls = builder.apiTls || builder.secureKafka ? ApiTls.create(workDir.resolve("tls")) : null;
+        List<String> brokerCommand = new ArrayList<>(List.of(
+                java(),
+                "-Xmx512m",
+                jvmOptions(projectRoot),
+                "-cp",
+                brokerClasspath(),
+                LocalKafkaMain.class.getName(),
+                "--data-dir",
+                workDir.resolve("kafka").toString(),
+                "--port",
+                String.valueOf(brokerPort),
+                "--controller-port",
+                String.valueOf(freePort())));
+        if (builder.secureKafka) {
+            principals = new KafkaPrincipals(workDir.resolve("kafka-access"), tls.caCertificate(), builder.orgs);
+            Path brokerKeyStore = tls.brokerKeyStore();
+            brokerCommand.addAll(List.of(
+                    "--tls-dir",
+                    brokerKeyStore.getParent().toString(),
+                    "--tls-password",
+                    tls.password(),
+                    "--principals",
+                    principals.write().toString(),
+                    "--internal-port",
+                    String.valueOf(freePort())));
+        } else {
+            principals = null;
+        }
+        broker = new ChildProcess("kafka", brokerCommand, logs.resolve("kafka.log"));
         services.forEach(service -> httpPorts.put(service, freePort()));
-        apiTls = builder.apiTls ? ApiTls.create(workDir.resolve("tls")) : null;
+        apiTls = builder.apiTls ? tls : null;
         jwtKeys = JwtKeys.create(workDir.resolve("tls"));
         apiHttpsPort = builder.apiTls ? freePort() : -1;
     }
@@ -118,6 +137,10 @@ public final class Stack implements AutoCloseable {
     public Stack start() {
         services.forEach(this::requireJar);
         Runtime.getRuntime().addShutdownHook(shutdownHook);
+        if (principals != null) {
+            // The test's own probes and producers are the cluster's administrator, who may read and write anything.
+            ClientSecurity.use(principals.client(KafkaAccess.ADMIN));
+        }
         try {
             startBroker();
             services.forEach(service -> running.put(service, launch(service)));
@@ -137,6 +160,36 @@ public final class Stack implements AutoCloseable {
     public URI url(Service service) {
         requireChosen(service);
         return URI.create("http://localhost:" + httpPorts.get(service));
+    }
+
+    /** Whether the broker is secured (SASL_SSL, SCRAM-SHA-512, ACLs): the default; see Builder#withPlaintextKafka. */
+    public boolean secureKafka() {
+        return principals != null;
+    }
+
+    /**
+     * A Java client's configuration as {@code principal} (a service, {@code nodepool-operator}, {@code monitoring},
+     * {@code kafka-admin} or {@code tenant-<org>} of an org of {@link Builder#withOrgs}), with the brokers.
+     */
+    public Map<String, Object> kafkaClient(String principal, Map<String, Object> config) {
+        Map<String, Object> client = new LinkedHashMap<>();
+        client.put("bootstrap.servers", bootstrapServers());
+        client.putAll(config);
+        client.putAll(securePrincipals().client(principal));
+        return client;
+    }
+
+    /** A kcat ({@code -F}) configuration file of {@code principal} for this stack's broker. */
+    public Path kcatConfig(String principal) {
+        return securePrincipals().kcatConfig(principal, bootstrapServers());
+    }
+
+    private KafkaPrincipals securePrincipals() {
+        if (principals == null) {
+            throw new IllegalStateException(
+                    "the stack's broker is plaintext (withPlaintextKafka): it has no principals");
+        }
+        return principals;
     }
 
     /** The API's HTTPS URL ({@link Builder#withApiTls()}), where kubectl sends its bearer token. */
@@ -250,6 +303,7 @@ public final class Stack implements AutoCloseable {
             }
         }
         broker.stop(CLOSING_STOP);
+        ClientSecurity.clear();
         deleteRecursively(workDir);
         if (Thread.currentThread() != shutdownHook) {
             try {
@@ -283,8 +337,9 @@ public final class Stack implements AutoCloseable {
                 "-Dkafka.bootstrap.servers=" + bootstrapServers(),
                 // Kafka Streams' own state.dir: Quarkus ignores a quarkus.kafka-streams.state-dir ("unrecognized key").
                 "-Dkafka-streams.state.dir=" + workDir.resolve("state").resolve(instanceId)));
-        // The Kafka client security settings of the harness's own clients (ClientSecurity), so one switch sets both.
-        command.addAll(ClientSecurity.serviceArguments());
+        // On the secured broker each service is its own principal; on a plaintext one it takes the harness's settings.
+        command.addAll(
+                principals != null ? principals.serviceArguments(service.module()) : ClientSecurity.serviceArguments());
         if (service == Service.API) {
             // The dashboard's reads of the quotas and the fleet go to those services, wherever they listen.
             DASHBOARD_PEERS.forEach((peer, key) -> {
@@ -421,8 +476,25 @@ public final class Stack implements AutoCloseable {
         private final Map<Service, Map<String, String>> properties = new EnumMap<>(Service.class);
         private String serviceHeap = DEFAULT_SERVICE_HEAP;
         private boolean apiTls;
+        private boolean secureKafka = true;
+        private final Set<String> orgs = new LinkedHashSet<>(List.of("demo", "other"));
 
         private Builder() {}
+
+        /**
+         * The documented local-only mode: a PLAINTEXT broker without authentication or ACLs, where any client acts for
+         * any org. Only for tests of that mode; every other stack runs the secured broker.
+         */
+        public Builder withPlaintextKafka() {
+            secureKafka = false;
+            return this;
+        }
+
+        /** Orgs (besides demo and other) whose principal {@code tenant-<org>} may publish to its own topics. */
+        public Builder withOrgs(String... more) {
+            orgs.addAll(List.of(more));
+            return this;
+        }
 
         public Builder withServices(Service... chosen) {
             services.addAll(List.of(chosen));
