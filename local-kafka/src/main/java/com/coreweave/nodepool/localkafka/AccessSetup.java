@@ -27,7 +27,7 @@ final class AccessSetup {
     /** As the shared topics: records of one org topic may arrive on any partition and are moved by key anyway. */
     static final int ORG_TOPIC_PARTITIONS = 3;
 
-    private static final int SCRAM_ITERATIONS = 8192;
+    private static final int SCRAM_ITERATIONS = 4096;
 
     private AccessSetup() {}
 

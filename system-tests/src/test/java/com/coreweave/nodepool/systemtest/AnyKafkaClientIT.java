@@ -4,23 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.coreweave.nodepool.systemtest.harness.Crc32Partitioner;
-import com.coreweave.nodepool.systemtest.harness.ExternalClient;
-import java.io.IOException;
+import com.coreweave.nodepool.systemtest.harness.Kcat;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 10's proof that any Kafka client works: pools published with kcat and its own defaults (librdkafka hashes keys
- * with CRC32, not Java's murmur2) and with explicit partitions 0, 1 and 2 reach the state a REST-created pool reaches;
- * a node reported busy through kcat is busy; a DELETE published through kcat, LZ4-compressed as a platform team's
+ * Issue 10's proof that any Kafka client works, on the secured broker (issue 27): pools published with kcat as org
+ * demo's principal (SASL_SSL, SCRAM-SHA-512) to demo's own topics, with kcat's defaults (librdkafka hashes keys with
+ * CRC32, not Java's murmur2) and with explicit partitions 0, 1 and 2, reach the state a REST-created pool reaches; a
+ * node reported busy through kcat is busy; a DELETE published through kcat, LZ4-compressed as a platform team's
  * producer may be, is carried out.
  */
 class AnyKafkaClientIT {
@@ -28,12 +26,12 @@ class AnyKafkaClientIT {
     static final String ZONE = "US-CENTRAL-07A";
     static final String TYPE = "gd-8xa100-i128";
     static final int PARTITIONS = 3;
-    static Path kcat;
+    static Kcat kcat;
     static Api demo;
 
     @BeforeAll
     static void setUp() {
-        kcat = ExternalClient.require("kcat", "apt-get install kcat");
+        kcat = Kcat.require();
         demo = SystemStack.api("demo-token");
         SystemStack.quota("demo", ZONE, TYPE, 24);
         SystemStack.fleet(ZONE, TYPE, 24);
@@ -112,33 +110,22 @@ class AnyKafkaClientIT {
         return reasons.stream().distinct().toList();
     }
 
-    /** Publishes {@code key|value} lines with kcat as a platform team would, e.g. {@code kcat -P -t ... -K'|'}. */
+    /**
+     * Publishes {@code key|value} lines with kcat as org demo's platform team would, to demo's own topic, e.g.
+     * {@code kcat -F .stack/kcat-demo.conf -P -t nodepool-requested.demo -K'|'}.
+     */
     private static void kcat(List<String> options, List<String> lines) {
         kcat("nodepool-requested", options, lines);
     }
 
     private static void kcat(String topic, List<String> options, List<String> lines) {
-        List<String> command = new ArrayList<>(
-                List.of(kcat.toString(), "-P", "-b", SystemStack.get().bootstrapServers(), "-t", topic, "-K", "|"));
-        command.addAll(options);
-        try {
-            Process process =
-                    new ProcessBuilder(command).redirectErrorStream(true).start();
-            process.getOutputStream().write((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
-            process.getOutputStream().close();
-            assertThat(process.waitFor(30, TimeUnit.SECONDS))
-                    .as("kcat finished")
-                    .isTrue();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(process.exitValue())
-                    .as("kcat exit code; it said: %s", output)
-                    .isZero();
-        } catch (IOException e) {
-            throw new AssertionError("cannot run kcat", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
+        List<String> arguments = new ArrayList<>(List.of(
+                "-F", SystemStack.get().kcatConfig("tenant-demo").toString(), "-P", "-t", topic + ".demo", "-K", "|"));
+        arguments.addAll(options);
+        Kcat.Result result = kcat.run(arguments, String.join("\n", lines) + "\n");
+        assertThat(result.exitCode())
+                .as("kcat exit code; it said: %s", result.output())
+                .isZero();
     }
 
     private static String line(String pool, String value) {

@@ -10,13 +10,10 @@ import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.topics.Topics;
-import com.coreweave.nodepool.systemtest.harness.ExternalClient;
+import com.coreweave.nodepool.systemtest.harness.Kcat;
 import com.coreweave.nodepool.systemtest.harness.Service;
 import com.coreweave.nodepool.testing.TopicProbe;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,7 +22,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -180,11 +176,12 @@ class NodeHealthIT {
 
     @Test
     void anAlertStormOnFiveOfTenNodesKeepsAtMostTwoInRemediationWhileTheRestWait() throws Exception {
-        Path kcat = ExternalClient.require("kcat", "apt-get install kcat");
+        Kcat kcat = Kcat.require();
         OnePool pool = pool("storm-pool", "EU-SOUTH-04A", "gd-8xh200ib-i128", 10, 10, null);
         List<String> struck = names(pool).subList(0, 5);
 
-        // Monitoring publishes with its own client (librdkafka hashes keys unlike Java): any partition will do.
+        // Monitoring publishes as its own principal with its own client (librdkafka hashes keys unlike Java): any
+        // partition will do.
         StringBuilder lines = new StringBuilder();
         for (String node : struck) {
             lines.append("demo/storm-pool|")
@@ -237,17 +234,11 @@ class NodeHealthIT {
         assertThat(names(pool)).containsAll(struck);
     }
 
-    static void publishWithKcat(Path kcat, String topic, String lines) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(
-                        kcat.toString(), "-P", "-b", SystemStack.get().bootstrapServers(), "-t", topic, "-K", "|")
-                .redirectErrorStream(true)
-                .start();
-        process.getOutputStream().write(lines.getBytes(StandardCharsets.UTF_8));
-        process.getOutputStream().close();
-        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue())
-                .as(new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
-                .isZero();
+    static void publishWithKcat(Kcat kcat, String topic, String lines) {
+        Kcat.Result result = kcat.run(
+                List.of("-F", SystemStack.get().kcatConfig("monitoring").toString(), "-P", "-t", topic, "-K", "|"),
+                lines);
+        assertThat(result.exitCode()).as(result.output()).isZero();
     }
 
     static List<NodeFact> facts(OnePool pool) {

@@ -213,6 +213,16 @@ public final class Stack implements AutoCloseable {
         return jwtKeys;
     }
 
+    /** The audit log of a service's first instance: one Kubernetes audit Event a line (docs/security.md, "Audit"). */
+    public Path auditLog(Service service) {
+        requireChosen(service);
+        return auditLog(service.module());
+    }
+
+    private Path auditLog(String instanceId) {
+        return logs.resolve("audit-" + instanceId + ".log");
+    }
+
     /** Where this run's logs are: one file per component, appended across restarts. */
     public Path logs() {
         return logs;
@@ -336,7 +346,8 @@ public final class Stack implements AutoCloseable {
                 "-Dquarkus.http.port=" + port,
                 "-Dkafka.bootstrap.servers=" + bootstrapServers(),
                 // Kafka Streams' own state.dir: Quarkus ignores a quarkus.kafka-streams.state-dir ("unrecognized key").
-                "-Dkafka-streams.state.dir=" + workDir.resolve("state").resolve(instanceId)));
+                "-Dkafka-streams.state.dir=" + workDir.resolve("state").resolve(instanceId),
+                "-Dnodepool.audit.file=" + auditLog(instanceId)));
         // On the secured broker each service is its own principal; on a plaintext one it takes the harness's settings.
         command.addAll(
                 principals != null ? principals.serviceArguments(service.module()) : ClientSecurity.serviceArguments());
