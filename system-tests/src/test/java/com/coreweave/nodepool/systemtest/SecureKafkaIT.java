@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Test;
  */
 class SecureKafkaIT {
 
-    static final String ZONE = "US-WEST-09A";
-    static final String TYPE = "gd-8xa100-i128";
+    static final String ZONE = "US-EAST-08A";
+    static final String TYPE = "gb300-4x";
     static final ObjectMapper JSON = new ObjectMapper();
 
     static Stack stack;

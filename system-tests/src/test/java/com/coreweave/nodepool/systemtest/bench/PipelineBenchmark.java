@@ -111,6 +111,8 @@ public final class PipelineBenchmark {
 
     private final int baselineOneAtATime = Settings.integer("baseline-one-at-a-time", converge1);
     private final String serviceHeap = Settings.text("service-heap", Stack.DEFAULT_SERVICE_HEAP);
+    /** {@code secure} (SASL_SSL, SCRAM-SHA-512, ACLs: the default) or {@code plaintext}, to measure what security costs. */
+    private final String kafkaSecurity = Settings.text("kafka", "secure");
     private final Path outDir = Path.of(Settings.text("output-dir", "target")).toAbsolutePath();
 
     // ---------------------------------------------------------------------------------------------------- state
@@ -263,6 +265,15 @@ public final class PipelineBenchmark {
                 // Setting a large fleet right after start, on a busy machine, may take longer than the default 10 s.
                 .withProperty(Service.CAPACITY, "nodepool.capacity.fleet-change-timeout", "60s");
         bigPool.addTokens(builder);
+        switch (kafkaSecurity) {
+            case "secure" -> notes.add("broker: SASL_SSL (SCRAM-SHA-512) with ACLs; each service its own principal");
+            case "plaintext" -> {
+                builder.withPlaintextKafka();
+                notes.add("broker: PLAINTEXT, no authentication or ACLs (-Dbench.kafka=plaintext)");
+            }
+            default -> throw new IllegalArgumentException(
+                    "-Dbench.kafka is secure or plaintext, not '" + kafkaSecurity + "'");
+        }
         // -Dbench.service.<module|all>.<key>=<value>: extra settings for experiments, e.g. a shorter commit interval.
         serviceProperties.forEach((spec, value) -> {
             int dot = spec.indexOf('.');
