@@ -101,7 +101,7 @@ public class ApiTopology {
         RequestReader reader = new RequestReader();
         KStream<String, PoolInput> requests = in.read(
                         Topics.NODEPOOL_REQUESTED,
-                        (key, event, raw, origin) -> reader.interpret(key, event, raw),
+                        (key, event, raw, origin) -> reader.interpret(key, event, raw, origin.tenantOrg()),
                         Topics.NODEPOOL_REQUESTED_DLQ.name())
                 .mapValues(PoolInput.Requested::new, Named.as("as-request"));
         KStream<String, PoolInput> inputs = requests.merge(

@@ -3,6 +3,7 @@ package com.coreweave.nodepool.api.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
+import com.coreweave.nodepool.api.domain.PoolRequest;
 import com.coreweave.nodepool.kit.audit.AuditLog;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.Limits;
@@ -19,6 +20,7 @@ import com.coreweave.nodepool.schema.events.Verdicts;
 import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.ObjectReference;
+import com.coreweave.nodepool.schema.topics.TenantTopics;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.coreweave.nodepool.testing.InstanceTypes;
 import com.coreweave.nodepool.testing.StreamsDriver;
@@ -270,6 +272,48 @@ class ApiTopologyTest {
         });
         assertThat(events.readValuesToList())
                 .anyMatch(e -> e.contains("CWNodePoolNodesRequestFailed") && e.contains("req-2"));
+    }
+
+    /** Issue 27: an org's own topic creates its pools as the shared topic does, and nobody else's. */
+    @Test
+    void anOrgsOwnTopicCreatesItsOwnPoolsOnly() {
+        TestInputTopic<String, String> demoTopic = driver.input(TenantTopics.of(Topics.NODEPOOL_REQUESTED, "demo"));
+        TestInputTopic<String, String> otherTopic = driver.input(TenantTopics.of(Topics.NODEPOOL_REQUESTED, "other"));
+
+        demoTopic.pipeInput(KEY, apply("req-1", 2, null));
+        otherTopic.pipeInput(KEY, apply("req-2", 3, null));
+
+        assertThat(decided.readValuesToList())
+                .extracting(v -> Json.read(v, RequestDecided.class).outcome())
+                .containsExactly(RequestDecided.Outcome.CREATED);
+        assertThat(lastStatus().spec().targetNodes()).isEqualTo(2);
+        assertThat(dlq.readRecordsToList()).singleElement().satisfies(r -> {
+            assertThat(header(r, "dlq.error")).isEqualTo("Forbidden");
+            assertThat(header(r, "dlq.reason"))
+                    .isEqualTo("a record for org demo on org other's topic nodepool-requested.other");
+            assertThat(r.value()).contains("req-2");
+        });
+    }
+
+    /** Issue 27: REST's source is trusted only on the shared topic, which platform teams cannot write. */
+    @Test
+    void aRequestOnAnOrgsOwnTopicClaimingRestsSourceIsDeadLetteredAsForbidden() {
+        TestInputTopic<String, String> demoTopic = driver.input(TenantTopics.of(Topics.NODEPOOL_REQUESTED, "demo"));
+
+        demoTopic.pipeInput(KEY, apply("req-1", 2, null).replace("platform-team/ci", PoolRequest.REST_SOURCE));
+
+        assertThat(dlq.readRecordsToList()).singleElement().satisfies(r -> {
+            assertThat(header(r, "dlq.error")).isEqualTo("Forbidden");
+            assertThat(header(r, "dlq.reason"))
+                    .isEqualTo("source nodepool-api-service/rest is the API's own; a tenant topic cannot use it");
+            assertThat(header(r, "dlq.source.topic")).isEqualTo("nodepool-requested.demo");
+        });
+        assertThat(decided.isEmpty()).isTrue();
+        assertThat(accepted.isEmpty()).isTrue();
+    }
+
+    private static String header(TestRecord<String, String> record, String name) {
+        return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
     }
 
     /**
