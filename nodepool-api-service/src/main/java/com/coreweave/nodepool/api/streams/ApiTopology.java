@@ -97,7 +97,7 @@ public class ApiTopology {
                 Consumed.with(Serdes.String(), Serdes.ByteArray()),
                 () -> new GlobalStoreUpdater<>(Topics.ORG_POOLS_COUNTED, StoreNames.ORG_POOL_COUNTS));
 
-        Inputs in = new Inputs(builder, SERVICE, partitions, clock);
+        Inputs in = new Inputs(builder, SERVICE, partitions, clock, new ForbiddenRequestAudit(clock));
         RequestReader reader = new RequestReader();
         KStream<String, PoolInput> requests = in.read(
                         Topics.NODEPOOL_REQUESTED,
