@@ -11,6 +11,7 @@ import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
+import com.coreweave.nodepool.schema.topics.TenantTopics;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.coreweave.nodepool.testing.KafkaResource;
 import com.coreweave.nodepool.testing.TopicProbe;
@@ -18,6 +19,11 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -192,6 +198,35 @@ class RequestTopicIT {
                         .then()
                         .statusCode(200)
                         .body("status.conditions.find { it.type == 'Validated' }.reason", equalTo("Valid")));
+    }
+
+    /**
+     * Issue 27: an org's own topic, created while the service runs (found at the consumer's next metadata refresh, at
+     * most 30 s), creates that org's pools from any partition, and a record for another org is refused as Forbidden.
+     */
+    @Test
+    void anOrgsTopicCreatedWhileRunningCreatesItsPoolsAndNoOtherOrgs() throws Exception {
+        String topic = TenantTopics.of(Topics.NODEPOOL_REQUESTED, "demo");
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, KafkaResource.bootstrapServers()))) {
+            // Fewer partitions than the shared topic: an org topic's partitions say nothing of the key's.
+            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
+        }
+        probe.sendToPartition(topic, 1, "other/tenant-pool", request("t-2", "other/tenant-pool", "tenant-pool", 1));
+        probe.sendToPartition(topic, 1, "demo/tenant-pool", request("t-1", "demo/tenant-pool", "tenant-pool", 2));
+
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> given().auth()
+                        .oauth2("demo-token")
+                        .get(POOLS + "tenant-pool")
+                        .then()
+                        .statusCode(200)
+                        .body("spec.targetNodes", equalTo(2)));
+        TopicProbe.Read refused = probe.awaitRecord(
+                Topics.NODEPOOL_REQUESTED_DLQ.name(), r -> "other/tenant-pool".equals(r.key()), Duration.ofSeconds(30));
+        assertThat(refused.header(DeadLetters.ERROR)).isEqualTo("Forbidden");
+        given().auth().oauth2("other-token").get(POOLS + "tenant-pool").then().statusCode(404);
     }
 
     @Test

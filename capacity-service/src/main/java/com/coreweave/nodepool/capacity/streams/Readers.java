@@ -18,7 +18,7 @@ final class Readers {
 
     /** Pools' demands (quota decisions and departures). */
     static Interpretation<CapacityDemanded, CapacityDemanded> capacityDemanded(Catalogue catalogue) {
-        return (key, demanded, raw) -> {
+        return (key, demanded, raw, origin) -> {
             QuotaChecked checked = demanded.quota();
             if (checked != null && checked.admittedNodes() > 0) {
                 catalogue
@@ -35,7 +35,7 @@ final class Readers {
 
     /** Operators' fleet changes, for a type offered in that zone. */
     static Interpretation<FleetChangeRequested, FleetChangeRequested> fleetChanges(Catalogue catalogue) {
-        return (key, change, raw) -> {
+        return (key, change, raw, origin) -> {
             catalogue.refusal(change.zone(), change.instanceType()).ifPresent(why -> {
                 throw new Rejection(Code.INSTANCE_TYPE_NOT_IN_ZONE, why);
             });

@@ -52,6 +52,11 @@ public final class TenantTopics {
         return validOrg(org) ? Optional.of(org) : Optional.empty();
     }
 
+    /** The Kafka principal of {@code org}'s platform team, the one whose ACLs let it write its org topics. */
+    public static String principal(String org) {
+        return "tenant-" + org;
+    }
+
     public static boolean validOrg(String org) {
         return org != null && org.length() <= MAX_ORG_LENGTH && ORG.matcher(org).matches();
     }

@@ -17,6 +17,7 @@ class TenantTopicsTest {
                 .isTrue();
         assertThat(TenantTopics.orgOf(Topics.NODEPOOL_REQUESTED, TenantTopics.of(Topics.NODEPOOL_REQUESTED, "a.b-c")))
                 .contains("a.b-c");
+        assertThat(TenantTopics.principal("demo")).isEqualTo("tenant-demo");
     }
 
     @Test

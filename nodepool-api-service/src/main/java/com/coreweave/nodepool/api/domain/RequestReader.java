@@ -24,11 +24,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 public final class RequestReader {
 
     /** The whole reading of one record: the topic's checks, then this one's. */
-    public PoolRequest read(String key, byte[] value) {
-        return interpret(key, Topics.NODEPOOL_REQUESTED.read(key, value), value);
+    public PoolRequest read(String key, byte[] value, String tenantOrg) {
+        return interpret(key, Topics.NODEPOOL_REQUESTED.read(key, value), value, tenantOrg);
     }
 
-    public PoolRequest interpret(String key, CloudEvent<JsonNode> event, byte[] raw) {
+    /** {@code tenantOrg}: the org whose own topic the record was read from, null for the shared topic. */
+    public PoolRequest interpret(String key, CloudEvent<JsonNode> event, byte[] raw, String tenantOrg) {
+        if (tenantOrg != null && PoolRequest.REST_SOURCE.equals(event.source())) {
+            // REST's requests skip what a topic request is held to (managedFields kept, answers instead of dead
+            // letters).
+            throw new Rejection(
+                    Code.FORBIDDEN,
+                    "source " + PoolRequest.REST_SOURCE + " is the API's own; a tenant topic cannot use it");
+        }
         PoolKey poolKey = PoolKey.parse(key);
         JsonNode data = event.data();
         Operation operation = NodePoolRequests.operation(data);
@@ -40,7 +48,7 @@ public final class RequestReader {
                     "data.nodePool.metadata.name \"" + pool.name() + "\" does not match the pool of the key \"" + key
                             + "\"");
         }
-        return new PoolRequest(event.id(), event.source(), poolKey, operation, pool, event.time(), raw);
+        return new PoolRequest(event.id(), event.source(), tenantOrg, poolKey, operation, pool, event.time(), raw);
     }
 
     /** A manifest to create or update: it must pass every structural rule; its status is ignored. */

@@ -123,7 +123,7 @@ public class PoolWrites {
         PoolView view = reads.view(key).orElse(null);
         Instant now = clock.instant();
         PoolRequest request = new PoolRequest(
-                "dry-run:" + UUID.randomUUID(), PoolRequest.REST_SOURCE, key, operation, manifest, now, null);
+                "dry-run:" + UUID.randomUUID(), PoolRequest.REST_SOURCE, null, key, operation, manifest, now, null);
         String version = view == null ? null : view.version();
         boolean catalogued = !reads.instanceTypes().isEmpty();
         PoolDecider.Decision decision = PoolDecider.decide(

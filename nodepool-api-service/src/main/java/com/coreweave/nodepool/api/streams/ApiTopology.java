@@ -97,9 +97,12 @@ public class ApiTopology {
                 Consumed.with(Serdes.String(), Serdes.ByteArray()),
                 () -> new GlobalStoreUpdater<>(Topics.ORG_POOLS_COUNTED, StoreNames.ORG_POOL_COUNTS));
 
-        Inputs in = new Inputs(builder, SERVICE, partitions, clock);
+        Inputs in = new Inputs(builder, SERVICE, partitions, clock, new ForbiddenRequestAudit(clock));
+        RequestReader reader = new RequestReader();
         KStream<String, PoolInput> requests = in.read(
-                        Topics.NODEPOOL_REQUESTED, new RequestReader()::interpret, Topics.NODEPOOL_REQUESTED_DLQ.name())
+                        Topics.NODEPOOL_REQUESTED,
+                        (key, event, raw, origin) -> reader.interpret(key, event, raw, origin.tenantOrg()),
+                        Topics.NODEPOOL_REQUESTED_DLQ.name())
                 .mapValues(PoolInput.Requested::new, Named.as("as-request"));
         KStream<String, PoolInput> inputs = requests.merge(
                         fact(in, Topics.NODEPOOL_NODES_CHANGED, PoolInput.NodesChanged::new))

@@ -18,6 +18,7 @@ import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.Rejection.Code;
+import com.coreweave.nodepool.schema.topics.TenantTopics;
 import com.coreweave.nodepool.schema.topics.Topics;
 import io.fabric8.kubernetes.api.model.Status;
 import java.nio.charset.StandardCharsets;
@@ -127,9 +128,15 @@ final class RequestDecision {
 
     /**
      * One audit line for a topic request's decision (a REST request's is its HTTP answer's, service-kit's AuditFilter,
-     * so it is not written twice). Its user is the CloudEvent source: the writer's own word, the only name a topic
-     * request has until the broker authenticates principals and the producing principal or client id can be recorded
-     * instead (issue 27's Kafka part, not done yet). Its auditID comes from the pool and the request id, so that a
+     * so it is not written twice). Its user is the Kafka principal that could write the request:
+     *
+     * <ul>
+     *   <li>an org's own topic: that org's, {@code tenant-<org>}, the only principal its ACL lets write it;
+     *   <li>the shared topic: its CloudEvent source, as given; on a secured broker only the services (the provisioner's
+     *       autoscaler) and operators write it, so it names one of them.
+     * </ul>
+     *
+     * The source is kept as an annotation either way. Its auditID comes from the pool and the request id, so that a
      * transaction that aborts and is processed again writes the same event again, which a reader can drop.
      */
     private void audit(String key, PoolRequest request, RequestDecided answer, Instant now) {
@@ -146,6 +153,7 @@ final class RequestDecision {
                     UUID.nameUUIDFromBytes((key + "|" + request.id()).getBytes(StandardCharsets.UTF_8))
                             .toString(),
                     request.id(),
+                    request.tenantOrg() != null ? TenantTopics.principal(request.tenantOrg()) : request.source(),
                     request.source(),
                     pool.org(),
                     request.operation(),

@@ -85,7 +85,14 @@ class PoolDeciderTest {
     private Decision decide(
             Operation operation, NodePool manifest, NodePoolAccepted current, String resourceVersion, Instant now) {
         PoolRequest request = new PoolRequest(
-                "req-" + resourceVersion, "platform/team-a", PoolKey.parse(KEY), operation, manifest, now, new byte[0]);
+                "req-" + resourceVersion,
+                "platform/team-a",
+                null,
+                PoolKey.parse(KEY),
+                operation,
+                manifest,
+                now,
+                new byte[0]);
         return PoolDecider.decide(
                 request, current, new WriteContext(now, resourceVersion, UID, ZONE, null), this::judge);
     }
@@ -437,6 +444,7 @@ class PoolDeciderTest {
             PoolRequest request = new PoolRequest(
                     "req-2",
                     "platform/team-a",
+                    null,
                     PoolKey.parse(KEY),
                     APPLY,
                     manifest(spec().build()),
@@ -673,8 +681,8 @@ class PoolDeciderTest {
             manifest = manifest.withMetadata(manifest.metadata()
                     .withManagedFields(List.of(new ManagedFieldsEntry(
                             "kubectl", "Update", "compute.coreweave.com/v1alpha1", NOW_SECONDS, "FieldsV1", fields))));
-            PoolRequest rest =
-                    new PoolRequest("req-1", PoolRequest.REST_SOURCE, PoolKey.parse(KEY), CREATE, manifest, NOW, null);
+            PoolRequest rest = new PoolRequest(
+                    "req-1", PoolRequest.REST_SOURCE, null, PoolKey.parse(KEY), CREATE, manifest, NOW, null);
 
             Decision decision = PoolDecider.decide(
                     rest, null, new WriteContext(NOW, "100", UID, ZONE, null), PoolDeciderTest.this::judge);

@@ -50,11 +50,11 @@ class RequestReaderTest {
     }
 
     private PoolRequest read(ObjectNode event) {
-        return reader.read(KEY, bytes(event));
+        return reader.read(KEY, bytes(event), null);
     }
 
     private Rejection rejection(String key, byte[] value) {
-        Rejection rejection = catchThrowableOfType(Rejection.class, () -> reader.read(key, value));
+        Rejection rejection = catchThrowableOfType(Rejection.class, () -> reader.read(key, value, null));
         assertThat(rejection).as("the record is rejected").isNotNull();
         return rejection;
     }
@@ -70,7 +70,7 @@ class RequestReaderTest {
         void readsAnApplyRequestWithEverythingTheProcessorNeeds() {
             byte[] raw = bytes(apply());
 
-            PoolRequest request = reader.read(KEY, raw);
+            PoolRequest request = reader.read(KEY, raw, null);
 
             assertThat(request.id()).isEqualTo("req-1");
             assertThat(request.source()).isEqualTo("platform/team-a");
@@ -122,6 +122,15 @@ class RequestReaderTest {
         }
 
         @Test
+        void aRequestFromAnOrgsOwnTopicKeepsItsOrgAndIsNotRest() {
+            PoolRequest request = reader.read(KEY, bytes(apply()), "acme");
+
+            assertThat(request.tenantOrg()).isEqualTo("acme");
+            assertThat(request.source()).isEqualTo("platform/team-a");
+            assertThat(request.fromRest()).isFalse();
+        }
+
+        @Test
         void theTimeAndContentTypeAreOptional() {
             ObjectNode event = apply();
             event.remove("time");
@@ -149,6 +158,19 @@ class RequestReaderTest {
 
     @Nested
     class Envelope {
+
+        @Test
+        void shouldRejectAnOrgsTopicRequestClaimingTheRestSourceAsForbidden() {
+            ObjectNode event = apply();
+            event.put("source", PoolRequest.REST_SOURCE);
+
+            Rejection rejection = catchThrowableOfType(Rejection.class, () -> reader.read(KEY, bytes(event), "acme"));
+
+            assertThat(rejection).as("the record is rejected").isNotNull();
+            assertThat(rejection.code()).isEqualTo(Code.FORBIDDEN);
+            assertThat(rejection.reason())
+                    .isEqualTo("source nodepool-api-service/rest is the API's own; a tenant topic cannot use it");
+        }
 
         @Test
         void shouldRejectARecordWithoutAValue() {

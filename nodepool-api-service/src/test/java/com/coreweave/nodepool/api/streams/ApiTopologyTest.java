@@ -1,8 +1,10 @@
 package com.coreweave.nodepool.api.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
+import com.coreweave.nodepool.api.domain.PoolRequest;
 import com.coreweave.nodepool.kit.audit.AuditLog;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.Limits;
@@ -19,6 +21,7 @@ import com.coreweave.nodepool.schema.events.Verdicts;
 import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.ObjectReference;
+import com.coreweave.nodepool.schema.topics.TenantTopics;
 import com.coreweave.nodepool.schema.topics.Topics;
 import com.coreweave.nodepool.testing.InstanceTypes;
 import com.coreweave.nodepool.testing.StreamsDriver;
@@ -272,34 +275,59 @@ class ApiTopologyTest {
                 .anyMatch(e -> e.contains("CWNodePoolNodesRequestFailed") && e.contains("req-2"));
     }
 
+    /** Issue 27: an org's own topic creates its pools as the shared topic does, and nobody else's. */
+    @Test
+    void anOrgsOwnTopicCreatesItsOwnPoolsOnly() {
+        TestInputTopic<String, String> demoTopic = driver.input(TenantTopics.of(Topics.NODEPOOL_REQUESTED, "demo"));
+        TestInputTopic<String, String> otherTopic = driver.input(TenantTopics.of(Topics.NODEPOOL_REQUESTED, "other"));
+
+        demoTopic.pipeInput(KEY, apply("req-1", 2, null));
+        otherTopic.pipeInput(KEY, apply("req-2", 3, null));
+
+        assertThat(decided.readValuesToList())
+                .extracting(v -> Json.read(v, RequestDecided.class).outcome())
+                .containsExactly(RequestDecided.Outcome.CREATED);
+        assertThat(lastStatus().spec().targetNodes()).isEqualTo(2);
+        assertThat(dlq.readRecordsToList()).singleElement().satisfies(r -> {
+            assertThat(header(r, "dlq.error")).isEqualTo("Forbidden");
+            assertThat(header(r, "dlq.reason"))
+                    .isEqualTo("a record for org demo on org other's topic nodepool-requested.other");
+            assertThat(r.value()).contains("req-2");
+        });
+    }
+
+    /** Issue 27: REST's source is trusted only on the shared topic, which platform teams cannot write. */
+    @Test
+    void aRequestOnAnOrgsOwnTopicClaimingRestsSourceIsDeadLetteredAsForbidden() {
+        TestInputTopic<String, String> demoTopic = driver.input(TenantTopics.of(Topics.NODEPOOL_REQUESTED, "demo"));
+
+        demoTopic.pipeInput(KEY, apply("req-1", 2, null).replace("platform-team/ci", PoolRequest.REST_SOURCE));
+
+        assertThat(dlq.readRecordsToList()).singleElement().satisfies(r -> {
+            assertThat(header(r, "dlq.error")).isEqualTo("Forbidden");
+            assertThat(header(r, "dlq.reason"))
+                    .isEqualTo("source nodepool-api-service/rest is the API's own; a tenant topic cannot use it");
+            assertThat(header(r, "dlq.source.topic")).isEqualTo("nodepool-requested.demo");
+        });
+        assertThat(decided.isEmpty()).isTrue();
+        assertThat(accepted.isEmpty()).isTrue();
+    }
+
+    private static String header(TestRecord<String, String> record, String name) {
+        return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
+    }
+
     /**
-     * Issue 27: each decision of a topic request is one audit line, its user the CloudEvent source, its object the
-     * pool, its status the decision's; a request from REST is audited by its HTTP answer instead.
+     * Issue 27: each decision of a topic request is one audit line, its user the principal that could write it (the
+     * source, as given, on the shared topic), its object the pool, its status the decision's; a request from REST is
+     * audited by its HTTP answer instead.
      */
     @Test
     void eachDecidedTopicRequestIsAuditedWithItsSourceAsUser() {
-        List<String> lines = new CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord entry) {
-                lines.add(entry.getMessage());
-            }
-
-            @Override
-            public void flush() {}
-
-            @Override
-            public void close() {}
-        };
-        Logger audit = Logger.getLogger(AuditLog.CATEGORY);
-        audit.setLevel(Level.INFO);
-        audit.addHandler(capture);
-        try {
+        List<String> lines = audited(() -> {
             requests.pipeInput(KEY, apply("req-1", 2, null));
             requests.pipeInput(KEY, apply("req-2", 3, "1"));
-        } finally {
-            audit.removeHandler(capture);
-        }
+        });
 
         assertThat(lines).hasSize(2);
         JsonNode created = Json.read(lines.get(0), JsonNode.class);
@@ -308,6 +336,10 @@ class ApiTopologyTest {
         assertThat(created.path("level").asText()).isEqualTo("Metadata");
         assertThat(created.path("verb").asText()).isEqualTo("patch");
         assertThat(created.path("user").path("username").asText()).isEqualTo("platform-team/ci");
+        assertThat(created.path("annotations")
+                        .path("nodepool.coreweave.com/cloudevent-source")
+                        .asText())
+                .isEqualTo("platform-team/ci");
         assertThat(created.path("user").path("groups").get(0).asText()).isEqualTo("demo");
         assertThat(created.path("requestURI").asText()).startsWith("kafka:nodepool-requested/0/");
         assertThat(created.path("objectRef").path("resource").asText()).isEqualTo("nodepools");
@@ -332,6 +364,73 @@ class ApiTopologyTest {
         assertThat(refused.path("responseStatus").path("reason").asText()).isEqualTo("Conflict");
         assertThat(refused.path("auditID").asText())
                 .isNotEqualTo(created.path("auditID").asText());
+    }
+
+    /**
+     * Issue 27: a request of an org's own topic is audited as written by the org's principal, whatever source it gives,
+     * and so is one refused before any decision for being another org's or claiming REST's source.
+     */
+    @Test
+    void anOrgsTopicRequestsAreAuditedAsItsPrincipalsRefusedOnesToo() {
+        TestInputTopic<String, String> demoTopic = driver.input(TenantTopics.of(Topics.NODEPOOL_REQUESTED, "demo"));
+        TestInputTopic<String, String> otherTopic = driver.input(TenantTopics.of(Topics.NODEPOOL_REQUESTED, "other"));
+
+        List<String> lines = audited(() -> {
+            demoTopic.pipeInput(KEY, apply("req-1", 2, null));
+            otherTopic.pipeInput(KEY, apply("req-2", 3, null));
+            demoTopic.pipeInput(KEY, apply("req-3", 3, null).replace("platform-team/ci", PoolRequest.REST_SOURCE));
+        });
+
+        assertThat(lines).hasSize(3);
+        List<JsonNode> events =
+                lines.stream().map(l -> Json.read(l, JsonNode.class)).toList();
+        assertThat(events)
+                .extracting(
+                        e -> e.path("annotations")
+                                .path("nodepool.coreweave.com/request-id")
+                                .asText(),
+                        e -> e.path("user").path("username").asText(),
+                        e -> e.path("user").path("groups").get(0).asText(),
+                        e -> e.path("responseStatus").path("code").asInt(),
+                        e -> e.path("annotations")
+                                .path("nodepool.coreweave.com/cloudevent-source")
+                                .asText())
+                .containsExactly(
+                        tuple("req-1", "tenant-demo", "demo", 201, "platform-team/ci"),
+                        tuple("req-2", "tenant-other", "other", 403, "platform-team/ci"),
+                        tuple("req-3", "tenant-demo", "demo", 403, PoolRequest.REST_SOURCE));
+        assertThat(events.get(1).path("responseStatus").path("reason").asText()).isEqualTo("Forbidden");
+        assertThat(events.get(1).path("responseStatus").path("message").asText())
+                .isEqualTo("a record for org demo on org other's topic nodepool-requested.other");
+        assertThat(events.get(1).path("requestURI").asText()).startsWith("kafka:nodepool-requested.other/0/");
+        assertThat(events.get(1).path("verb").asText()).isEqualTo("patch");
+        assertThat(events.get(1).path("objectRef").path("name").asText()).isEqualTo("train");
+    }
+
+    /** The audit lines {@code run} writes. */
+    private static List<String> audited(Runnable run) {
+        List<String> lines = new CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord entry) {
+                lines.add(entry.getMessage());
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        Logger audit = Logger.getLogger(AuditLog.CATEGORY);
+        audit.setLevel(Level.INFO);
+        audit.addHandler(capture);
+        try {
+            run.run();
+        } finally {
+            audit.removeHandler(capture);
+        }
+        return lines;
     }
 
     /** A request on the topic with the manifest {@code change} makes of the smallest one. */

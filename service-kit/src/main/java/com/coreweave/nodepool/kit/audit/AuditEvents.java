@@ -33,6 +33,8 @@ public final class AuditEvents {
     public static final String SUBRESOURCE_PATH = ANNOTATION_PREFIX + "subresource-path";
     /** The CloudEvent id of a request that came from a topic. */
     public static final String REQUEST_ID = ANNOTATION_PREFIX + "request-id";
+    /** The CloudEvent source of a request that came from a topic: its writer's own word, kept beside the user. */
+    public static final String CLOUDEVENT_SOURCE = ANNOTATION_PREFIX + "cloudevent-source";
 
     /** The group every caller of a known token is in, as Kubernetes'. */
     public static final String AUTHENTICATED = "system:authenticated";
@@ -105,12 +107,14 @@ public final class AuditEvents {
     }
 
     /**
-     * One pool request from the {@code nodepool-requested} topic, as the pool processor decided it. {@code source} is
-     * its CloudEvent source: the only name the writer gives until the broker authenticates principals.
+     * One pool request from a {@code nodepool-requested} topic, as it was decided. {@code user} is the Kafka principal
+     * that could write it, {@code source} its CloudEvent source; either of {@code requestId}, {@code source} and
+     * {@code operation} is null for a record refused before it could be read.
      */
     public record TopicWrite(
             String auditId,
             String requestId,
+            String user,
             String source,
             String org,
             Operation operation,
@@ -127,13 +131,18 @@ public final class AuditEvents {
     public static AuditEvent of(TopicWrite write) {
         Map<String, String> annotations = new TreeMap<>();
         annotations.put(ORG, write.org());
-        annotations.put(REQUEST_ID, write.requestId());
+        if (write.requestId() != null) {
+            annotations.put(REQUEST_ID, write.requestId());
+        }
+        if (write.source() != null) {
+            annotations.put(CLOUDEVENT_SOURCE, write.source());
+        }
         extras(annotations, write.service(), write.generation(), null);
         return AuditEvent.completed(
                 write.auditId(),
                 write.record(),
                 verb(write.operation()),
-                new User(write.source(), List.of(write.org())),
+                new User(write.user(), List.of(write.org())),
                 null,
                 null,
                 new ObjectRef("nodepools", null, write.pool(), "compute.coreweave.com", "v1alpha1", null),

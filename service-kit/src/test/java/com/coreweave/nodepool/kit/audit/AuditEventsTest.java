@@ -184,10 +184,11 @@ class AuditEventsTest {
     }
 
     @Test
-    void topicRequestIsUserBySourceAndPoolByKey() {
+    void topicRequestIsUserByPrincipalWithItsSourceAndPoolByKey() {
         AuditEvent event = AuditEvents.of(new AuditEvents.TopicWrite(
                 "audit-1",
                 "ce-1",
+                "tenant-demo",
                 "ci/pipeline-7",
                 "demo",
                 Operation.APPLY,
@@ -200,7 +201,7 @@ class AuditEventsTest {
                 COMPLETED,
                 "nodepool-api-service"));
         assertThat(event.verb()).isEqualTo("patch");
-        assertThat(event.user().username()).isEqualTo("ci/pipeline-7");
+        assertThat(event.user().username()).isEqualTo("tenant-demo");
         assertThat(event.user().groups()).containsExactly("demo");
         assertThat(event.objectRef())
                 .isEqualTo(new ObjectRef("nodepools", null, "p1", "compute.coreweave.com", "v1alpha1", null));
@@ -210,7 +211,8 @@ class AuditEventsTest {
         assertThat(event.responseStatus().reason()).isEqualTo("Invalid");
         assertThat(event.annotations())
                 .containsEntry(AuditEvents.ORG, "demo")
-                .containsEntry(AuditEvents.REQUEST_ID, "ce-1");
+                .containsEntry(AuditEvents.REQUEST_ID, "ce-1")
+                .containsEntry(AuditEvents.CLOUDEVENT_SOURCE, "ci/pipeline-7");
     }
 
     @Test

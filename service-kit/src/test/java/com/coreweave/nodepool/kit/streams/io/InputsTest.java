@@ -1,14 +1,18 @@
 package com.coreweave.nodepool.kit.streams.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
-import com.coreweave.nodepool.schema.events.NodeActivityReported;
+import com.coreweave.nodepool.kit.streams.internals.StreamsInternals;
+import com.coreweave.nodepool.kit.streams.io.RefusalObserver.RefusedRecord;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
+import com.coreweave.nodepool.schema.topics.TenantTopics;
 import com.coreweave.nodepool.schema.topics.Topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.stream.IntStream;
@@ -19,6 +23,7 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,8 +31,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Reading through the registry inside a topology: good records come out once whichever partition they arrived on (an
  * inbound record not on its key's partition takes the by-key repartition topic), refused ones land in the dead-letter
- * topic with the reason, and the next record is still read. The test driver delivers every record on partition 0, so
- * keys that Java's partitioner puts elsewhere play the records kcat would publish.
+ * topic with the reason, and the next record is still read. An org's own topic is read with the shared one, only for
+ * its org's keys, and its records reach the interpretation with their origin. The test driver delivers every record on
+ * partition 0, so keys that Java's partitioner puts elsewhere play the records kcat would publish.
  */
 class InputsTest {
 
@@ -36,17 +42,25 @@ class InputsTest {
     private static final String OUT = "read";
     private static final String DLQ = DeadLetters.serviceTopic("test-service");
 
+    private static final String BY_KEY = "inputs-test-" + Topics.NODE_ACTIVITY_REPORTED.name() + "-by-key-repartition";
+
     private TopologyTestDriver driver;
     private TestInputTopic<String, String> activity;
+    private TestInputTopic<String, String> demoActivity;
     private TestOutputTopic<String, String> read;
     private TestOutputTopic<String, String> dead;
+    private final List<RefusedRecord> refusals = new ArrayList<>();
 
     @BeforeEach
     void start() {
         StreamsBuilder builder = new StreamsBuilder();
-        new Inputs(builder, "test-service", PARTITIONS, CLOCK)
-                .read(Topics.NODE_ACTIVITY_REPORTED)
-                .mapValues(NodeActivityReported::node)
+        // Each node read comes out as <node>@<origin>: the org whose own topic it came from, or "shared".
+        new Inputs(builder, "test-service", PARTITIONS, CLOCK, refusals::add)
+                .read(
+                        Topics.NODE_ACTIVITY_REPORTED,
+                        (key, report, raw, origin) ->
+                                report.node() + "@" + (origin.fromTenantTopic() ? origin.tenantOrg() : "shared"),
+                        DLQ)
                 .to(OUT, Produced.with(Serdes.String(), Serdes.String()));
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "inputs-test");
@@ -54,6 +68,10 @@ class InputsTest {
         driver = new TopologyTestDriver(builder.build(), props);
         activity = driver.createInputTopic(
                 Topics.NODE_ACTIVITY_REPORTED.name(),
+                Serdes.String().serializer(),
+                Serdes.String().serializer());
+        demoActivity = driver.createInputTopic(
+                TenantTopics.of(Topics.NODE_ACTIVITY_REPORTED, "demo"),
                 Serdes.String().serializer(),
                 Serdes.String().serializer());
         read = driver.createOutputTopic(
@@ -82,9 +100,9 @@ class InputsTest {
 
         assertThat(read.readKeyValuesToMap())
                 .hasSize(pools.size())
-                .allSatisfy((key, node) -> assertThat(node).isEqualTo("node-" + key.substring("demo/".length())));
-        assertThat(driver.producedTopicNames())
-                .contains("inputs-test-" + Topics.NODE_ACTIVITY_REPORTED.name() + "-by-key-repartition");
+                .allSatisfy((key, node) ->
+                        assertThat(node).isEqualTo("node-" + key.substring("demo/".length()) + "@shared"));
+        assertThat(driver.producedTopicNames()).contains(BY_KEY);
         assertThat(dead.isEmpty()).isTrue();
     }
 
@@ -107,7 +125,88 @@ class InputsTest {
                     .isNotBlank();
         });
         assertThat(refused.getFirst().value()).isEqualTo("{not json");
-        assertThat(read.readValuesToList()).containsExactly("node-5");
+        assertThat(read.readValuesToList()).containsExactly("node-5@shared");
+    }
+
+    @Test
+    void anOrgsOwnTopicIsReadForItsOrgThroughTheByKeyTopicWithItsOrigin() {
+        String key = keyOnPartition(0);
+
+        demoActivity.pipeInput(key, report(key.substring("demo/".length()), "node-1"));
+
+        assertThat(read.readRecordsToList()).singleElement().satisfies(r -> {
+            assertThat(r.key()).isEqualTo(key);
+            assertThat(r.value()).isEqualTo("node-1@demo");
+            assertThat(r.headers().lastHeader(Inputs.TENANT_ORG))
+                    .as("the origin header stays inside Inputs")
+                    .isNull();
+        });
+        assertThat(driver.producedTopicNames())
+                .as("moved by key although already on its key's partition number: an org topic's say nothing")
+                .contains(BY_KEY);
+        assertThat(dead.isEmpty()).isTrue();
+        assertThat(refusals).isEmpty();
+    }
+
+    @Test
+    void anOrgsTopicRecordForAnotherOrgIsRefusedAsForbiddenAndNothingIsRead() {
+        String other = "{\"org\":\"other\",\"pool\":\"p\",\"node\":\"node-1\",\"active\":true}";
+
+        demoActivity.pipeInput("other/p", other);
+        demoActivity.pipeInput("not-a-pool-key", report("p", "node-2"));
+
+        var refused = dead.readRecordsToList();
+        assertThat(refused)
+                .extracting(
+                        r -> header(r.headers().lastHeader(DeadLetters.ERROR).value()))
+                .as("a key that does not parse keeps its own code")
+                .containsExactly("Forbidden", "InvalidKey");
+        assertThat(header(refused.getFirst()
+                        .headers()
+                        .lastHeader(DeadLetters.REASON)
+                        .value()))
+                .isEqualTo("a record for org other on org demo's topic node-activity-reported.demo");
+        assertThat(header(refused.getFirst()
+                        .headers()
+                        .lastHeader(DeadLetters.SOURCE_TOPIC)
+                        .value()))
+                .isEqualTo("node-activity-reported.demo");
+        assertThat(refused.getFirst().value()).isEqualTo(other);
+        assertThat(read.isEmpty()).isTrue();
+        assertThat(driver.producedTopicNames()).doesNotContain(BY_KEY);
+        assertThat(refusals)
+                .extracting(r -> r.rejection().code().header(), RefusedRecord::topic, RefusedRecord::key)
+                .containsExactly(
+                        tuple("Forbidden", "node-activity-reported.demo", "other/p"),
+                        tuple("InvalidKey", "node-activity-reported.demo", "not-a-pool-key"));
+    }
+
+    @Test
+    void anOriginHeaderFromTheWireIsDroppedOnTheSharedTopic() {
+        for (String key : List.of(keyOnPartition(0), keyOnPartition(1))) {
+            TestRecord<String, String> spoofed = new TestRecord<>(
+                    key,
+                    report(key.substring("demo/".length()), "node-1"),
+                    StreamsInternals.headers().add(Inputs.TENANT_ORG, "demo".getBytes(StandardCharsets.UTF_8)));
+            activity.pipeInput(spoofed);
+        }
+
+        assertThat(read.readRecordsToList())
+                .as("on its key's partition and moved by key alike")
+                .hasSize(2)
+                .allSatisfy(r -> {
+                    assertThat(r.value()).endsWith("@shared");
+                    assertThat(r.headers().lastHeader(Inputs.TENANT_ORG)).isNull();
+                });
+    }
+
+    /** A key of org demo that Java's partitioner puts on {@code partition}. */
+    private static String keyOnPartition(int partition) {
+        return IntStream.range(0, 100)
+                .mapToObj(i -> "demo/pool-" + i)
+                .filter(k -> KeyPartition.of(k, PARTITIONS) == partition)
+                .findFirst()
+                .orElseThrow();
     }
 
     private static String report(String pool, String node) {
