@@ -139,7 +139,8 @@ make_broker_certificate() {
   keytool -gencert -rfc -alias ca -keystore "$SECRETS_DIR/ca.p12" -storepass "$TLS_PASSWORD" -sigalg SHA256withRSA \
     -validity "$LEAF_DAYS" -infile "$work/broker.csr" -outfile "$work/broker.crt" \
     -ext BC:c=ca:false -ext KU:c=digitalSignature,keyEncipherment -ext EKU=serverAuth,clientAuth \
-    -ext SAN=dns:kafka,dns:localhost,ip:127.0.0.1 >/dev/null 2>&1 || die "keytool could not sign the broker's certificate"
+    -ext SAN=dns:kafka,dns:localhost,ip:127.0.0.1 >/dev/null 2>&1 ||
+    die "keytool could not sign the broker's certificate"
   keytool -importcert -noprompt -alias ca -file "$SECRETS_DIR/ca.crt" -keystore "$store" -storepass "$TLS_PASSWORD" \
     >/dev/null 2>&1 || die "keytool could not add the CA to the broker's key store"
   keytool -importcert -noprompt -alias kafka-broker -file "$work/broker.crt" -keystore "$store" \
@@ -171,9 +172,10 @@ pki() {
   done < <(every_principal)
 
   # The broker's own client (a super user): the access container and the broker's healthcheck use it.
-  printf '%s\n' "security.protocol=SSL" "ssl.keystore.type=PKCS12" "ssl.keystore.location=$SECRETS_DIR/kafka-broker.p12" \
-    "ssl.keystore.password=$TLS_PASSWORD" "ssl.key.password=$TLS_PASSWORD" "ssl.truststore.type=PEM" \
-    "ssl.truststore.location=$SECRETS_DIR/ca.crt" >"$SECRETS_DIR/broker-client.properties"
+  printf '%s\n' "security.protocol=SSL" "ssl.keystore.type=PKCS12" \
+    "ssl.keystore.location=$SECRETS_DIR/kafka-broker.p12" "ssl.keystore.password=$TLS_PASSWORD" \
+    "ssl.key.password=$TLS_PASSWORD" "ssl.truststore.type=PEM" "ssl.truststore.location=$SECRETS_DIR/ca.crt" \
+    >"$SECRETS_DIR/broker-client.properties"
 
   # Each service's login, read by its entrypoint into KAFKA_SASL_JAAS_CONFIG (docker-compose.yml, x-service).
   for principal in "${SERVICES[@]}"; do
@@ -226,8 +228,8 @@ kafka_tool() {
   fi
   output="$(mktemp)"
   for attempt in 1 2 3; do
-    if "$KAFKA_BIN/$tool" --bootstrap-server "$BROKER_BOOTSTRAP" --command-config "$SECRETS_DIR/broker-client.properties" \
-      "$@" >"$output" 2>&1; then
+    if "$KAFKA_BIN/$tool" --bootstrap-server "$BROKER_BOOTSTRAP" \
+      --command-config "$SECRETS_DIR/broker-client.properties" "$@" >"$output" 2>&1; then
       rm -f "$output"
       return 0
     fi
@@ -262,7 +264,8 @@ shared_acls() {
   mapfile -t registry < <(topic_options "${REGISTRY_TOPICS[@]}")
   mapfile -t inbound < <(topic_options "${INBOUND_TOPICS[@]/%/.}")
   # Services read one another's facts and create the topics they use at start-up; operators read every topic.
-  allow "${SERVICES[@]}" "$OPERATOR" -- Read Describe DescribeConfigs -- --resource-pattern-type literal "${registry[@]}"
+  allow "${SERVICES[@]}" "$OPERATOR" -- Read Describe DescribeConfigs -- \
+    --resource-pattern-type literal "${registry[@]}"
   allow "${SERVICES[@]}" -- Create -- --resource-pattern-type literal "${registry[@]}"
   # Every org's inbound topics, <topic>.<org>.
   allow "${SERVICES[@]}" "$OPERATOR" -- Read Describe -- --resource-pattern-type prefixed "${inbound[@]}"
@@ -309,7 +312,8 @@ access_job() {
 
 access() {
   [[ "${1:-}" == --dry-run ]] && DRY_RUN=true
-  [[ -s "$SECRETS_DIR/principals.properties" ]] || die "$SECRETS_DIR/principals.properties is missing (kafka-pki makes it)"
+  [[ -s "$SECRETS_DIR/principals.properties" ]] ||
+    die "$SECRETS_DIR/principals.properties is missing (kafka-pki makes it)"
   export KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xmx96m}"
   export KAFKA_JVM_PERFORMANCE_OPTS="${KAFKA_JVM_PERFORMANCE_OPTS:--XX:TieredStopAtLevel=1 -XX:+UseSerialGC}"
   local job jobs running=0 failed=0

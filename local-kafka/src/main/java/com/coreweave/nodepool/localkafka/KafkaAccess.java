@@ -33,22 +33,17 @@ public final class KafkaAccess {
     /** The monitoring system: raises and resolves node alerts. */
     public static final String MONITORING = "monitoring";
 
-    private static final String TENANT_PREFIX = "tenant-";
-
     private KafkaAccess() {}
 
     /** The principal of an org's platform team. */
     public static String tenant(String org) {
-        if (!TenantTopics.validOrg(org)) {
-            throw new IllegalArgumentException("'" + org + "' is not an org id");
-        }
-        return TENANT_PREFIX + org;
+        return TenantTopics.principal(org);
     }
 
     /** The org whose principal {@code principal} is, or null for any other principal. */
     public static String orgOf(String principal) {
-        if (principal.startsWith(TENANT_PREFIX)) {
-            String org = principal.substring(TENANT_PREFIX.length());
+        if (principal.startsWith(TenantTopics.PRINCIPAL_PREFIX)) {
+            String org = principal.substring(TenantTopics.PRINCIPAL_PREFIX.length());
             return TenantTopics.validOrg(org) ? org : null;
         }
         return null;
@@ -106,7 +101,7 @@ public final class KafkaAccess {
         if (!service && !principal.equals(OPERATOR) && !principal.equals(MONITORING)) {
             throw new IllegalArgumentException(
                     "'" + principal + "' is not a principal of the system: one of " + Topics.SERVICES + ", " + OPERATOR
-                            + ", " + MONITORING + ", " + ADMIN + " or " + TENANT_PREFIX + "<org>");
+                            + ", " + MONITORING + ", " + ADMIN + " or " + TenantTopics.PRINCIPAL_PREFIX + "<org>");
         }
         for (Topic<?, ?> topic : registryTopics()) {
             if (writers(topic).contains(principal)) {

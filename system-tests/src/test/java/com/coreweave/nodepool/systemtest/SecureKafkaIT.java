@@ -62,7 +62,9 @@ class SecureKafkaIT {
                 .untilAsserted(() -> SpineIT.assertHealthy(demo.get(Api.POOLS + "/" + name), 1));
         JsonNode audited = auditedTopicWrite(name);
         assertThat(audited.at("/user/username").asText()).as("audited user").isEqualTo("tenant-demo");
-        assertThat(audited.at("/objectRef/namespace").asText()).isEqualTo("demo");
+        assertThat(audited.at("/annotations/nodepool.coreweave.com~1org").asText()).isEqualTo("demo");
+        assertThat(audited.at("/annotations/nodepool.coreweave.com~1cloudevent-source").asText())
+                .isEqualTo("platform-team/kcat");
         assertThat(audited.at("/responseStatus/code").asInt()).isEqualTo(201);
     }
 

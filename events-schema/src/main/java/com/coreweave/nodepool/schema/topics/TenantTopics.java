@@ -52,9 +52,16 @@ public final class TenantTopics {
         return validOrg(org) ? Optional.of(org) : Optional.empty();
     }
 
+    /** What the Kafka principal of an org's platform team starts with; the org follows. */
+    public static final String PRINCIPAL_PREFIX = "tenant-";
+
     /** The Kafka principal of {@code org}'s platform team, the one whose ACLs let it write its org topics. */
     public static String principal(String org) {
-        return "tenant-" + org;
+        if (!validOrg(org)) {
+            throw new IllegalArgumentException(
+                    "'" + org + "' is not an org id (a DNS subdomain of at most " + MAX_ORG_LENGTH + " characters)");
+        }
+        return PRINCIPAL_PREFIX + org;
     }
 
     public static boolean validOrg(String org) {

@@ -111,8 +111,11 @@ public final class PipelineBenchmark {
 
     private final int baselineOneAtATime = Settings.integer("baseline-one-at-a-time", converge1);
     private final String serviceHeap = Settings.text("service-heap", Stack.DEFAULT_SERVICE_HEAP);
-    /** {@code secure} (SASL_SSL, SCRAM-SHA-512, ACLs: the default) or {@code plaintext}, to measure what security costs. */
+    /**
+     * {@code secure} (SASL_SSL, SCRAM-SHA-512, ACLs: the default) or {@code plaintext}, to measure what security costs.
+     */
     private final String kafkaSecurity = Settings.text("kafka", "secure");
+
     private final Path outDir = Path.of(Settings.text("output-dir", "target")).toAbsolutePath();
 
     // ---------------------------------------------------------------------------------------------------- state
@@ -271,8 +274,8 @@ public final class PipelineBenchmark {
                 builder.withPlaintextKafka();
                 notes.add("broker: PLAINTEXT, no authentication or ACLs (-Dbench.kafka=plaintext)");
             }
-            default -> throw new IllegalArgumentException(
-                    "-Dbench.kafka is secure or plaintext, not '" + kafkaSecurity + "'");
+            default ->
+                throw new IllegalArgumentException("-Dbench.kafka is secure or plaintext, not '" + kafkaSecurity + "'");
         }
         // -Dbench.service.<module|all>.<key>=<value>: extra settings for experiments, e.g. a shorter commit interval.
         serviceProperties.forEach((spec, value) -> {
