@@ -62,8 +62,10 @@ class SecureKafkaIT {
                 .untilAsserted(() -> SpineIT.assertHealthy(demo.get(Api.POOLS + "/" + name), 1));
         JsonNode audited = auditedTopicWrite(name);
         assertThat(audited.at("/user/username").asText()).as("audited user").isEqualTo("tenant-demo");
-        assertThat(audited.at("/annotations/nodepool.coreweave.com~1org").asText()).isEqualTo("demo");
-        assertThat(audited.at("/annotations/nodepool.coreweave.com~1cloudevent-source").asText())
+        assertThat(audited.at("/annotations/nodepool.coreweave.com~1org").asText())
+                .isEqualTo("demo");
+        assertThat(audited.at("/annotations/nodepool.coreweave.com~1cloudevent-source")
+                        .asText())
                 .isEqualTo("platform-team/kcat");
         assertThat(audited.at("/responseStatus/code").asInt()).isEqualTo(201);
     }
@@ -82,6 +84,12 @@ class SecureKafkaIT {
             assertThat(refused.header("dlq.reason")).contains("other").contains("demo");
         }
         assertThat(other.get(Api.POOLS + "/" + name).code()).isEqualTo(404);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            JsonNode audited = auditedTopicWrite(name);
+            assertThat(audited.at("/user/username").asText()).as("audited user").isEqualTo("tenant-demo");
+            assertThat(audited.at("/responseStatus/code").asInt()).isEqualTo(403);
+            assertThat(audited.at("/responseStatus/reason").asText()).isEqualTo("Forbidden");
+        });
     }
 
     @Test
