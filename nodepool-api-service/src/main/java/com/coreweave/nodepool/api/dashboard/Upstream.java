@@ -14,8 +14,9 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
- * Reads of another service's API on the caller's behalf: the caller's own token goes along, so that service decides
- * what the caller may see, and its answer (a body or a {@code Status}) comes back as it was given.
+ * Reads of another service's API on the caller's behalf: a peer assertion of the caller goes along (never the caller's
+ * own credential, which a caller by client certificate does not even have), so that service decides what the caller may
+ * see, and its answer (a body or a {@code Status}) comes back as it was given.
  */
 @ApplicationScoped
 public class Upstream {
@@ -35,8 +36,7 @@ public class Upstream {
                 .timeout(settings.upstreamTimeout())
                 .header("Accept", MediaType.APPLICATION_JSON)
                 .GET();
-        // The caller's own bearer token, when it sent one; a caller by client certificate has none to pass on.
-        caller.authorization().ifPresent(authorization -> builder.header("Authorization", authorization));
+        builder.header(CurrentCaller.PEER_ASSERTION_HEADER, caller.peerAssertion());
         HttpRequest request = builder.build();
         try {
             HttpResponse<byte[]> answer = http.send(request, HttpResponse.BodyHandlers.ofByteArray());

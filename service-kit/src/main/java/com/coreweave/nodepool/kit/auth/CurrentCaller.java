@@ -3,7 +3,6 @@ package com.coreweave.nodepool.kit.auth;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import java.util.Optional;
 
 /**
  * The caller of the request being served, set by {@link BearerTokenFilter}: the one place every read and write asks who
@@ -19,11 +18,9 @@ public class CurrentCaller {
     TokenRealm realm;
 
     private Caller caller;
-    private String authorization;
 
-    void set(Caller authenticated, String authorizationHeader) {
+    void set(Caller authenticated) {
         this.caller = authenticated;
-        this.authorization = authorizationHeader;
     }
 
     public Caller get() {
@@ -53,15 +50,6 @@ public class CurrentCaller {
     public String credential() {
         Caller c = get();
         return c.user() + '\n' + c.org();
-    }
-
-    /**
-     * The {@code Authorization} header the caller sent, if any (a client certificate sends none): for a call to another
-     * service's public API on the caller's behalf.
-     */
-    public Optional<String> authorization() {
-        get();
-        return Optional.ofNullable(authorization);
     }
 
     /**

@@ -22,7 +22,7 @@ import javax.crypto.spec.SecretKeySpec;
  */
 final class PeerAssertions {
 
-    /** The header an assertion travels in; accepted only on {@code /internal/...} paths. */
+    /** The header an assertion travels in; accepted only on {@code /internal/...} paths and for reads. */
     static final String HEADER = CurrentCaller.PEER_ASSERTION_HEADER;
 
     static final String AUDIENCE = "peer";

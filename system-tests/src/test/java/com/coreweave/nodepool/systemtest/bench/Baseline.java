@@ -174,7 +174,10 @@ final class Baseline {
                 Stack.jvmOptions(Path.of(System.getProperty("stack.project-root", ".."))
                         .toAbsolutePath()
                         .normalize()),
-                "-Djava.util.logging.manager=org.jboss.logmanager.LogManager",
+                "-Djava.util.logging.manager=org.jboss.logmanager.LogManager"));
+        // The harness's own Kafka client settings (on the secured broker: its super user's login), as -D arguments.
+        command.addAll(ClientSecurity.serviceArguments());
+        command.addAll(List.of(
                 "-cp",
                 System.getProperty("java.class.path"),
                 BaselineChain.class.getName(),
