@@ -42,6 +42,9 @@ public final class LocalKafkaMain {
             return;
         }
         BrokerLogging.quietAllKafka();
+        if (options.authorizerLog() != null) {
+            BrokerLogging.auditDenials(options.authorizerLog());
+        }
         try {
             run(options);
         } catch (Exception e) {

@@ -13,10 +13,12 @@ record LocalKafkaOptions(
         int internalPort,
         Path tlsDir,
         String tlsPassword,
-        Path principals) {
+        Path principals,
+        Path authorizerLog) {
 
     static final String USAGE = "usage: LocalKafkaMain --data-dir <dir> [--port <n>] [--controller-port <n>]"
-            + " [--tls-dir <dir> --principals <file> [--tls-password <p>] [--internal-port <n>]]"
+            + " [--tls-dir <dir> --principals <file> [--tls-password <p>] [--internal-port <n>]"
+            + " [--authorizer-log <file>]]"
             + " (defaults: port 9092, controller port 9093, internal port 9094; --tls-dir holds kafka-broker.p12 and"
             + " ca.crt, --principals is a properties file of <principal>=<password>)";
 
@@ -36,6 +38,7 @@ record LocalKafkaOptions(
         Path dataDir = null;
         Path tlsDir = null;
         Path principals = null;
+        Path authorizerLog = null;
         String tlsPassword = DEFAULT_TLS_PASSWORD;
         int port = 9092;
         int controllerPort = 9093;
@@ -54,6 +57,7 @@ record LocalKafkaOptions(
                 case "--tls-dir" -> tlsDir = Path.of(value).toAbsolutePath();
                 case "--tls-password" -> tlsPassword = value;
                 case "--principals" -> principals = Path.of(value).toAbsolutePath();
+                case "--authorizer-log" -> authorizerLog = Path.of(value).toAbsolutePath();
                 default -> throw new IllegalArgumentException("unknown argument " + name);
             }
         }
@@ -69,7 +73,11 @@ record LocalKafkaOptions(
         if (tlsDir != null && (internalPort == port || internalPort == controllerPort)) {
             throw new IllegalArgumentException("--internal-port must differ from --port and --controller-port");
         }
-        return new LocalKafkaOptions(dataDir, port, controllerPort, internalPort, tlsDir, tlsPassword, principals);
+        if (authorizerLog != null && tlsDir == null) {
+            throw new IllegalArgumentException("--authorizer-log needs a secured broker (--tls-dir, --principals)");
+        }
+        return new LocalKafkaOptions(
+                dataDir, port, controllerPort, internalPort, tlsDir, tlsPassword, principals, authorizerLog);
     }
 
     private static int port(String name, String value) {

@@ -73,13 +73,14 @@ class DashboardApiIT {
     }
 
     @Test
-    void quotasAreTheCallersOwnOrEveryOrgsForAnOperatorAskedWithTheCallersToken() {
+    void quotasAreTheCallersOwnOrEveryOrgsForAnOperatorAskedWithAPeerAssertionNotTheCallersToken() {
         NodePoolApiIT.as("demo-token")
                 .get("/dashboard/api/quotas")
                 .then()
                 .statusCode(200)
                 .body("asked", equalTo("/quotas"))
-                .body("token", equalTo("Bearer demo-token"));
+                .body("authorization", equalTo("null"))
+                .body("asserted.org", equalTo("demo"));
         NodePoolApiIT.as("admin-token")
                 .get("/dashboard/api/quotas")
                 .then()

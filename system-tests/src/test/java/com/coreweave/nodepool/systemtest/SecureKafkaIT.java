@@ -107,6 +107,14 @@ class SecureKafkaIT {
                     .isNotZero();
             assertThat(sent.output()).as(topic).containsIgnoringCase("authorization failed");
         }
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(Files.readString(stack.brokerAuthorizerLog()))
+                        .as("the broker's authorizer log")
+                        // A producer asks for the topic's metadata first: that is where the broker refuses it.
+                        .contains("Principal = User:tenant-demo is Denied operation = DESCRIBE from host = 127.0.0.1"
+                                + " on resource = Topic:LITERAL:quota-limit-set")
+                        .contains("Principal = User:tenant-demo is Denied operation = DESCRIBE from host = 127.0.0.1"
+                                + " on resource = Topic:LITERAL:nodepool-requested.other"));
     }
 
     @Test

@@ -118,7 +118,9 @@ public final class Stack implements AutoCloseable {
                     "--principals",
                     principals.write().toString(),
                     "--internal-port",
-                    String.valueOf(freePort())));
+                    String.valueOf(freePort()),
+                    "--authorizer-log",
+                    logs.resolve("kafka-authorizer.log").toString()));
         } else {
             principals = null;
         }
@@ -211,6 +213,12 @@ public final class Stack implements AutoCloseable {
     /** The key pair every service checks bearer JWTs with; {@link JwtKeys#sign} makes tokens. */
     public JwtKeys jwtKeys() {
         return jwtKeys;
+    }
+
+    /** What the secured broker's authorizer refused, one line each (principal, operation, resource). */
+    public Path brokerAuthorizerLog() {
+        securePrincipals();
+        return logs.resolve("kafka-authorizer.log");
     }
 
     /** The audit log of a service's first instance: one Kubernetes audit Event a line (docs/security.md, "Audit"). */
