@@ -1,8 +1,10 @@
 package com.coreweave.nodepool.api.domain;
 
+import com.coreweave.nodepool.api.kube.FieldOwnership;
 import com.coreweave.nodepool.api.kube.JsonSize;
 import com.coreweave.nodepool.api.kube.ResourceVersions;
 import com.coreweave.nodepool.kit.rest.FieldErrors;
+import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.PoolRef;
@@ -10,10 +12,12 @@ import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.events.RequestDecided.Outcome;
 import com.coreweave.nodepool.schema.resource.CwEvent;
+import com.coreweave.nodepool.schema.resource.ManagedFieldsEntry;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.resource.Statuses;
+import com.coreweave.nodepool.schema.topics.TenantTopics;
 import io.fabric8.kubernetes.api.model.Status;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -97,6 +101,25 @@ public final class PoolDecider {
         };
     }
 
+    /**
+     * The managers after a topic request: an org topic's record is its org's principal's ({@code tenant-<org>}, whom
+     * the broker authenticated), an update of the fields it changed, as Kubernetes records a write's manager; a record
+     * of the shared topic (a service's own, e.g. the autoscaler's) changes no manager.
+     */
+    static List<ManagedFieldsEntry> topicManagers(PoolRequest request, NodePool current, NodePool next, Instant now) {
+        List<ManagedFieldsEntry> stored =
+                current == null ? null : current.metadata().managedFields();
+        if (request.tenantOrg() == null) {
+            return stored;
+        }
+        return FieldOwnership.update(
+                current == null ? null : Json.mapper().valueToTree(current.withStatus(null)),
+                stored,
+                Json.mapper().valueToTree(next.withStatus(null)),
+                TenantTopics.principal(request.tenantOrg()),
+                now.truncatedTo(ChronoUnit.SECONDS));
+    }
+
     private static Decision create(
             PoolRequest request, WriteContext ctx, Function<NodePoolSpec, PlatformValidator.Verdict> validator) {
         ObjectMeta given = request.manifest().metadata();
@@ -113,6 +136,9 @@ public final class PoolDecider {
                 request.fromRest() ? given.managedFields() : null);
         NodePoolSpec spec = request.manifest().spec().withDefaults(ctx.defaultZone());
         NodePool pool = NodePool.of(meta, spec, null);
+        if (!request.fromRest()) {
+            pool = pool.withMetadata(meta.withManagedFields(topicManagers(request, null, pool, ctx.now())));
+        }
         Status oversized = oversized(pool);
         if (oversized != null) {
             return Decision.refused(request, oversized, ctx.now());
@@ -170,8 +196,27 @@ public final class PoolDecider {
         boolean specChanged = !spec.equals(old);
         boolean metaChanged = !Objects.equals(emptyToNull(given.labels()), emptyToNull(stored.labels()))
                 || !Objects.equals(emptyToNull(given.annotations()), emptyToNull(stored.annotations()));
-        // The REST API keeps metadata.managedFields (who set which field); a topic request leaves them as they are.
-        var managedFields = request.fromRest() ? given.managedFields() : stored.managedFields();
+        // The REST API keeps metadata.managedFields (who set which field); for a topic request the principal that
+        // wrote it is the manager of what it changed (topicManagers).
+        var managedFields = request.fromRest()
+                ? given.managedFields()
+                : topicManagers(
+                        request,
+                        current.nodePool(),
+                        NodePool.of(
+                                new ObjectMeta(
+                                        name,
+                                        stored.uid(),
+                                        stored.generation(),
+                                        stored.resourceVersion(),
+                                        stored.creationTimestamp(),
+                                        null,
+                                        given.labels(),
+                                        given.annotations(),
+                                        stored.managedFields()),
+                                spec,
+                                null),
+                        ctx.now());
         boolean managersChanged = !Objects.equals(managedFields, stored.managedFields());
         if (!specChanged && !metaChanged && !managersChanged) {
             return new Decision(decided(request, Outcome.UNCHANGED, 200, current, ctx), null, List.of());

@@ -701,6 +701,58 @@ class PoolDeciderTest {
         }
     }
 
+    /** Issue 27: a topic request's manager is the principal the broker authenticated, never a name it chose. */
+    @Nested
+    class TopicManagers {
+
+        private Decision fromTopic(String tenantOrg, NodePool manifest, NodePoolAccepted current, String version) {
+            PoolRequest request = new PoolRequest(
+                    "req-" + version, "platform/ci", tenantOrg, PoolKey.parse(KEY), APPLY, manifest, LATER, null);
+            return PoolDecider.decide(
+                    request, current, new WriteContext(LATER, version, UID, ZONE, null), PoolDeciderTest.this::judge);
+        }
+
+        @Test
+        void aPoolCreatedOnItsOrgsTopicIsManagedByTheOrgsPrincipal() {
+            Decision decision = fromTopic("demo", manifest(spec().targetNodes(2).build()), null, "100");
+
+            List<ManagedFieldsEntry> managers =
+                    decision.next().nodePool().metadata().managedFields();
+            assertThat(managers).singleElement().satisfies(entry -> {
+                assertThat(entry.manager()).isEqualTo("tenant-demo");
+                assertThat(entry.operation()).isEqualTo("Update");
+                assertThat(entry.fieldsV1().at("/f:spec/f:targetNodes").isObject())
+                        .isTrue();
+            });
+        }
+
+        @Test
+        void anUpdateOnItsOrgsTopicTakesOverOnlyTheFieldsItChanged() {
+            NodePoolAccepted current = fromTopic(
+                            "demo", manifest(spec().targetNodes(2).build()), null, "100")
+                    .next();
+
+            Decision decision = fromTopic("demo", manifest(spec().targetNodes(3).build()), current, "101");
+
+            assertThat(decision.next().nodePool().spec().targetNodes()).isEqualTo(3);
+            assertThat(decision.next().nodePool().metadata().managedFields())
+                    .extracting(ManagedFieldsEntry::manager)
+                    .containsExactly("tenant-demo");
+        }
+
+        @Test
+        void aRecordOfTheSharedTopicChangesNoManager() {
+            NodePoolAccepted current = fromTopic(
+                            "demo", manifest(spec().targetNodes(2).build()), null, "100")
+                    .next();
+
+            Decision decision = fromTopic(null, manifest(spec().targetNodes(4).build()), current, "101");
+
+            assertThat(decision.next().nodePool().metadata().managedFields())
+                    .isEqualTo(current.nodePool().metadata().managedFields());
+        }
+    }
+
     @Nested
     class Delete {
 
