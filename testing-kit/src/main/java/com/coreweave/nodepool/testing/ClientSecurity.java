@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The security settings of every Kafka client the tests, the harness, the benchmarks and chaos build (issue 27), from
@@ -25,28 +26,43 @@ public final class ClientSecurity {
     private static final String PROTOCOL = "security.protocol";
     private static final String ENDPOINT_IDENTIFICATION = "ssl.endpoint.identification.algorithm";
 
-    /** Settings a running test stack gives this process's clients instead, while it runs ({@link #use}). */
-    private static volatile Map<String, Object> inUse;
+    /**
+     * Settings running test stacks give this process's clients of their brokers, by bootstrap servers ({@link #use}):
+     * several stacks, each with its own broker and passwords, may run in one test JVM.
+     */
+    private static final Map<String, Map<String, Object>> BY_BROKER = new ConcurrentHashMap<>();
 
     private ClientSecurity() {}
 
     /**
-     * Makes {@code settings} (client names: {@code security.protocol}, ...) this process's clients' settings until
-     * {@link #clear()}: a test stack whose broker is secured sets the credentials of its super user here.
+     * Makes {@code settings} (client names: {@code security.protocol}, ...) the settings of this process's clients of
+     * the broker at {@code bootstrapServers} until {@link #clear}: a test stack whose broker is secured sets the
+     * credentials of its super user here.
      */
-    public static void use(Map<String, Object> settings) {
-        inUse = Map.copyOf(settings);
+    public static void use(String bootstrapServers, Map<String, Object> settings) {
+        BY_BROKER.put(bootstrapServers, Map.copyOf(settings));
     }
 
-    /** Back to the settings of the system properties and the environment. */
-    public static void clear() {
-        inUse = null;
+    /** Clients of that broker are back to the settings of the system properties and the environment. */
+    public static void clear(String bootstrapServers) {
+        BY_BROKER.remove(bootstrapServers);
     }
 
-    /** The settings by their client names ({@code security.protocol}, ...); empty when nothing is set. */
+    /**
+     * The settings by their client names ({@code security.protocol}, ...) from the system properties and the
+     * environment; empty when nothing is set.
+     */
     public static Map<String, Object> properties() {
-        Map<String, Object> settings = inUse;
-        return settings != null ? settings : properties(systemProperties(), System.getenv());
+        return properties(systemProperties(), System.getenv());
+    }
+
+    /**
+     * The settings of a client of the broker at {@code bootstrapServers}: a running stack's, else
+     * {@link #properties()}.
+     */
+    public static Map<String, Object> properties(String bootstrapServers) {
+        Map<String, Object> settings = BY_BROKER.get(bootstrapServers);
+        return settings != null ? settings : properties();
     }
 
     static Map<String, Object> properties(Map<String, String> system, Map<String, String> environment) {
@@ -88,7 +104,7 @@ public final class ClientSecurity {
         Map<String, Object> all = new LinkedHashMap<>();
         all.put("bootstrap.servers", bootstrapServers);
         all.putAll(config);
-        all.putAll(properties());
+        all.putAll(properties(bootstrapServers));
         return all;
     }
 
@@ -113,6 +129,15 @@ public final class ClientSecurity {
         Map<String, String> config = new TreeMap<>();
         properties().forEach((key, value) -> config.put(PREFIX + key, String.valueOf(value)));
         return config;
+    }
+
+    /**
+     * The settings of a client of the broker at {@code bootstrapServers} as {@code -Dkafka.<key>=<value>} arguments.
+     */
+    public static List<String> serviceArguments(String bootstrapServers) {
+        List<String> arguments = new ArrayList<>();
+        properties(bootstrapServers).forEach((key, value) -> arguments.add("-D" + PREFIX + key + "=" + value));
+        return arguments;
     }
 
     /** {@link #serviceConfig()} as {@code -Dkey=value} arguments of a child JVM. */

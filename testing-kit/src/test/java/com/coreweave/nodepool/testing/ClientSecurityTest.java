@@ -18,6 +18,26 @@ class ClientSecurityTest {
     }
 
     @Test
+    void eachRunningStacksBrokerHasItsOwnSettings() {
+        ClientSecurity.use("one:9092", Map.of("security.protocol", "SASL_SSL", "sasl.jaas.config", "one"));
+        ClientSecurity.use("two:9092", Map.of("security.protocol", "SASL_SSL", "sasl.jaas.config", "two"));
+        try {
+            assertThat(ClientSecurity.client("one:9092")).containsEntry("sasl.jaas.config", "one");
+            assertThat(ClientSecurity.client("two:9092")).containsEntry("sasl.jaas.config", "two");
+            assertThat(ClientSecurity.client("other:9092")).containsOnlyKeys("bootstrap.servers");
+            assertThat(ClientSecurity.serviceArguments("two:9092")).contains("-Dkafka.sasl.jaas.config=two");
+
+            ClientSecurity.clear("one:9092");
+
+            assertThat(ClientSecurity.client("one:9092")).containsOnlyKeys("bootstrap.servers");
+            assertThat(ClientSecurity.client("two:9092")).containsEntry("sasl.jaas.config", "two");
+        } finally {
+            ClientSecurity.clear("one:9092");
+            ClientSecurity.clear("two:9092");
+        }
+    }
+
+    @Test
     void systemPropertiesOverTheEnvironment() {
         assertThat(ClientSecurity.properties(
                         Map.of(

@@ -176,7 +176,7 @@ final class Baseline {
                         .normalize()),
                 "-Djava.util.logging.manager=org.jboss.logmanager.LogManager"));
         // The harness's own Kafka client settings (on the secured broker: its super user's login), as -D arguments.
-        command.addAll(ClientSecurity.serviceArguments());
+        command.addAll(ClientSecurity.serviceArguments(bootstrap));
         command.addAll(List.of(
                 "-cp",
                 System.getProperty("java.class.path"),

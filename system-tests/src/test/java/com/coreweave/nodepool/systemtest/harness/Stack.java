@@ -141,7 +141,7 @@ public final class Stack implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         if (principals != null) {
             // The test's own probes and producers are the cluster's administrator, who may read and write anything.
-            ClientSecurity.use(principals.client(KafkaAccess.ADMIN));
+            ClientSecurity.use(bootstrapServers(), principals.client(KafkaAccess.ADMIN));
         }
         try {
             startBroker();
@@ -321,7 +321,7 @@ public final class Stack implements AutoCloseable {
             }
         }
         broker.stop(CLOSING_STOP);
-        ClientSecurity.clear();
+        ClientSecurity.clear(bootstrapServers());
         deleteRecursively(workDir);
         if (Thread.currentThread() != shutdownHook) {
             try {
