@@ -5,6 +5,7 @@ import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /** How a service reaches Kafka and which topics it makes sure exist before it starts processing. */
 @ConfigMapping(prefix = "nodepool.kafka")
@@ -23,6 +24,20 @@ public interface KafkaSettings {
     @WithName("replication-factor")
     @WithDefault("1")
     short replicationFactor();
+
+    /** {@code min.insync.replicas} of created topics; unset: the broker's default. 2 with replication factor 3. */
+    @WithName("min-insync-replicas")
+    Optional<Integer> minInsyncReplicas();
+
+    /** Replication factor 1 even on a cluster of three or more brokers (TopicPlacement refuses it otherwise). */
+    @WithName("allow-unreplicated")
+    @WithDefault("false")
+    boolean allowUnreplicated();
+
+    /** How created topics are replicated, from the three settings above. */
+    default TopicPlacement placement() {
+        return new TopicPlacement(replicationFactor(), minInsyncReplicas(), allowUnreplicated());
+    }
 
     /** The topics (names from the registry) this service reads or writes; created at start-up if missing. */
     List<String> topics();

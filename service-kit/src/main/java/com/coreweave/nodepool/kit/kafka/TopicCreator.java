@@ -62,6 +62,15 @@ public class TopicCreator {
         return topics;
     }
 
+    /** The broker-side configuration of one topic, replicated as {@code placement} says. */
+    static Map<String, String> configOf(Topic<?, ?> topic, TopicPlacement placement) {
+        Map<String, String> config = configOf(topic);
+        placement
+                .minInsyncReplicas()
+                .ifPresent(m -> config.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(m)));
+        return config;
+    }
+
     /** The broker-side configuration of one topic. */
     static Map<String, String> configOf(Topic<?, ?> topic) {
         Map<String, String> config = new HashMap<>();
@@ -113,24 +122,40 @@ public class TopicCreator {
             requirePartitions(
                     admin,
                     topics.stream().map(Topic::name).filter(existing::contains).toList());
+            TopicPlacement placement = settings.placement();
             List<NewTopic> missing = topics.stream()
                     .filter(t -> !existing.contains(t.name()))
-                    .map(t -> new NewTopic(t.name(), settings.partitions(), settings.replicationFactor())
-                            .configs(configOf(t)))
+                    .map(t -> new NewTopic(t.name(), settings.partitions(), placement.replicationFactor())
+                            .configs(configOf(t, placement)))
                     .toList();
             if (missing.isEmpty()) {
+                LOG.infof("all %d topics of this service exist", topics.size());
                 return;
             }
+            int brokers =
+                    admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size();
+            placement.problem(brokers).ifPresent(problem -> {
+                throw new IllegalStateException(problem);
+            });
+            List<String> created = new ArrayList<>();
             for (var entry : admin.createTopics(missing).values().entrySet()) {
                 try {
                     entry.getValue().get(30, TimeUnit.SECONDS);
-                    LOG.infof("created topic %s", entry.getKey());
+                    created.add(entry.getKey());
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw e;
                     }
                 }
             }
+            LOG.infof(
+                    "created %d topics (%d partitions, %s, on a cluster of %d brokers): %s; %d existed",
+                    created.size(),
+                    settings.partitions(),
+                    placement.describe(),
+                    brokers,
+                    String.join(", ", created),
+                    topics.size() - missing.size());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -53,6 +54,16 @@ class KafkaSecurityTest {
             @Override
             public short replicationFactor() {
                 return 1;
+            }
+
+            @Override
+            public Optional<Integer> minInsyncReplicas() {
+                return Optional.empty();
+            }
+
+            @Override
+            public boolean allowUnreplicated() {
+                return false;
             }
 
             @Override
