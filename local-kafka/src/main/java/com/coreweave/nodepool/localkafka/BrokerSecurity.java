@@ -42,12 +42,7 @@ record BrokerSecurity(Path keyStore, String keyStorePassword, Path caCertificate
         settings.put(
                 "listener.name.clients.scram-sha-512.sasl.jaas.config",
                 "org.apache.kafka.common.security.scram.ScramLoginModule required;");
-        settings.put("ssl.keystore.type", "PKCS12");
-        settings.put("ssl.keystore.location", keyStore.toString());
-        settings.put("ssl.keystore.password", keyStorePassword);
-        settings.put("ssl.key.password", keyStorePassword);
-        settings.put("ssl.truststore.type", "PEM");
-        settings.put("ssl.truststore.location", caCertificate.toString());
+        settings.putAll(stores());
         // Only the broker's own certificate opens the internal listeners; clients there are the broker itself.
         settings.put("listener.name.broker.ssl.client.auth", "required");
         settings.put("listener.name.controller.ssl.client.auth", "required");
@@ -64,26 +59,19 @@ record BrokerSecurity(Path keyStore, String keyStorePassword, Path caCertificate
         Map<String, Object> client = new LinkedHashMap<>();
         client.put("bootstrap.servers", "localhost:" + internalPort);
         client.put("security.protocol", "SSL");
-        client.put("ssl.keystore.type", "PKCS12");
-        client.put("ssl.keystore.location", keyStore.toString());
-        client.put("ssl.keystore.password", keyStorePassword);
-        client.put("ssl.key.password", keyStorePassword);
-        client.put("ssl.truststore.type", "PEM");
-        client.put("ssl.truststore.location", caCertificate.toString());
+        client.putAll(stores());
         return client;
     }
 
-    /** What a SCRAM client of the {@code CLIENTS} listener sets, for a principal and its password. */
-    static Map<String, String> clientSettings(String principal, String password, Path caCertificate) {
-        Map<String, String> client = new LinkedHashMap<>();
-        client.put("security.protocol", "SASL_SSL");
-        client.put("sasl.mechanism", MECHANISM);
-        client.put(
-                "sasl.jaas.config",
-                "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + principal
-                        + "\" password=\"" + password + "\";");
-        client.put("ssl.truststore.type", "PEM");
-        client.put("ssl.truststore.location", caCertificate.toString());
-        return client;
+    /** The broker's key store and the CA it trusts: the same on its listeners and in its own client. */
+    private Map<String, String> stores() {
+        Map<String, String> stores = new LinkedHashMap<>();
+        stores.put("ssl.keystore.type", "PKCS12");
+        stores.put("ssl.keystore.location", keyStore.toString());
+        stores.put("ssl.keystore.password", keyStorePassword);
+        stores.put("ssl.key.password", keyStorePassword);
+        stores.put("ssl.truststore.type", "PEM");
+        stores.put("ssl.truststore.location", caCertificate.toString());
+        return stores;
     }
 }

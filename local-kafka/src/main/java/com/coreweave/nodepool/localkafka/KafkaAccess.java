@@ -1,5 +1,9 @@
 package com.coreweave.nodepool.localkafka;
 
+import static org.apache.kafka.common.acl.AclOperation.DESCRIBE;
+import static org.apache.kafka.common.acl.AclOperation.READ;
+import static org.apache.kafka.common.acl.AclOperation.WRITE;
+
 import com.coreweave.nodepool.schema.topics.TenantTopics;
 import com.coreweave.nodepool.schema.topics.Topic;
 import com.coreweave.nodepool.schema.topics.Topics;
@@ -91,9 +95,7 @@ public final class KafkaAccess {
             for (Topic<?, ?> inbound : TenantTopics.INBOUND) {
                 String own = TenantTopics.of(inbound, org);
                 // Reading back its own topic lets a team check what it sent; it holds nothing of anyone else.
-                allow(acls, principal, ResourceType.TOPIC, own, PatternType.LITERAL, AclOperation.WRITE);
-                allow(acls, principal, ResourceType.TOPIC, own, PatternType.LITERAL, AclOperation.DESCRIBE);
-                allow(acls, principal, ResourceType.TOPIC, own, PatternType.LITERAL, AclOperation.READ);
+                allow(acls, principal, ResourceType.TOPIC, own, PatternType.LITERAL, WRITE, DESCRIBE, READ);
             }
             return acls;
         }
@@ -105,19 +107,18 @@ public final class KafkaAccess {
         }
         for (Topic<?, ?> topic : registryTopics()) {
             if (writers(topic).contains(principal)) {
-                allow(acls, principal, ResourceType.TOPIC, topic.name(), PatternType.LITERAL, AclOperation.WRITE);
-                allow(acls, principal, ResourceType.TOPIC, topic.name(), PatternType.LITERAL, AclOperation.DESCRIBE);
+                allow(acls, principal, ResourceType.TOPIC, topic.name(), PatternType.LITERAL, WRITE, DESCRIBE);
             }
             if (service || principal.equals(OPERATOR)) {
                 // Services read one another's facts and create the topics they use at start-up (TopicCreator).
-                allow(acls, principal, ResourceType.TOPIC, topic.name(), PatternType.LITERAL, AclOperation.READ);
-                allow(acls, principal, ResourceType.TOPIC, topic.name(), PatternType.LITERAL, AclOperation.DESCRIBE);
                 allow(
                         acls,
                         principal,
                         ResourceType.TOPIC,
                         topic.name(),
                         PatternType.LITERAL,
+                        READ,
+                        DESCRIBE,
                         AclOperation.DESCRIBE_CONFIGS);
             }
             if (service) {
@@ -127,29 +128,21 @@ public final class KafkaAccess {
         if (service || principal.equals(OPERATOR)) {
             for (Topic<?, ?> inbound : TenantTopics.INBOUND) {
                 String orgTopics = inbound.name() + ".";
-                allow(acls, principal, ResourceType.TOPIC, orgTopics, PatternType.PREFIXED, AclOperation.READ);
-                allow(acls, principal, ResourceType.TOPIC, orgTopics, PatternType.PREFIXED, AclOperation.DESCRIBE);
+                allow(acls, principal, ResourceType.TOPIC, orgTopics, PatternType.PREFIXED, READ, DESCRIBE);
             }
         }
         if (service) {
             // Kafka Streams' internal topics, consumer group and transactional ids all start with the application id.
             allow(acls, principal, ResourceType.TOPIC, principal + "-", PatternType.PREFIXED, AclOperation.ALL);
-            allow(acls, principal, ResourceType.GROUP, principal, PatternType.LITERAL, AclOperation.READ);
-            allow(acls, principal, ResourceType.GROUP, principal, PatternType.LITERAL, AclOperation.DESCRIBE);
+            allow(acls, principal, ResourceType.GROUP, principal, PatternType.LITERAL, READ, DESCRIBE);
             allow(
                     acls,
                     principal,
                     ResourceType.TRANSACTIONAL_ID,
                     principal + "-",
                     PatternType.PREFIXED,
-                    AclOperation.WRITE);
-            allow(
-                    acls,
-                    principal,
-                    ResourceType.TRANSACTIONAL_ID,
-                    principal + "-",
-                    PatternType.PREFIXED,
-                    AclOperation.DESCRIBE);
+                    WRITE,
+                    DESCRIBE);
         }
         if (principal.equals(OPERATOR)) {
             // kcat's and kafka-console-consumer's groups, for reading dead letters at a committed position.
@@ -164,9 +157,11 @@ public final class KafkaAccess {
             ResourceType type,
             String name,
             PatternType pattern,
-            AclOperation operation) {
-        acls.add(new AclBinding(
-                new ResourcePattern(type, name, pattern),
-                new AccessControlEntry("User:" + principal, "*", operation, AclPermissionType.ALLOW)));
+            AclOperation... operations) {
+        for (AclOperation operation : operations) {
+            acls.add(new AclBinding(
+                    new ResourcePattern(type, name, pattern),
+                    new AccessControlEntry("User:" + principal, "*", operation, AclPermissionType.ALLOW)));
+        }
     }
 }
