@@ -2,6 +2,8 @@ package com.coreweave.nodepool.localkafka;
 
 import com.coreweave.nodepool.schema.topics.TenantTopics;
 import com.coreweave.nodepool.schema.topics.Topic;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,9 +33,16 @@ final class AccessSetup {
 
     private AccessSetup() {}
 
-    /** {@code principals}: each principal's password. */
-    static void apply(Map<String, Object> superUserClient, Map<String, String> principals)
+    /** How long a node of a cluster waits for the others before it gives up on making the org topics. */
+    private static final Duration CLUSTER_FORMING = Duration.ofSeconds(120);
+
+    /**
+     * {@code principals}: each principal's password; {@code nodes}: the cluster's size, which the org topics are
+     * replicated over as every other topic (three replicas from three nodes on), once that many brokers are up.
+     */
+    static void apply(Map<String, Object> superUserClient, Map<String, String> principals, int nodes)
             throws InterruptedException, ExecutionException {
+        short replicas = (short) (nodes >= 3 ? 3 : 1);
         List<UserScramCredentialAlteration> credentials = new ArrayList<>();
         List<AclBinding> acls = new ArrayList<>();
         List<NewTopic> orgTopics = new ArrayList<>();
@@ -44,7 +53,7 @@ final class AccessSetup {
             String org = KafkaAccess.orgOf(principal);
             if (org != null) {
                 for (Topic<?, ?> inbound : TenantTopics.INBOUND) {
-                    orgTopics.add(new NewTopic(TenantTopics.of(inbound, org), ORG_TOPIC_PARTITIONS, (short) 1)
+                    orgTopics.add(new NewTopic(TenantTopics.of(inbound, org), ORG_TOPIC_PARTITIONS, replicas)
                             .configs(configOf(inbound)));
                 }
             }
@@ -52,6 +61,7 @@ final class AccessSetup {
         try (Admin admin = Admin.create(superUserClient)) {
             admin.alterUserScramCredentials(credentials).all().get();
             admin.createAcls(acls).all().get();
+            awaitBrokers(admin, replicas);
             for (var created : admin.createTopics(orgTopics).values().values()) {
                 try {
                     created.get();
@@ -61,6 +71,17 @@ final class AccessSetup {
                     }
                 }
             }
+        }
+    }
+
+    private static void awaitBrokers(Admin admin, int brokers) throws InterruptedException, ExecutionException {
+        Instant deadline = Instant.now().plus(CLUSTER_FORMING);
+        while (admin.describeCluster().nodes().get().size() < brokers) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException(
+                        "fewer than " + brokers + " brokers joined the cluster within " + CLUSTER_FORMING);
+            }
+            Thread.sleep(200);
         }
     }
 

@@ -70,7 +70,7 @@ public final class EmbeddedKafka implements AutoCloseable {
                     .setBootstrapMetadataVersion(MetadataVersion.LATEST_PRODUCTION)
                     .build();
             KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes).setDeleteOnClose(true);
-            SingleNodeSettings.BROKER.forEach(builder::setConfigProp);
+            BrokerSettings.SINGLE_NODE.forEach(builder::setConfigProp);
             cluster = builder.build();
             cluster.format();
             cluster.startup();

@@ -8,6 +8,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -20,10 +22,10 @@ import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.server.common.MetadataVersion;
 
 /**
- * A real single-node KRaft Kafka (combined broker and controller) run as its own process, for {@code ./stack} and the
- * system tests: secured (SASL_SSL, SCRAM-SHA-512, ACLs; {@link BrokerSecurity}) when given a TLS dir and principals,
- * else plaintext for the local-only mode. Data stays in the data dir between runs; SIGTERM shuts the broker down
- * cleanly.
+ * A real KRaft Kafka node (combined broker and controller) run as its own process, for {@code ./stack} and the system
+ * tests: a single node, or one of a cluster of three ({@code --voters}; {@code ./stack up --cluster}); secured
+ * (SASL_SSL, SCRAM-SHA-512, ACLs; {@link BrokerSecurity}) when given a TLS dir and principals, else plaintext for the
+ * local-only mode. Data stays in the data dir between runs; SIGTERM shuts the broker down cleanly.
  */
 public final class LocalKafkaMain {
 
@@ -77,7 +79,7 @@ public final class LocalKafkaMain {
         if (options.secure()) {
             Map<String, String> principals = principals(options.principals());
             try {
-                AccessSetup.apply(options.security().brokerClient(options.internalPort()), principals);
+                AccessSetup.apply(options.security().brokerClient(options.internalPort()), principals, options.nodes());
             } catch (ExecutionException e) {
                 throw new IllegalStateException("setting up the principals and ACLs failed", e.getCause());
             } catch (InterruptedException e) {
@@ -93,9 +95,9 @@ public final class LocalKafkaMain {
 
     private static Properties serverProperties(LocalKafkaOptions options) {
         Properties properties = new Properties();
-        properties.putAll(SingleNodeSettings.BROKER);
+        properties.putAll(BrokerSettings.forCluster(options.nodes()));
         properties.put("process.roles", "broker,controller");
-        properties.put("node.id", "1");
+        properties.put("node.id", String.valueOf(options.nodeId()));
         if (options.secure()) {
             properties.putAll(options.security()
                     .brokerSettings(options.port(), options.internalPort(), options.controllerPort()));
@@ -108,7 +110,12 @@ public final class LocalKafkaMain {
             properties.put("inter.broker.listener.name", "PLAINTEXT");
             properties.put("controller.listener.names", "CONTROLLER");
         }
-        properties.put("controller.quorum.bootstrap.servers", "localhost:" + options.controllerPort());
+        if (options.voters().isEmpty()) {
+            properties.put("controller.quorum.bootstrap.servers", "localhost:" + options.controllerPort());
+        } else {
+            // A static quorum: every node knows the three controllers from the start, as Strimzi's nodes do.
+            properties.put("controller.quorum.voters", String.join(",", options.voters()));
+        }
         properties.put("log.dirs", logDir(options).toString());
         return properties;
     }
@@ -118,18 +125,20 @@ public final class LocalKafkaMain {
         if (Files.exists(logDir(options).resolve("meta.properties"))) {
             return;
         }
-        int exit = StorageTool.execute(
-                new String[] {
-                    "format",
-                    "-t",
-                    Uuid.randomUuid().toString(),
-                    "-c",
-                    config.toString(),
-                    "--standalone",
-                    "--release-version",
-                    MetadataVersion.LATEST_PRODUCTION.version()
-                },
-                System.out);
+        List<String> format = new ArrayList<>(List.of(
+                "format",
+                "-t",
+                options.clusterId() != null
+                        ? options.clusterId()
+                        : Uuid.randomUuid().toString(),
+                "-c",
+                config.toString(),
+                "--release-version",
+                MetadataVersion.LATEST_PRODUCTION.version()));
+        if (options.voters().isEmpty()) {
+            format.add("--standalone");
+        }
+        int exit = StorageTool.execute(format.toArray(String[]::new), System.out);
         if (exit != 0) {
             throw new IllegalStateException("formatting " + logDir(options) + " failed with exit code " + exit);
         }
