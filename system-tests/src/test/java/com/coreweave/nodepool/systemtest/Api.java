@@ -10,8 +10,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
-/** A caller of one service's REST API with one bearer token, as a platform team's tooling would be. */
+/**
+ * A caller of one service's REST API with one bearer token, as a platform team's tooling would be. Given several
+ * instances it is a client behind a load balancer: each request goes to the next instance, and one that refuses the
+ * connection or answers 502/503/504 is tried again on the others ({@link RestAvailability} counts it all).
+ */
 final class Api {
 
     static final String POOLS = "/apis/compute.coreweave.com/v1alpha1/nodepools";
@@ -19,12 +25,23 @@ final class Api {
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private final URI base;
+    /** Attempts a request gets per instance before it counts as unanswered. */
+    private static final int ROUNDS = 3;
+
+    private static final AtomicInteger NEXT = new AtomicInteger();
+
+    private final List<URI> instances;
     private final String token;
+    private final RestAvailability availability;
 
     Api(URI base, String token) {
-        this.base = base;
+        this(List.of(base), token, null);
+    }
+
+    Api(List<URI> instances, String token, RestAvailability availability) {
+        this.instances = List.copyOf(instances);
         this.token = token;
+        this.availability = availability;
     }
 
     /** An HTTP answer: its status code and its JSON body (missing when the body is not JSON). */
@@ -50,53 +67,103 @@ final class Api {
     }
 
     Answer get(String path) {
-        return send(HttpRequest.newBuilder(base.resolve(path)).GET());
+        return send(path, HttpRequest.newBuilder().GET());
     }
 
     Answer post(String path, String json) {
-        return send(HttpRequest.newBuilder(base.resolve(path))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json)));
+        return send(
+                path,
+                HttpRequest.newBuilder()
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
     /** A create a client may retry: the same {@code idempotencyKey} gets the first call's answer. */
     Answer post(String path, String json, String idempotencyKey) {
-        return send(HttpRequest.newBuilder(base.resolve(path))
-                .header("Content-Type", "application/json")
-                .header("Idempotency-Key", idempotencyKey)
-                .POST(HttpRequest.BodyPublishers.ofString(json)));
+        return send(
+                path,
+                HttpRequest.newBuilder()
+                        .header("Content-Type", "application/json")
+                        .header("Idempotency-Key", idempotencyKey)
+                        .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
     Answer put(String path, String json) {
-        return send(HttpRequest.newBuilder(base.resolve(path))
-                .header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString(json)));
+        return send(
+                path,
+                HttpRequest.newBuilder()
+                        .header("Content-Type", "application/json")
+                        .PUT(HttpRequest.BodyPublishers.ofString(json)));
     }
 
     Answer patch(String path, String mergePatch) {
-        return send(HttpRequest.newBuilder(base.resolve(path))
-                .header("Content-Type", "application/merge-patch+json")
-                .method("PATCH", HttpRequest.BodyPublishers.ofString(mergePatch)));
+        return send(
+                path,
+                HttpRequest.newBuilder()
+                        .header("Content-Type", "application/merge-patch+json")
+                        .method("PATCH", HttpRequest.BodyPublishers.ofString(mergePatch)));
     }
 
     /** Any request with any body, as a careless or hostile client might send it. */
     Answer send(String method, String path, String contentType, String body) {
-        return send(HttpRequest.newBuilder(base.resolve(path))
-                .header("Content-Type", contentType)
-                .method(method, HttpRequest.BodyPublishers.ofString(body)));
+        return send(
+                path,
+                HttpRequest.newBuilder()
+                        .header("Content-Type", contentType)
+                        .method(method, HttpRequest.BodyPublishers.ofString(body)));
     }
 
     Answer delete(String path) {
-        return send(HttpRequest.newBuilder(base.resolve(path)).DELETE());
+        return send(path, HttpRequest.newBuilder().DELETE());
+    }
+
+    private Answer send(String path, HttpRequest.Builder request) {
+        request.header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(30));
+        if (instances.size() == 1 && availability == null) {
+            return send(request.uri(instances.get(0).resolve(path)));
+        }
+        int first = Math.floorMod(NEXT.getAndIncrement(), instances.size());
+        RuntimeException failure = null;
+        Answer answer = null;
+        for (int attempt = 0; attempt < ROUNDS * instances.size(); attempt++) {
+            if (attempt > 0) {
+                pause(Duration.ofMillis(200));
+                if (availability != null) {
+                    availability.retry();
+                }
+            }
+            URI base = instances.get((first + attempt) % instances.size());
+            try {
+                answer = send(request.copy().uri(base.resolve(path)));
+                failure = null;
+                if (answer.code() < 502 || answer.code() > 504) {
+                    break;
+                }
+            } catch (UncheckedIOException e) {
+                failure = e;
+            }
+        }
+        if (availability != null) {
+            availability.ended(failure != null ? -1 : answer.code());
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return answer;
+    }
+
+    private static void pause(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private Answer send(HttpRequest.Builder request) {
         try {
-            HttpResponse<String> response = HTTP.send(
-                    request.header("Authorization", "Bearer " + token)
-                            .timeout(Duration.ofSeconds(30))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
             JsonNode body;
             try {
                 body = response.body().isBlank()

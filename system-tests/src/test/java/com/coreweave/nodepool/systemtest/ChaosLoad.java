@@ -50,6 +50,8 @@ final class ChaosLoad implements AutoCloseable {
     final Queue<Sent> sent = new ConcurrentLinkedQueue<>();
     final Queue<Poison> poison = new ConcurrentLinkedQueue<>();
     final AtomicInteger unanswered = new AtomicInteger();
+    /** What the REST clients saw of the API's instances. */
+    final RestAvailability availability = new RestAvailability();
 
     private final Stack stack;
     private final String zone;
@@ -132,7 +134,7 @@ final class ChaosLoad implements AutoCloseable {
 
     private void everyNodeIdle(TopicProbe kafka, Random random) {
         for (String org : orgs) {
-            Api api = new Api(stack.url(Service.API), SystemStack.token(org));
+            Api api = api(org);
             for (int n = 0; n < POOLS_PER_ORG; n++) {
                 for (String name : List.of("r" + n, "t" + n)) {
                     try {
@@ -149,6 +151,11 @@ final class ChaosLoad implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** An org's REST client, spread over every api-service instance as a load balancer would. */
+    private Api api(String org) {
+        return new Api(SystemStack.apiInstances(stack), SystemStack.token(org), availability);
     }
 
     /** One producer per client thread: a probe creates its producer on first use. */
@@ -184,7 +191,7 @@ final class ChaosLoad implements AutoCloseable {
     }
 
     private void rest(String org, boolean spotOrg, Random random) {
-        Api api = new Api(stack.url(Service.API), SystemStack.token(org));
+        Api api = api(org);
         int n = random.nextInt(POOLS_PER_ORG);
         String name = "r" + n;
         String key = org + "/" + name;
@@ -250,7 +257,7 @@ final class ChaosLoad implements AutoCloseable {
     private void activity(TopicProbe kafka, Random random) {
         String org = orgs.get(random.nextInt(orgs.size()));
         String name = (random.nextBoolean() ? "r" : "t") + random.nextInt(POOLS_PER_ORG);
-        JsonNode nodes = nodes(new Api(stack.url(Service.API), SystemStack.token(org)), name);
+        JsonNode nodes = nodes(api(org), name);
         if (nodes.isEmpty()) {
             return;
         }

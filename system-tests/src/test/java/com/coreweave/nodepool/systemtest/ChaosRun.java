@@ -18,14 +18,16 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 import java.util.logging.Logger;
 
 /**
- * The fault harness ({@code ./stack chaos}, and one round of it in {@link ChaosIT}): runs {@link ChaosLoad} against the
- * stack while it injects faults one at a time — kill -9 of each service (then a restart), kill -9 of the broker (then a
- * restart on the same data), SIGSTOP of a service for longer than its session timeout (then SIGCONT) — and times each
- * recovery: from the fault until every service is ready and a pool created after the fault reaches TargetMet. Then it
- * stops the load and {@link ChaosFindings} fills the {@link FaultTable} from the topics.
+ * The fault harness ({@code ./stack chaos}, and a short round of its cluster faults in {@link ClusterFailoverIT}): runs
+ * {@link ChaosLoad} against the stack while it injects faults one at a time — kill -9 of each service (then a restart),
+ * kill -9 of the broker (then a restart on the same data), SIGSTOP of a service for longer than its session timeout
+ * (then SIGCONT) — and times each recovery: from the fault until every service is ready and a pool created after the
+ * fault reaches TargetMet. Then it stops the load and {@link ChaosFindings} fills the {@link FaultTable} from the
+ * topics.
  *
  * <p>The load's three orgs share one scarce ledger ({@link #LOAD}: 14 machines, quotas of 8, 6 and 6), so requests go
  * over quota and queue; the recovery probes use a ledger of their own ({@link #PROBES}).
@@ -67,24 +69,48 @@ public final class ChaosRun {
         }
     }
 
-    /** One fault to inject: on a service, or on the broker ({@code service} null); kill -9 unless {@code pause}. */
-    private record Fault(String row, Service service, boolean pause) {}
+    /** What a fault does. */
+    enum Kind {
+        KILL,
+        PAUSE,
+        KILL_BROKER,
+        /** Each broker stopped and started again in turn, the next once every partition has all its replicas back. */
+        ROLL_BROKERS,
+        /** Each instance of every service restarted in turn, the next once it is ready: a Kubernetes rollout. */
+        ROLL_SERVICES
+    }
+
+    /** One fault to inject: of what kind, on which service's instance (1, 2; none for the brokers' faults). */
+    record Fault(String row, Kind kind, Service service, int instance) {}
 
     private final Stack stack;
     private final Settings settings;
+    private final Predicate<Fault> chosen;
     private final List<ChaosLoad.Sent> probes = new ArrayList<>();
     private final List<String> evidence = new ArrayList<>();
+    /** What the load's REST clients saw during each kind of fault (from the fault until it recovered). */
+    private final Map<String, RestAvailability.Counts> availability = new LinkedHashMap<>();
 
     ChaosRun(Stack stack, Settings settings) {
+        this(stack, settings, fault -> true);
+    }
+
+    /** Injects only the faults {@code chosen} takes of each round's. */
+    ChaosRun(Stack stack, Settings settings, Predicate<Fault> chosen) {
         this.stack = stack;
         this.settings = settings;
+        this.chosen = chosen;
     }
 
     public static void main(String[] args) {
         Settings settings = Settings.of(3);
         int status;
         long started = System.nanoTime();
-        try (Stack stack = SystemStack.configured().build().start()) {
+        Stack.Builder builder = SystemStack.configured();
+        if (Boolean.getBoolean("chaos.cluster")) {
+            builder.withCluster();
+        }
+        try (Stack stack = builder.build().start()) {
             ChaosRun chaos = new ChaosRun(stack, settings);
             FaultTable table = chaos.run();
             String report = chaos.report(table, Duration.ofNanos(System.nanoTime() - started));
@@ -119,7 +145,10 @@ public final class ChaosRun {
             sleep(settings.warmup());
             for (int round = 1; round <= settings.rounds(); round++) {
                 for (Fault fault : faults(round)) {
+                    RestAvailability.Counts before = load.availability.now();
                     injected.add(inject(fault, round));
+                    RestAvailability.Counts during = load.availability.now().minus(before);
+                    availability.merge(fault.row(), during, RestAvailability.Counts::plus);
                     sleep(settings.calm());
                 }
             }
@@ -129,16 +158,34 @@ public final class ChaosRun {
         return new ChaosFindings(stack, settings.settle(), probes, evidence).check(load, injected);
     }
 
+    /** The faults of one round: on a cluster, of one instance of two (the first, then the second, in turn). */
     private List<Fault> faults(int round) {
         List<Fault> faults = new ArrayList<>();
-        for (Service service : Service.values()) {
-            faults.add(new Fault("kill -9 " + service.module(), service, false));
+        boolean cluster = stack.instances() > 1;
+        int instance = 1 + (round - 1) % stack.instances();
+        if (cluster) {
+            faults.add(new Fault("kill -9 the broker leading most partitions", Kind.KILL_BROKER, null, 0));
         }
-        faults.add(new Fault("kill -9 broker", null, false));
+        for (Service service : Service.values()) {
+            faults.add(new Fault(
+                    "kill -9 " + (cluster ? "one instance of " : "") + service.module(), Kind.KILL, service, instance));
+        }
+        if (!cluster) {
+            faults.add(new Fault("kill -9 broker", Kind.KILL_BROKER, null, 0));
+        }
         Service paused = Service.values()[(round - 1) % Service.values().length];
         faults.add(new Fault(
-                "SIGSTOP " + settings.pause().toSeconds() + " s, then SIGCONT (a service per round)", paused, true));
-        return faults;
+                "SIGSTOP " + settings.pause().toSeconds() + " s, then SIGCONT (a service"
+                        + (cluster ? "'s instance" : "") + " per round)",
+                Kind.PAUSE,
+                paused,
+                instance));
+        if (cluster) {
+            faults.add(new Fault("rolling restart of the brokers, one at a time", Kind.ROLL_BROKERS, null, 0));
+            faults.add(new Fault(
+                    "rolling restart of every service's instances, one at a time", Kind.ROLL_SERVICES, null, 0));
+        }
+        return faults.stream().filter(chosen).toList();
     }
 
     // ----------------------------------------------------------------------------------------------------- faults
@@ -147,24 +194,44 @@ public final class ChaosRun {
         Instant at = Instant.now();
         long start = System.nanoTime();
         long deadline = start + settings.recoveryTimeout().toNanos();
-        String target = fault.service() == null ? "the broker" : fault.service().module();
-        String detail = (fault.pause() ? "SIGSTOP " : "kill -9 ") + target;
+        String detail = detail(fault);
         LOG.info(() -> "round " + round + ": " + detail);
         CompletableFuture<Long> probe = null;
         try {
-            if (fault.service() == null) {
-                stack.kill9Broker();
-                probe = probe(at, deadline);
-                stack.restartBroker();
-            } else if (fault.pause()) {
-                stack.pause(fault.service());
-                probe = probe(at, deadline);
-                sleep(settings.pause());
-                stack.resume(fault.service());
-            } else {
-                stack.kill9(fault.service());
-                probe = probe(at, deadline);
-                stack.restart(fault.service());
+            switch (fault.kind()) {
+                case KILL_BROKER -> {
+                    int node = stack.brokerNodes().size() == 1 ? 1 : ClusterView.busiestBroker(stack);
+                    LOG.info(() -> "round " + round + ": broker " + node + " leads the most partitions");
+                    stack.kill9Broker(node);
+                    probe = probe(at, deadline);
+                    stack.restartBroker(node);
+                }
+                case PAUSE -> {
+                    stack.pause(fault.service(), fault.instance());
+                    probe = probe(at, deadline);
+                    sleep(settings.pause());
+                    stack.resume(fault.service(), fault.instance());
+                }
+                case KILL -> {
+                    stack.kill9(fault.service(), fault.instance());
+                    probe = probe(at, deadline);
+                    stack.restart(fault.service(), fault.instance());
+                }
+                case ROLL_BROKERS -> {
+                    probe = probe(at, deadline);
+                    for (int node : stack.brokerNodes()) {
+                        stack.restartBroker(node);
+                        ClusterView.awaitFullyReplicated(stack, Duration.ofNanos(deadline - System.nanoTime()));
+                    }
+                }
+                case ROLL_SERVICES -> {
+                    probe = probe(at, deadline);
+                    for (Service service : Service.values()) {
+                        for (int i = 1; i <= stack.instances(); i++) {
+                            stack.restart(service, i);
+                        }
+                    }
+                }
             }
         } catch (RuntimeException e) {
             evidence.add("round " + round + ", " + detail + ": " + e.getMessage());
@@ -175,7 +242,9 @@ public final class ChaosRun {
         LOG.info(() -> "round " + round + ": " + detail + ": "
                 + (recovery == null
                         ? "NOT recovered within " + settings.recoveryTimeout().toSeconds() + " s"
-                        : "recovered in " + recovery.toMillis() + " ms"));
+                        : "recovered in " + recovery.toMillis() + " ms (every instance ready after "
+                                + (ready - start) / 1_000_000 + " ms, a new pool at TargetMet after "
+                                + (targetMet - start) / 1_000_000 + " ms)"));
         if (ready < 0) {
             restartWhatIsDown(round, detail);
         }
@@ -189,12 +258,25 @@ public final class ChaosRun {
                 task -> Thread.ofPlatform().name("chaos-probe").start(task));
     }
 
-    /** When every service answered ready (nanoTime), or -1 if one did not by the deadline. */
+    private String detail(Fault fault) {
+        String instance = stack.instances() > 1 ? " instance " + fault.instance() : "";
+        return switch (fault.kind()) {
+            case KILL -> "kill -9 " + fault.service().module() + instance;
+            case PAUSE -> "SIGSTOP " + fault.service().module() + instance;
+            case KILL_BROKER -> "kill -9 the broker";
+            case ROLL_BROKERS -> "rolling restart of the brokers";
+            case ROLL_SERVICES -> "rolling restart of the services";
+        };
+    }
+
+    /** When every instance of every service answered ready (nanoTime), or -1 if one did not by the deadline. */
     private long allReady(long deadline) {
         while (System.nanoTime() < deadline) {
             boolean all = true;
             for (Service service : Service.values()) {
-                all &= stack.ready(service);
+                for (int i = 1; i <= stack.instances(); i++) {
+                    all &= stack.ready(service, i);
+                }
             }
             if (all) {
                 return System.nanoTime();
@@ -206,13 +288,17 @@ public final class ChaosRun {
 
     private void restartWhatIsDown(int round, String detail) {
         for (Service service : Service.values()) {
-            if (!stack.ready(service)) {
-                evidence.add("round " + round + ", " + detail + ": " + service.module() + " was not ready after "
-                        + settings.recoveryTimeout().toSeconds() + " s; restarted it to go on");
-                try {
-                    stack.restart(service);
-                } catch (RuntimeException e) {
-                    evidence.add(service.module() + " did not start again: " + e.getMessage());
+            for (int i = 1; i <= stack.instances(); i++) {
+                if (!stack.ready(service, i)) {
+                    evidence.add("round " + round + ", " + detail + ": " + service.module() + " instance " + i
+                            + " was not ready after "
+                            + settings.recoveryTimeout().toSeconds()
+                            + " s; restarted it to go on");
+                    try {
+                        stack.restart(service, i);
+                    } catch (RuntimeException e) {
+                        evidence.add(service.module() + " instance " + i + " did not start again: " + e.getMessage());
+                    }
                 }
             }
         }
@@ -227,7 +313,7 @@ public final class ChaosRun {
         synchronized (probes) {
             probes.add(new ChaosLoad.Sent(PROBE_ORG + "/" + name, faultAt));
         }
-        Api api = new Api(stack.url(Service.API), SystemStack.token(PROBE_ORG));
+        Api api = new Api(SystemStack.apiInstances(stack), SystemStack.token(PROBE_ORG), null);
         String body = """
         {"apiVersion":"compute.coreweave.com/v1alpha1","kind":"NodePool","metadata":{"name":"%s"},
          "spec":{"instanceType":"%s","region":"%s","targetNodes":1}}""".formatted(name, PROBES.instanceType(), ZONE);
@@ -269,7 +355,11 @@ public final class ChaosRun {
         StringBuilder out = new StringBuilder();
         out.append(String.format(
                 Locale.ROOT,
-                "## ./stack chaos: %d round(s) of %d faults, %s%n%n",
+                "## ./stack chaos%s: %d round(s) of %d faults, %s%n%n",
+                stack.instances() > 1
+                        ? " --cluster (" + stack.brokerNodes().size() + " brokers, " + stack.instances()
+                                + " instances of every service)"
+                        : "",
                 settings.rounds(),
                 faults(1).size(),
                 Instant.now().truncatedTo(ChronoUnit.SECONDS)));
@@ -284,6 +374,20 @@ public final class ChaosRun {
                         settings.pause().toSeconds(),
                         settings.recoveryTimeout().toSeconds()));
         out.append(table.markdown());
+        out.append("\nREST availability at the client during each kind of fault (from the fault until it recovered;"
+                + " the load's clients spread requests over every api-service instance and retry on another after a"
+                + " refused connection or a 502/503/504):\n\n");
+        out.append("| fault | requests | answered without a 5xx | retries | ended in a 5xx | no answer |\n");
+        out.append("| --- | ---: | ---: | ---: | ---: | ---: |\n");
+        availability.forEach((row, counts) -> out.append(String.format(
+                Locale.ROOT,
+                "| %s | %d | %.2f %% | %d | %d | %d |%n",
+                row,
+                counts.requests(),
+                100 * counts.availability(),
+                counts.retries(),
+                counts.failed5xx(),
+                counts.unanswered())));
         out.append("\nFaults in order:\n");
         for (FaultTable.Injected fault : table.faults()) {
             out.append("- ")

@@ -240,11 +240,11 @@ class HostileTenantIT {
     @Test
     void aWatchWhoseClientNeverReadsIsClosedWithGoneWhileTheApiStaysReady() throws Exception {
         created(DEMO, "hostile-watch");
-        // Each change of this pool is a watch event of some 30 KB: a thousand of them are far more than a connection's
-        // buffers (a few MB on loopback) and the watch's own (4 MiB) hold.
+        // Each change of this pool is a watch event of some 200 KB (near the 256 KiB annotations may have): 160 of them
+        // are far more than a connection's buffers (a few MB on loopback) and the watch's own (4 MiB) hold.
         DEMO.patch(
                 Api.POOLS + "/hostile-watch",
-                "{\"metadata\":{\"annotations\":{\"bulk\":\"" + "x".repeat(30_000) + "\"}}}");
+                "{\"metadata\":{\"annotations\":{\"bulk\":\"" + "x".repeat(200_000) + "\"}}}");
         URI api = SystemStack.get().url(Service.API);
         try (Socket stalled = new Socket()) {
             stalled.setReceiveBufferSize(4096);
@@ -255,13 +255,13 @@ class HostileTenantIT {
                             .getBytes(StandardCharsets.US_ASCII));
             stalled.getOutputStream().flush();
 
-            // A thousand and more changes the watch must carry, each its own status: four writers of labels at once.
+            // 160 changes the watch must carry, each its own status: four writers of labels at once.
             List<CompletableFuture<Void>> writers = new ArrayList<>();
             for (int w = 0; w < 4; w++) {
                 int writer = w;
                 writers.add(CompletableFuture.runAsync(
                         () -> {
-                            for (int i = 0; i < 250; i++) {
+                            for (int i = 0; i < 40; i++) {
                                 DEMO.patch(
                                         Api.POOLS + "/hostile-watch",
                                         "{\"metadata\":{\"labels\":{\"w" + writer + "\":\"" + i + "\"}}}");

@@ -2,7 +2,9 @@ package com.coreweave.nodepool.systemtest;
 
 import com.coreweave.nodepool.systemtest.harness.Service;
 import com.coreweave.nodepool.systemtest.harness.Stack;
+import java.net.URI;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * The whole system for the system tests: a real broker and the five services as separate processes, started once per
@@ -27,13 +29,14 @@ final class SystemStack {
     }
 
     /**
-     * A second stack of the same make for the tests that kill, pause or poison its processes ({@link ChaosIT},
-     * {@link PoisonIT}), so the shared one never sees their faults and they may use any zone and type. Started on first
-     * use, stopped when the test JVM exits.
+     * A second stack for the tests that kill, pause or poison its processes ({@link ClusterFailoverIT},
+     * {@link PoisonIT}), so the shared one never sees their faults and they may use any zone and type: a cluster as
+     * production runs it (three brokers, two instances of every service; {@code ./stack up --cluster}). Started on
+     * first use, stopped when the test JVM exits.
      */
     static synchronized Stack forFaults() {
         if (faultStack == null) {
-            faultStack = configured().build().start();
+            faultStack = configured().withCluster().build().start();
         }
         return faultStack;
     }
@@ -62,6 +65,13 @@ final class SystemStack {
             builder.withProperty(Service.API, StaticTokenProperty.name(token(org)), StaticTokenProperty.value(org));
         }
         return builder;
+    }
+
+    /** The base URLs of every api-service instance of {@code stack}. */
+    static List<URI> apiInstances(Stack stack) {
+        return IntStream.rangeClosed(1, stack.instances())
+                .mapToObj(i -> stack.url(Service.API, i))
+                .toList();
     }
 
     static String token(String org) {

@@ -18,6 +18,15 @@ public interface HealthSettings {
     @WithDefault("60s")
     Duration stallTimeout();
 
+    /**
+     * How long an instance may stay stalled (a task with records waiting and no commit, or one that does not start)
+     * before it is not live either, so an orchestrator restarts it: long enough that a broker's failover and a large
+     * restore never trigger it.
+     */
+    @WithName("liveness-timeout")
+    @WithDefault("5m")
+    Duration livenessTimeout();
+
     /** More replacements of stream threads than this within {@link #replaceLoopWindow()} are a replace loop. */
     @WithName("replace-loop.replacements")
     @WithDefault("5")

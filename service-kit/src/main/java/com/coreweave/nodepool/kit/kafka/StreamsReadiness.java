@@ -6,12 +6,18 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsMetadata;
+import org.apache.kafka.streams.TaskMetadata;
 import org.apache.kafka.streams.ThreadMetadata;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
@@ -27,20 +33,29 @@ import org.eclipse.microprofile.health.Readiness;
  *   <li>while no stream thread is left;
  *   <li>in a replace loop ({@link ReplaceLoop}, counted by {@link StreamThreadRecovery});
  *   <li>while a stream task has records waiting and its committed position has not moved for
- *       {@code nodepool.health.stall-timeout} (60 s; {@link StreamProgress}).
+ *       {@code nodepool.health.stall-timeout} (60 s; {@link StreamProgress});
+ *   <li>while an input partition assigned to this instance has had no running task for the stall timeout, with no store
+ *       restoring meanwhile ({@link TaskStartWatch}): a task that never starts.
  * </ul>
  *
- * Liveness stays as Quarkus has it (DOWN only once the Streams client stopped): an instance that is stuck is taken out
- * of rotation, and whether restarting it helps is the orchestrator's decision, not a health check's; a restart would
- * meet the same record. The stall state is also a metric, {@code nodepool_stream_tasks_stalled}, and a replace loop
- * {@code nodepool_stream_thread_replace_loop}.
+ * An instance stalled either way for {@code nodepool.health.liveness-timeout} (5 min) is not live either
+ * ({@link StreamsLiveness}), so an orchestrator restarts it: the fault harness once saw a task that never started after
+ * a broker crash, its cause not found yet (docs/reliability.md). The stall state is also a metric,
+ * {@code nodepool_stream_tasks_stalled}, tasks that do not start {@code nodepool_stream_partitions_not_started}, and a
+ * replace loop {@code nodepool_stream_thread_replace_loop}.
  */
 @Readiness
 @ApplicationScoped
 public class StreamsReadiness implements HealthCheck, MeterBinder {
 
     /** What readiness says now: the Streams state, and each reason it is not ready (none when it is). */
-    record Verdict(String state, List<String> problems, long stalledTasks, boolean replaceLoop) {
+    record Verdict(
+            String state,
+            List<String> problems,
+            long stalledTasks,
+            long partitionsNotStarted,
+            boolean replaceLoop,
+            Duration stalledFor) {
 
         boolean ready() {
             return problems.isEmpty();
@@ -57,10 +72,19 @@ public class StreamsReadiness implements HealthCheck, MeterBinder {
     HealthSettings settings;
 
     @Inject
+    RestoreProgress restores;
+
+    @ConfigProperty(name = "quarkus.kafka-streams.application-server")
+    String applicationServer;
+
+    @Inject
     Clock clock;
 
     private StreamProgress progress;
+    private TaskStartWatch starts;
     private boolean ranOnce;
+    /** Since when a task has been stalled or not started (null: none is). */
+    private Instant stalledSince;
 
     @Override
     public HealthCheckResponse call() {
@@ -85,6 +109,12 @@ public class StreamsReadiness implements HealthCheck, MeterBinder {
                 .description("Stream tasks with records waiting and no progress for the stall timeout")
                 .register(registry);
         Gauge.builder(
+                        "nodepool.stream.partitions.not.started",
+                        this,
+                        readiness -> readiness.verdict().partitionsNotStarted())
+                .description("Input partitions assigned here with no running task for the stall timeout")
+                .register(registry);
+        Gauge.builder(
                         "nodepool.stream.thread.replace.loop",
                         this,
                         readiness -> readiness.verdict().replaceLoop() ? 1 : 0)
@@ -95,6 +125,7 @@ public class StreamsReadiness implements HealthCheck, MeterBinder {
     synchronized Verdict verdict() {
         if (progress == null) {
             progress = new StreamProgress(settings.stallTimeout());
+            starts = new TaskStartWatch(settings.stallTimeout());
         }
         Instant now = clock.instant();
         KafkaStreams.State state = streams.state();
@@ -123,6 +154,40 @@ public class StreamsReadiness implements HealthCheck, MeterBinder {
         }
         long stalledTasks =
                 stalled.stream().map(StreamProgress.Position::task).distinct().count();
-        return new Verdict(state.name(), List.copyOf(problems), stalledTasks, looping);
+        List<TopicPartition> notStarted =
+                running ? starts.stuck(assignedNotRunning(threads), restores.restoredRecords(), now) : List.of();
+        if (!notStarted.isEmpty()) {
+            problems.add(notStarted.size() + " input partitions assigned here have had no running task for "
+                    + settings.stallTimeout() + " or longer while no store restored anything (e.g. "
+                    + notStarted.get(0) + ")");
+        }
+        boolean stuck = stalledTasks > 0 || !notStarted.isEmpty();
+        if (!stuck) {
+            stalledSince = null;
+        } else if (stalledSince == null) {
+            stalledSince = now;
+        }
+        Duration stalledFor = stalledSince == null ? Duration.ZERO : Duration.between(stalledSince, now);
+        return new Verdict(state.name(), List.copyOf(problems), stalledTasks, notStarted.size(), looping, stalledFor);
+    }
+
+    /**
+     * The input partitions the group assigned to this instance ({@code application.server}) that none of its running
+     * tasks reads: tasks restoring, or not starting.
+     */
+    private Set<TopicPartition> assignedNotRunning(Set<ThreadMetadata> threads) {
+        Set<TopicPartition> assigned = new HashSet<>();
+        for (StreamsMetadata client : streams.metadataForAllStreamsClients()) {
+            if (applicationServer.equals(
+                    client.hostInfo().host() + ":" + client.hostInfo().port())) {
+                assigned.addAll(client.topicPartitions());
+            }
+        }
+        for (ThreadMetadata thread : threads) {
+            for (TaskMetadata task : thread.activeTasks()) {
+                assigned.removeAll(task.topicPartitions());
+            }
+        }
+        return assigned;
     }
 }

@@ -160,7 +160,15 @@ class UnwritableAndFailingRecordsTest {
             public Duration replaceLoopWindow() {
                 return Duration.ofMinutes(5);
             }
+
+            @Override
+            public Duration livenessTimeout() {
+                return Duration.ofMinutes(5);
+            }
         };
+        readiness.restores = new RestoreProgress();
+        // This client runs without application.server, so it sees no assignment of its own to watch.
+        readiness.applicationServer = "localhost:0";
         streams.start();
         input = new KafkaProducer<>(
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),

@@ -29,10 +29,12 @@ import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
+import org.apache.kafka.common.Uuid;
 
 /**
  * The whole product as an operator runs it: a real broker and the services' runnable jars, each a separate process on
- * free ports with its own log, so system tests can crash, stop and restart any part of it and watch from outside.
+ * free ports with its own log, so system tests can crash, stop and restart any part of it and watch from outside. With
+ * {@link Builder#withCluster()} it is what production runs: three brokers and two instances of every service.
  */
 public final class Stack implements AutoCloseable {
 
@@ -43,6 +45,8 @@ public final class Stack implements AutoCloseable {
     public static final String DEFAULT_SERVICE_HEAP = "256m";
 
     private static final Duration BROKER_START = Duration.ofSeconds(60);
+    private static final int CLUSTER_BROKERS = 3;
+    private static final int CLUSTER_INSTANCES = 2;
     private static final Duration SERVICE_START = Duration.ofSeconds(180);
     private static final Duration GRACEFUL_STOP = Duration.ofSeconds(20);
     /** The data is deleted right after, so close() gives little grace (a Streams app can hang while rebalancing). */
@@ -57,14 +61,17 @@ public final class Stack implements AutoCloseable {
     private final Path projectRoot;
     private final Path logs;
     private final Path workDir;
-    private final int brokerPort;
-    private final Map<Service, Integer> httpPorts = new EnumMap<>(Service.class);
-    private final Map<Service, ChildProcess> running = new EnumMap<>(Service.class);
+    /** The brokers: one, or the nodes of a cluster in the order of their node ids (1, 2, 3). */
+    private final List<Broker> brokers = new ArrayList<>();
+
+    private final int instancesPerService;
+    /** Each service's instances: the first has the service's own name, its log and its port, as in a single stack. */
+    private final Map<Service, List<Instance>> instances = new EnumMap<>(Service.class);
+
     private final List<ChildProcess> extraInstances = new ArrayList<>();
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final Thread shutdownHook = new Thread(this::close, "stack-shutdown");
-    private final ChildProcess broker;
     /** The broker's principals when it is secured (the default), null in the plaintext local-only mode. */
     private final KafkaPrincipals principals;
 
@@ -92,43 +99,98 @@ public final class Stack implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        brokerPort = freePort();
         ApiTls tls = builder.apiTls || builder.secureKafka ? ApiTls.create(workDir.resolve("tls")) : null;
-        List<String> brokerCommand = new ArrayList<>(List.of(
-                java(),
-                "-Xmx512m",
-                jvmOptions(projectRoot),
-                "-cp",
-                brokerClasspath(),
-                LocalKafkaMain.class.getName(),
-                "--data-dir",
-                workDir.resolve("kafka").toString(),
-                "--port",
-                String.valueOf(brokerPort),
-                "--controller-port",
-                String.valueOf(freePort())));
-        if (builder.secureKafka) {
-            principals = new KafkaPrincipals(workDir.resolve("kafka-access"), tls.caCertificate(), builder.orgs);
-            Path brokerKeyStore = tls.brokerKeyStore();
-            brokerCommand.addAll(List.of(
-                    "--tls-dir",
-                    brokerKeyStore.getParent().toString(),
-                    "--tls-password",
-                    tls.password(),
-                    "--principals",
-                    principals.write().toString(),
-                    "--internal-port",
-                    String.valueOf(freePort()),
-                    "--authorizer-log",
-                    logs.resolve("kafka-authorizer.log").toString()));
-        } else {
-            principals = null;
+        principals = builder.secureKafka
+                ? new KafkaPrincipals(workDir.resolve("kafka-access"), tls.caCertificate(), builder.orgs)
+                : null;
+        Path principalsFile = principals != null ? principals.write() : null;
+        int nodes = builder.cluster ? CLUSTER_BROKERS : 1;
+        List<Integer> clientPorts = new ArrayList<>();
+        List<String> voters = new ArrayList<>();
+        for (int node = 1; node <= nodes; node++) {
+            clientPorts.add(freePort());
+            voters.add(node + "@localhost:" + freePort());
         }
-        broker = new ChildProcess("kafka", brokerCommand, logs.resolve("kafka.log"));
-        services.forEach(service -> httpPorts.put(service, freePort()));
+        String clusterId = Uuid.randomUuid().toString();
+        for (int node = 1; node <= nodes; node++) {
+            String name = nodes == 1 ? "kafka" : "kafka-" + node;
+            int port = clientPorts.get(node - 1);
+            List<String> command = new ArrayList<>(List.of(
+                    java(),
+                    "-Xmx512m",
+                    jvmOptions(projectRoot),
+                    "-cp",
+                    brokerClasspath(),
+                    LocalKafkaMain.class.getName(),
+                    "--data-dir",
+                    workDir.resolve(name).toString(),
+                    "--port",
+                    String.valueOf(port),
+                    "--controller-port",
+                    voters.get(node - 1).substring(voters.get(node - 1).lastIndexOf(':') + 1)));
+            if (nodes > 1) {
+                command.addAll(List.of(
+                        "--node-id",
+                        String.valueOf(node),
+                        "--voters",
+                        String.join(",", voters),
+                        "--cluster-id",
+                        clusterId));
+            }
+            if (principals != null) {
+                command.addAll(List.of(
+                        "--tls-dir",
+                        tls.brokerKeyStore().getParent().toString(),
+                        "--tls-password",
+                        tls.password(),
+                        "--principals",
+                        principalsFile.toString(),
+                        "--internal-port",
+                        String.valueOf(freePort()),
+                        "--authorizer-log",
+                        logs.resolve(node == 1 ? "kafka-authorizer.log" : "kafka-authorizer-" + node + ".log")
+                                .toString()));
+            }
+            brokers.add(new Broker(node, port, new ChildProcess(name, command, logs.resolve(name + ".log"))));
+        }
+        instancesPerService = builder.cluster ? CLUSTER_INSTANCES : 1;
         apiTls = builder.apiTls ? tls : null;
         jwtKeys = JwtKeys.create(workDir.resolve("tls"));
         apiHttpsPort = builder.apiTls ? freePort() : -1;
+        for (Service service : services) {
+            List<Instance> list = new ArrayList<>();
+            for (int i = 1; i <= instancesPerService; i++) {
+                list.add(new Instance(
+                        service, i == 1 ? service.module() : service.module() + "-" + i, freePort(), builder.cluster));
+            }
+            instances.put(service, list);
+        }
+    }
+
+    /** A broker of the stack: its node id, client port and process. */
+    private record Broker(int node, int port, ChildProcess process) {}
+
+    /**
+     * One instance of a service: its id (names its log, state dir and audit log) and HTTP port; its process once
+     * launched.
+     */
+    private static final class Instance {
+        final Service service;
+        final String id;
+        final int port;
+        final boolean cluster;
+        ChildProcess process;
+
+        Instance(Service service, String id, int port, boolean cluster) {
+            this.service = service;
+            this.id = id;
+            this.port = port;
+            this.cluster = cluster;
+        }
+
+        URI url() {
+            return URI.create("http://localhost:" + port);
+        }
     }
 
     public static Builder builder() {
@@ -144,9 +206,10 @@ public final class Stack implements AutoCloseable {
             ClientSecurity.use(bootstrapServers(), principals.client(KafkaAccess.ADMIN));
         }
         try {
-            startBroker();
-            services.forEach(service -> running.put(service, launch(service)));
-            services.forEach(this::awaitReady);
+            brokers.forEach(broker -> broker.process().launch());
+            brokers.forEach(this::awaitBrokerReady);
+            allInstances().forEach(instance -> instance.process = launch(instance));
+            allInstances().forEach(instance -> awaitReady(instance.process, instance.url()));
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -155,13 +218,28 @@ public final class Stack implements AutoCloseable {
     }
 
     public String bootstrapServers() {
-        return "localhost:" + brokerPort;
+        return String.join(
+                ",", brokers.stream().map(b -> "localhost:" + b.port()).toList());
     }
 
-    /** Base URL of a service, e.g. {@code http://localhost:41234}. */
+    /** Base URL of a service's first instance, e.g. {@code http://localhost:41234}. */
     public URI url(Service service) {
-        requireChosen(service);
-        return URI.create("http://localhost:" + httpPorts.get(service));
+        return url(service, 1);
+    }
+
+    /** Base URL of instance {@code instance} (1, 2, ...) of a service. */
+    public URI url(Service service, int instance) {
+        return chosen(service, instance).url();
+    }
+
+    /** How many instances each service runs: 1, or 2 in a cluster. */
+    public int instances() {
+        return instancesPerService;
+    }
+
+    /** The node ids of the brokers: 1, or 1 to 3 in a cluster. */
+    public List<Integer> brokerNodes() {
+        return brokers.stream().map(Broker::node).toList();
     }
 
     /** Whether the broker is secured (SASL_SSL, SCRAM-SHA-512, ACLs): the default; see Builder#withPlaintextKafka. */
@@ -257,17 +335,30 @@ public final class Stack implements AutoCloseable {
 
     /** SIGKILL: the service gets no chance to flush or commit anything. */
     public void kill9(Service service) {
-        process(service).kill9();
+        kill9(service, 1);
+    }
+
+    /** SIGKILL of one instance of a service. */
+    public void kill9(Service service, int instance) {
+        instance(service, instance).process.kill9();
     }
 
     /** SIGSTOP: the service freezes without dying; its broker sessions expire once paused longer than they last. */
     public void pause(Service service) {
-        process(service).pause();
+        pause(service, 1);
+    }
+
+    public void pause(Service service, int instance) {
+        instance(service, instance).process.pause();
     }
 
     /** SIGCONT: a paused service runs on. */
     public void resume(Service service) {
-        process(service).resume();
+        resume(service, 1);
+    }
+
+    public void resume(Service service, int instance) {
+        instance(service, instance).process.resume();
     }
 
     /** Whether the service answers its readiness check now. */
@@ -275,26 +366,57 @@ public final class Stack implements AutoCloseable {
         return ready(url(service));
     }
 
+    public boolean ready(Service service, int instance) {
+        return ready(url(service, instance));
+    }
+
     /** Starts the service again (stopping it first if it runs) with the same port, state dir and properties. */
     public void restart(Service service) {
-        ChildProcess process = process(service);
-        process.stop(GRACEFUL_STOP);
-        process.launch();
-        awaitReady(service);
+        restart(service, 1);
+    }
+
+    /** Starts one instance again (stopping it first if it runs), as a rolling restart does, and waits until ready. */
+    public void restart(Service service, int instance) {
+        Instance chosen = instance(service, instance);
+        chosen.process.stop(GRACEFUL_STOP);
+        chosen.process.launch();
+        awaitReady(chosen.process, chosen.url());
     }
 
     public void stopBroker() {
-        broker.stop(GRACEFUL_STOP);
+        stopBroker(1);
+    }
+
+    public void stopBroker(int node) {
+        broker(node).process().stop(GRACEFUL_STOP);
     }
 
     public void kill9Broker() {
-        broker.kill9();
+        kill9Broker(1);
+    }
+
+    public void kill9Broker(int node) {
+        broker(node).process().kill9();
     }
 
     /** Starts the broker again (stopping it first if it runs) on the same ports and the same data. */
     public void restartBroker() {
-        broker.stop(GRACEFUL_STOP);
-        startBroker();
+        restartBroker(1);
+    }
+
+    /**
+     * Starts broker {@code node} again (stopping it first if it runs) on the same ports and data; waits until ready.
+     */
+    public void restartBroker(int node) {
+        Broker broker = broker(node);
+        broker.process().stop(GRACEFUL_STOP);
+        broker.process().launch();
+        awaitBrokerReady(broker);
+    }
+
+    /** Whether broker {@code node}'s process runs (it may still be starting). */
+    public boolean brokerAlive(int node) {
+        return broker(node).process().isAlive();
     }
 
     /**
@@ -308,8 +430,10 @@ public final class Stack implements AutoCloseable {
         }
         closed = true;
         List<Thread> stopping = new ArrayList<>();
-        List<ChildProcess> all = new ArrayList<>(running.values());
-        all.addAll(extraInstances);
+        List<ChildProcess> all = new ArrayList<>(extraInstances);
+        allInstances().stream()
+                .filter(instance -> instance.process != null)
+                .forEach(instance -> all.add(instance.process));
         for (ChildProcess process : all) {
             stopping.add(Thread.ofPlatform().start(() -> process.stop(CLOSING_STOP)));
         }
@@ -320,7 +444,7 @@ public final class Stack implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        broker.stop(CLOSING_STOP);
+        brokers.forEach(broker -> broker.process().stop(CLOSING_STOP));
         ClientSecurity.clear(bootstrapServers());
         deleteRecursively(workDir);
         if (Thread.currentThread() != shutdownHook) {
@@ -332,18 +456,54 @@ public final class Stack implements AutoCloseable {
         }
     }
 
-    private void startBroker() {
-        broker.launch();
-        broker.awaitReady(
-                () -> broker.outputSinceLaunch().contains("local-kafka ready on localhost:" + brokerPort),
-                BROKER_START);
+    private void awaitBrokerReady(Broker broker) {
+        broker.process()
+                .awaitReady(
+                        () -> broker.process()
+                                .outputSinceLaunch()
+                                .contains("local-kafka ready on localhost:" + broker.port()),
+                        BROKER_START);
     }
 
-    private ChildProcess launch(Service service) {
-        return launch(service, httpPorts.get(service), service.module());
+    private List<Instance> allInstances() {
+        return instances.values().stream().flatMap(List::stream).toList();
+    }
+
+    /** A started instance. */
+    private Instance instance(Service service, int instance) {
+        Instance chosen = chosen(service, instance);
+        if (chosen.process == null) {
+            throw new IllegalStateException("the stack was not started");
+        }
+        return chosen;
+    }
+
+    private Instance chosen(Service service, int instance) {
+        requireChosen(service);
+        List<Instance> list = instances.get(service);
+        if (instance < 1 || instance > list.size()) {
+            throw new IllegalArgumentException(
+                    service.module() + " runs " + list.size() + " instance(s), not an instance " + instance);
+        }
+        return list.get(instance - 1);
+    }
+
+    private Broker broker(int node) {
+        return brokers.stream()
+                .filter(b -> b.node() == node)
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no broker with node id " + node));
+    }
+
+    private ChildProcess launch(Instance instance) {
+        return launch(instance.service, instance.port, instance.id, instance.cluster);
     }
 
     private ChildProcess launch(Service service, int port, String instanceId) {
+        return launch(service, port, instanceId, instancesPerService > 1);
+    }
+
+    private ChildProcess launch(Service service, int port, String instanceId, boolean cluster) {
         List<String> command = new ArrayList<>(List.of(
                 java(),
                 "-Xmx" + serviceHeap,
@@ -368,6 +528,15 @@ public final class Stack implements AutoCloseable {
             });
         }
         command.addAll(jwtKeys.properties());
+        if (cluster) {
+            // As ./stack up --cluster: topics (Streams' own too) with three replicas, two in sync for a write; a
+            // standby of every task on the other instance.
+            command.addAll(List.of(
+                    "-Dnodepool.kafka.replication-factor=3",
+                    "-Dnodepool.kafka.min-insync-replicas=2",
+                    "-Dkafka-streams.topic.min.insync.replicas=2",
+                    "-Dkafka-streams.num.standby.replicas=1"));
+        }
         properties.getOrDefault(service, Map.of()).forEach((key, value) -> command.add("-D" + key + "=" + value));
         if (apiTls != null && service == Service.API) {
             // An extra instance listens on its own HTTPS port.
@@ -377,10 +546,6 @@ public final class Stack implements AutoCloseable {
         ChildProcess process = new ChildProcess(instanceId, command, logs.resolve(instanceId + ".log"));
         process.launch();
         return process;
-    }
-
-    private void awaitReady(Service service) {
-        awaitReady(process(service), url(service));
     }
 
     private void awaitReady(ChildProcess process, URI url) {
@@ -402,12 +567,7 @@ public final class Stack implements AutoCloseable {
     }
 
     private ChildProcess process(Service service) {
-        requireChosen(service);
-        ChildProcess process = running.get(service);
-        if (process == null) {
-            throw new IllegalStateException("the stack was not started");
-        }
-        return process;
+        return instance(service, 1).process;
     }
 
     private void requireChosen(Service service) {
@@ -497,6 +657,7 @@ public final class Stack implements AutoCloseable {
         private boolean apiTls;
         private boolean secureKafka = true;
         private final Set<String> orgs = new LinkedHashSet<>(List.of("demo", "other"));
+        private boolean cluster;
 
         private Builder() {}
 
@@ -506,6 +667,15 @@ public final class Stack implements AutoCloseable {
          */
         public Builder withPlaintextKafka() {
             secureKafka = false;
+            return this;
+        }
+
+        /**
+         * As production runs it ({@code ./stack up --cluster}): three brokers (replication factor 3,
+         * min.insync.replicas 2) and two instances of every service chosen, with a standby replica of every task.
+         */
+        public Builder withCluster() {
+            cluster = true;
             return this;
         }
 
