@@ -3,7 +3,6 @@ package com.coreweave.nodepool.localkafka;
 import com.coreweave.nodepool.schema.topics.TenantTopics;
 import com.coreweave.nodepool.schema.topics.Topic;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -14,7 +13,6 @@ import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.acl.AclBinding;
-import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
@@ -44,8 +42,9 @@ final class AccessSetup {
             String org = KafkaAccess.orgOf(principal);
             if (org != null) {
                 for (Topic<?, ?> inbound : TenantTopics.INBOUND) {
+                    // An org topic keeps its records as long as the shared topic it stands for.
                     orgTopics.add(new NewTopic(TenantTopics.of(inbound, org), ORG_TOPIC_PARTITIONS, (short) 1)
-                            .configs(configOf(inbound)));
+                            .configs(inbound.brokerConfig()));
                 }
             }
         });
@@ -62,17 +61,5 @@ final class AccessSetup {
                 }
             }
         }
-    }
-
-    /** An org topic keeps its records as long as the shared topic it stands for. */
-    static Map<String, String> configOf(Topic<?, ?> topic) {
-        Map<String, String> config = new HashMap<>();
-        config.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE);
-        if (topic.retention() != null) {
-            config.put(
-                    TopicConfig.RETENTION_MS_CONFIG,
-                    Long.toString(topic.retention().toMillis()));
-        }
-        return config;
     }
 }
