@@ -5,7 +5,6 @@ import com.coreweave.nodepool.schema.topics.Topic;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -16,7 +15,6 @@ import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.acl.AclBinding;
-import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
@@ -53,8 +51,9 @@ final class AccessSetup {
             String org = KafkaAccess.orgOf(principal);
             if (org != null) {
                 for (Topic<?, ?> inbound : TenantTopics.INBOUND) {
+                    // An org topic keeps its records as long as the shared topic it stands for.
                     orgTopics.add(new NewTopic(TenantTopics.of(inbound, org), ORG_TOPIC_PARTITIONS, replicas)
-                            .configs(configOf(inbound)));
+                            .configs(inbound.brokerConfig()));
                 }
             }
         });
@@ -83,17 +82,5 @@ final class AccessSetup {
             }
             Thread.sleep(200);
         }
-    }
-
-    /** An org topic keeps its records as long as the shared topic it stands for. */
-    static Map<String, String> configOf(Topic<?, ?> topic) {
-        Map<String, String> config = new HashMap<>();
-        config.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE);
-        if (topic.retention() != null) {
-            config.put(
-                    TopicConfig.RETENTION_MS_CONFIG,
-                    Long.toString(topic.retention().toMillis()));
-        }
-        return config;
     }
 }

@@ -2,6 +2,8 @@ package com.coreweave.nodepool.schema.topics;
 
 import com.coreweave.nodepool.schema.topics.Rejection.Code;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * A topic of the system and the one way its records are read: the form of its keys, how its values are decoded, the
@@ -41,6 +43,19 @@ public record Topic<K, V>(
         V decoded = valueFormat.decode(value);
         check.check(parsedKey, decoded);
         return decoded;
+    }
+
+    /**
+     * The broker-side configuration of the topic ({@code cleanup.policy}, and {@code retention.ms} when it has a
+     * retention), the same wherever it is created: by a service at start-up, for an org, or as a Strimzi KafkaTopic.
+     */
+    public Map<String, String> brokerConfig() {
+        Map<String, String> config = new LinkedHashMap<>();
+        config.put("cleanup.policy", compacted ? "compact" : "delete");
+        if (retention != null) {
+            config.put("retention.ms", Long.toString(retention.toMillis()));
+        }
+        return config;
     }
 
     /** The topic's dead-letter companion: same key, raw value, reason in headers. */

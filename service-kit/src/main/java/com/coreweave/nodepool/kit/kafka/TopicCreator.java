@@ -62,26 +62,12 @@ public class TopicCreator {
         return topics;
     }
 
-    /** The broker-side configuration of one topic, replicated as {@code placement} says. */
+    /** The broker-side configuration of one topic (its registry entry's), replicated as {@code placement} says. */
     static Map<String, String> configOf(Topic<?, ?> topic, TopicPlacement placement) {
-        Map<String, String> config = configOf(topic);
+        Map<String, String> config = topic.brokerConfig();
         placement
                 .minInsyncReplicas()
                 .ifPresent(m -> config.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(m)));
-        return config;
-    }
-
-    /** The broker-side configuration of one topic. */
-    static Map<String, String> configOf(Topic<?, ?> topic) {
-        Map<String, String> config = new HashMap<>();
-        config.put(
-                TopicConfig.CLEANUP_POLICY_CONFIG,
-                topic.compacted() ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE);
-        if (topic.retention() != null) {
-            config.put(
-                    TopicConfig.RETENTION_MS_CONFIG,
-                    Long.toString(topic.retention().toMillis()));
-        }
         return config;
     }
 
