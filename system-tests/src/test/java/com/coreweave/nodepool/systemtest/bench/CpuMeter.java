@@ -31,7 +31,7 @@ final class CpuMeter {
     record Snapshot(
             long atNanos,
             Map<String, Double> seconds,
-            Map<String, Long> pids,
+            Map<String, List<Long>> pids,
             double machineBusy,
             double machineTotal) {}
 
@@ -60,16 +60,18 @@ final class CpuMeter {
 
     static Snapshot snapshot() {
         Map<String, Double> seconds = new LinkedHashMap<>();
-        Map<String, Long> pids = new LinkedHashMap<>();
+        Map<String, List<Long>> pids = new LinkedHashMap<>();
         COMPONENTS.forEach(c -> seconds.put(c, 0.0));
-        StackProcesses.byComponent().forEach((name, process) -> {
+        StackProcesses.byComponent().forEach((name, processes) -> {
             seconds.put(
                     name,
-                    process.info()
-                            .totalCpuDuration()
-                            .map(d -> d.toNanos() / 1e9)
-                            .orElse(0.0));
-            pids.put(name, process.pid());
+                    processes.stream()
+                            .mapToDouble(process -> process.info()
+                                    .totalCpuDuration()
+                                    .map(d -> d.toNanos() / 1e9)
+                                    .orElse(0.0))
+                            .sum());
+            pids.put(name, processes.stream().map(ProcessHandle::pid).toList());
         });
         seconds.put(
                 BENCHMARK,
@@ -81,8 +83,8 @@ final class CpuMeter {
     }
 
     /**
-     * What was used between two snapshots. A component restarted in between counts its new process only: what the old
-     * one used after {@code from} is gone with it.
+     * What was used between two snapshots, summed over a component's processes. A component restarted in between counts
+     * its new processes only: what the old one used after {@code from} is gone with it.
      */
     static Usage between(String phase, Snapshot from, Snapshot to) {
         Map<String, Double> used = new LinkedHashMap<>();

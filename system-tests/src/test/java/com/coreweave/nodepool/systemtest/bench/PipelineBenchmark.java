@@ -115,6 +115,8 @@ public final class PipelineBenchmark {
      * {@code secure} (SASL_SSL, SCRAM-SHA-512, ACLs: the default) or {@code plaintext}, to measure what security costs.
      */
     private final String kafkaSecurity = Settings.text("kafka", "secure");
+    /** {@code ./stack bench --cluster}: three brokers and two instances of every service, as production runs it. */
+    private final boolean cluster = Boolean.parseBoolean(Settings.text("cluster", "false"));
 
     private final Path outDir = Path.of(Settings.text("output-dir", "target")).toAbsolutePath();
 
@@ -268,6 +270,12 @@ public final class PipelineBenchmark {
                 // Setting a large fleet right after start, on a busy machine, may take longer than the default 10 s.
                 .withProperty(Service.CAPACITY, "nodepool.capacity.fleet-change-timeout", "60s");
         bigPool.addTokens(builder);
+        if (cluster) {
+            builder.withCluster();
+            notes.add("cluster (--cluster): 3 brokers (replication factor 3, min.insync.replicas 2) and 2 instances of"
+                    + " every service (a standby replica per task); REST clients call the first api-service instance;"
+                    + " CPU figures add up every process of a component");
+        }
         switch (kafkaSecurity) {
             case "secure" -> notes.add("broker: SASL_SSL (SCRAM-SHA-512) with ACLs; each service its own principal");
             case "plaintext" -> {
@@ -288,7 +296,8 @@ public final class PipelineBenchmark {
                 }
             }
         });
-        log("starting the stack (broker + 5 services, heap " + serviceHeap + " each; boot-time " + bootTime
+        log("starting the stack (" + (cluster ? "3 brokers + 2 instances of 5 services" : "broker + 5 services")
+                + ", heap " + serviceHeap + " each; boot-time " + bootTime
                 + ", timer-interval " + timerInterval + (serviceProperties.isEmpty() ? "" : ", " + serviceProperties)
                 + ")");
         long start = System.nanoTime();

@@ -399,8 +399,9 @@ public final class ScaleBenchmark {
     }
 
     private void residentMemory() {
-        StackProcesses.byComponent().forEach((component, process) -> {
-            long[] memory = StackProcesses.residentBytes(process);
+        // The scale run's stack has one process per component.
+        StackProcesses.byComponent().forEach((component, processes) -> {
+            long[] memory = StackProcesses.residentBytes(processes.get(0));
             boolean service = StackProcesses.SERVICES.contains(component);
             figures.add(new String[] {
                 "resident memory, " + component,

@@ -4,13 +4,16 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The child processes of this JVM by component (the broker, the five services, the baseline chain), recognised by their
- * command lines, and what Linux says about their memory.
+ * command lines, and what Linux says about their memory. On a cluster a component has several processes (three brokers,
+ * two instances of each service).
  */
 final class StackProcesses {
 
@@ -21,15 +24,18 @@ final class StackProcesses {
 
     private StackProcesses() {}
 
-    /** Each running child that is a component, by component name (one process each). */
-    static Map<String, ProcessHandle> byComponent() {
-        Map<String, ProcessHandle> found = new LinkedHashMap<>();
-        ProcessHandle.current().children().forEach(child -> {
-            String name = component(commandLine(child));
-            if (name != null) {
-                found.put(name, child);
-            }
-        });
+    /** Each running child that is a component, by component name, ordered by pid. */
+    static Map<String, List<ProcessHandle>> byComponent() {
+        Map<String, List<ProcessHandle>> found = new LinkedHashMap<>();
+        ProcessHandle.current()
+                .children()
+                .sorted(Comparator.comparingLong(ProcessHandle::pid))
+                .forEach(child -> {
+                    String name = component(commandLine(child));
+                    if (name != null) {
+                        found.computeIfAbsent(name, n -> new ArrayList<>()).add(child);
+                    }
+                });
         return found;
     }
 
