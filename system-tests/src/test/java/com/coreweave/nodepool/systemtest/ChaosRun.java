@@ -90,6 +90,8 @@ public final class ChaosRun {
     private final List<String> evidence = new ArrayList<>();
     /** What the load's REST clients saw during each kind of fault (from the fault until it recovered). */
     private final Map<String, RestAvailability.Counts> availability = new LinkedHashMap<>();
+    /** The instances the last wait for readiness waited for last. */
+    private List<String> lastNotReady = List.of();
 
     ChaosRun(Stack stack, Settings settings) {
         this(stack, settings, fault -> true);
@@ -243,8 +245,8 @@ public final class ChaosRun {
                 + (recovery == null
                         ? "NOT recovered within " + settings.recoveryTimeout().toSeconds() + " s"
                         : "recovered in " + recovery.toMillis() + " ms (every instance ready after "
-                                + (ready - start) / 1_000_000 + " ms, a new pool at TargetMet after "
-                                + (targetMet - start) / 1_000_000 + " ms)"));
+                                + (ready - start) / 1_000_000 + " ms, the last " + lastNotReady
+                                + "; a new pool at TargetMet after " + (targetMet - start) / 1_000_000 + " ms)"));
         if (ready < 0) {
             restartWhatIsDown(round, detail);
         }
@@ -271,16 +273,20 @@ public final class ChaosRun {
 
     /** When every instance of every service answered ready (nanoTime), or -1 if one did not by the deadline. */
     private long allReady(long deadline) {
+        lastNotReady = List.of();
         while (System.nanoTime() < deadline) {
-            boolean all = true;
+            List<String> notReady = new ArrayList<>();
             for (Service service : Service.values()) {
                 for (int i = 1; i <= stack.instances(); i++) {
-                    all &= stack.ready(service, i);
+                    if (!stack.ready(service, i)) {
+                        notReady.add(service.module() + (stack.instances() > 1 ? " " + i : ""));
+                    }
                 }
             }
-            if (all) {
+            if (notReady.isEmpty()) {
                 return System.nanoTime();
             }
+            lastNotReady = notReady;
             sleep(Duration.ofMillis(250));
         }
         return -1;
