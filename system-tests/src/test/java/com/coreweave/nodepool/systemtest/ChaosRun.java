@@ -195,7 +195,8 @@ public final class ChaosRun {
     private FaultTable.Injected inject(Fault fault, int round) {
         Instant at = Instant.now();
         long start = System.nanoTime();
-        long deadline = start + settings.recoveryTimeout().toNanos();
+        // A rolling restart is one restart after another: each of its steps gets the recovery deadline.
+        long deadline = start + settings.recoveryTimeout().toNanos() * steps(fault);
         String detail = detail(fault);
         LOG.info(() -> "round " + round + ": " + detail);
         CompletableFuture<Long> probe = null;
@@ -243,7 +244,8 @@ public final class ChaosRun {
         Duration recovery = ready < 0 || targetMet < 0 ? null : Duration.ofNanos(Math.max(ready, targetMet) - start);
         LOG.info(() -> "round " + round + ": " + detail + ": "
                 + (recovery == null
-                        ? "NOT recovered within " + settings.recoveryTimeout().toSeconds() + " s"
+                        ? "NOT recovered within "
+                                + Duration.ofNanos(deadline - start).toSeconds() + " s"
                         : "recovered in " + recovery.toMillis() + " ms (every instance ready after "
                                 + (ready - start) / 1_000_000 + " ms, the last " + lastNotReady
                                 + "; a new pool at TargetMet after " + (targetMet - start) / 1_000_000 + " ms)"));
@@ -258,6 +260,14 @@ public final class ChaosRun {
         return CompletableFuture.supplyAsync(
                 () -> newPoolTargetMet(faultAt, deadline),
                 task -> Thread.ofPlatform().name("chaos-probe").start(task));
+    }
+
+    private int steps(Fault fault) {
+        return switch (fault.kind()) {
+            case ROLL_BROKERS -> stack.brokerNodes().size();
+            case ROLL_SERVICES -> Service.values().length * stack.instances();
+            default -> 1;
+        };
     }
 
     private String detail(Fault fault) {
@@ -297,9 +307,7 @@ public final class ChaosRun {
             for (int i = 1; i <= stack.instances(); i++) {
                 if (!stack.ready(service, i)) {
                     evidence.add("round " + round + ", " + detail + ": " + service.module() + " instance " + i
-                            + " was not ready after "
-                            + settings.recoveryTimeout().toSeconds()
-                            + " s; restarted it to go on");
+                            + " was not ready by the recovery deadline; restarted it to go on");
                     try {
                         stack.restart(service, i);
                     } catch (RuntimeException e) {
