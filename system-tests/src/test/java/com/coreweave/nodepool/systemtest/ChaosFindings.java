@@ -97,14 +97,24 @@ final class ChaosFindings {
         return table;
     }
 
-    /** Every acknowledged request decided exactly once (by its id, or by the resourceVersion the answer carried). */
+    /**
+     * Every acknowledged request decided exactly once (by its id, or by the resourceVersion the answer carried). A
+     * client that retries with its Idempotency-Key (after a timeout, or on another instance) is given the first answer
+     * again, a second record with the same outcome and version: that is a replay, not a second decision.
+     */
     private void requests(ChaosLoad load, Tail<RequestDecided> decided, FaultTable table) {
-        Map<String, Integer> decisions = new HashMap<>();
+        Map<String, Set<String>> answers = new HashMap<>();
         Map<String, Set<String>> versions = new HashMap<>();
+        int replays = 0;
         for (var r : decided.all()) {
             RequestDecided d = r.value();
             if (d != null) {
-                decisions.merge(d.requestId(), 1, Integer::sum);
+                String answer = d.outcome() + " "
+                        + (d.nodePool() == null ? "-" : d.nodePool().metadata().resourceVersion());
+                if (!answers.computeIfAbsent(d.requestId(), id -> new HashSet<>())
+                        .add(answer)) {
+                    replays++;
+                }
                 if (d.nodePool() != null && d.outcome() != RequestDecided.Outcome.REJECTED) {
                     versions.computeIfAbsent(r.key(), k -> new HashSet<>())
                             .add(d.nodePool().metadata().resourceVersion());
@@ -115,7 +125,7 @@ final class ChaosFindings {
             FaultTable.Row row = table.at(ack.at());
             row.acknowledged++;
             if (ack.requestId() != null) {
-                int n = decisions.getOrDefault(ack.requestId(), 0);
+                int n = answers.getOrDefault(ack.requestId(), Set.of()).size();
                 if (n != 1) {
                     evidence.add("request " + ack.requestId() + " of " + ack.key() + ", acknowledged at " + ack.at()
                             + ", is " + "decided " + n + " times");
@@ -130,6 +140,10 @@ final class ChaosFindings {
                         + ack.resourceVersion() + " has no committed decision");
                 row.lost++;
             }
+        }
+        if (replays > 0) {
+            table.note(replays + " decisions were the first answer given again to a client that retried with its"
+                    + " Idempotency-Key (the same outcome and resourceVersion): replays, not counted as duplicates.");
         }
     }
 
