@@ -30,6 +30,9 @@ import org.apache.kafka.streams.state.StoreBuilder;
  */
 public final class TracedProcessors implements ProcessorWrapper {
 
+    /** Longer than any {@code <org>/<pool>} (a pool's name has at most 253 characters). */
+    static final int MAX_KEY_ATTRIBUTE = 512;
+
     /** Set while records made earlier are forwarded from outside any step: they are no read of their own. */
     private static final ThreadLocal<Boolean> RELEASING = ThreadLocal.withInitial(() -> false);
 
@@ -100,7 +103,8 @@ public final class TracedProcessors implements ProcessorWrapper {
                 .setAttribute("messaging.destination.name", read.topic())
                 .setAttribute("messaging.destination.partition.id", String.valueOf(read.partition()))
                 .setAttribute("messaging.kafka.offset", read.offset());
-        if (key instanceof String text) {
+        // Keys come from outside too: one longer than any pool's key is left out rather than exported whole.
+        if (key instanceof String text && text.length() <= MAX_KEY_ATTRIBUTE) {
             span.setAttribute("messaging.kafka.message.key", text);
         }
         return span.startSpan();

@@ -138,6 +138,14 @@ class TracesAcrossATopologyTest {
     }
 
     @Test
+    void aKeyLongerThanAnyPoolsIsNotRecordedOnTheSpan() {
+        String key = "org/" + "p".repeat(TracedProcessors.MAX_KEY_ATTRIBUTE);
+        requests.pipeInput(new TestRecord<>(key, "now"));
+
+        assertThat(onlySpan().getAttributes().asMap()).doesNotContainValue(key);
+    }
+
+    @Test
     void aTracestateTooLongIsDroppedAndTheParentKept() {
         String tooLong = "vendor=" + "a".repeat(TraceHeaders.MAX_TRACESTATE);
         requests.pipeInput(record("now", Map.of("traceparent", TRACEPARENT, "tracestate", tooLong)));
