@@ -12,6 +12,7 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.interceptor.Interceptor;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -29,9 +30,10 @@ public class ServiceTracer {
 
     void install(
             @Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StartupEvent event,
-            OpenTelemetry openTelemetry,
+            Instance<OpenTelemetry> openTelemetry,
             @ConfigProperty(name = "quarkus.otel.sdk.disabled") boolean disabled) {
-        use(disabled ? null : openTelemetry.getTracer(SCOPE));
+        // Looked up only when on: off, start-up does not build the SDK for this.
+        use(disabled ? null : openTelemetry.get().getTracer(SCOPE));
     }
 
     /** Installs {@code installed} (null: tracing off); Quarkus does at start-up, a test without Quarkus itself. */
