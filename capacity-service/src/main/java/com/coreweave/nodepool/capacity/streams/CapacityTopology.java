@@ -7,8 +7,8 @@ import com.coreweave.nodepool.capacity.domain.LedgerInput;
 import com.coreweave.nodepool.capacity.domain.LedgerRecord;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
+import com.coreweave.nodepool.kit.streams.ProcessorLayers;
 import com.coreweave.nodepool.kit.streams.commit.CommitOutputs;
-import com.coreweave.nodepool.kit.streams.commit.PromptCommits;
 import com.coreweave.nodepool.kit.streams.io.Inputs;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
 import com.coreweave.nodepool.schema.events.NodeFact;
@@ -46,7 +46,7 @@ public class CapacityTopology {
      * of the service's topics.
      */
     public static Topology build(CapacitySettings settings, int partitions, Catalogue catalogue, Clock clock) {
-        StreamsBuilder builder = PromptCommits.streamsBuilder();
+        StreamsBuilder builder = ProcessorLayers.streamsBuilder();
         // Cached: a ledger's head and a pool's demand change with each input, often several times within one commit;
         // the cache writes each record's last value to the changelog once per commit. Layered: the commit's flush of it
         // is when the pools' capacity-checked are written (LedgerProcessor).

@@ -35,6 +35,7 @@ class LedgerProcessor implements Processor<String, LedgerInput, String, Outbound
     private final Clock clock;
     private final Map<String, Ledger> loaded = new HashMap<>();
     private PendingChecks pending;
+    private CommitOutputs<Outbound> checks;
     private ProcessorContext<String, Outbound> context;
     private KeyValueStore<String, LedgerRecord> store;
 
@@ -52,7 +53,7 @@ class LedgerProcessor implements Processor<String, LedgerInput, String, Outbound
         // that did not happen is dropped with it (the inputs that decided it are processed again).
         loaded.clear();
         pending = new PendingChecks();
-        CommitOutputs.atCommit(context, store, this::checkedAtCommit);
+        checks = CommitOutputs.atCommit(context, store, this::checkedAtCommit);
     }
 
     @Override
@@ -71,7 +72,7 @@ class LedgerProcessor implements Processor<String, LedgerInput, String, Outbound
             recorded(
                     update.pool(),
                     pending.hold(update.pool(), current, update.checked(), carried == null ? List.of() : carried));
-            CommitOutputs.holding();
+            checks.holding(update.pool());
         }
         decision.reclaims()
                 .forEach(reclaim -> reclaim.chunked()

@@ -8,7 +8,7 @@ import com.coreweave.nodepool.api.domain.ViewPart;
 import com.coreweave.nodepool.api.messaging.DecisionWaiter;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
-import com.coreweave.nodepool.kit.streams.commit.PromptCommits;
+import com.coreweave.nodepool.kit.streams.ProcessorLayers;
 import com.coreweave.nodepool.kit.streams.io.Inputs;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
 import com.coreweave.nodepool.kit.streams.store.SplitValues;
@@ -53,7 +53,7 @@ public class ApiTopology {
      */
     public static Topology build(
             ApiSettings settings, int partitions, Clock clock, BiConsumer<String, RequestDecided> answered) {
-        StreamsBuilder builder = PromptCommits.streamsBuilder();
+        StreamsBuilder builder = ProcessorLayers.streamsBuilder();
         // Cached: a pool's view changes with every input, often several times within one commit; the cache writes each
         // pool's last value to the changelog once per commit instead of once per input.
         builder.addStateStore(SplitValues.layered(Stores.keyValueStoreBuilder(

@@ -2,7 +2,7 @@ package com.coreweave.nodepool.preemption.streams;
 
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
-import com.coreweave.nodepool.kit.streams.commit.PromptCommits;
+import com.coreweave.nodepool.kit.streams.ProcessorLayers;
 import com.coreweave.nodepool.kit.streams.io.Inputs;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
 import com.coreweave.nodepool.kit.streams.time.DurableTimers;
@@ -49,7 +49,7 @@ public class PreemptionTopology {
                 settings.removalDeadline(),
                 settings.defaultGrace(),
                 settings.finishedRetention());
-        StreamsBuilder builder = PromptCommits.streamsBuilder();
+        StreamsBuilder builder = ProcessorLayers.streamsBuilder();
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(StoreNames.TIMELINES),
                 Serdes.String(),

@@ -2,7 +2,7 @@ package com.coreweave.nodepool.provisioner.streams;
 
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
-import com.coreweave.nodepool.kit.streams.commit.PromptCommits;
+import com.coreweave.nodepool.kit.streams.ProcessorLayers;
 import com.coreweave.nodepool.kit.streams.io.Inputs;
 import com.coreweave.nodepool.kit.streams.io.Interpretation;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
@@ -48,7 +48,7 @@ public class ProvisionerTopology {
      * of the service's topics.
      */
     public static Topology build(ProvisioningPolicy policy, Duration timerInterval, int partitions, Clock clock) {
-        StreamsBuilder builder = PromptCommits.streamsBuilder();
+        StreamsBuilder builder = ProcessorLayers.streamsBuilder();
         // A pool's state, stored split (PoolShape) so that no entry grows with the pool. Cached: a pool changes with
         // each input and timer, often several times within one commit; the cache writes the last value once per commit.
         builder.addStateStore(SplitValues.layered(Stores.keyValueStoreBuilder(

@@ -2,7 +2,7 @@ package com.coreweave.nodepool.quota.streams;
 
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
-import com.coreweave.nodepool.kit.streams.commit.PromptCommits;
+import com.coreweave.nodepool.kit.streams.ProcessorLayers;
 import com.coreweave.nodepool.kit.streams.io.Inputs;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
 import com.coreweave.nodepool.quota.domain.QuotaInput;
@@ -39,7 +39,7 @@ public class QuotaTopology {
      * of the topics the service creates: a limit moved to its key's partition must meet the demands of that quota.
      */
     public static Topology build(int partitions, Clock clock) {
-        StreamsBuilder builder = PromptCommits.streamsBuilder();
+        StreamsBuilder builder = ProcessorLayers.streamsBuilder();
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(StoreNames.QUOTA_LEDGERS),
                 Serdes.String(),

@@ -1,6 +1,8 @@
 package com.coreweave.nodepool.kit.kafka;
 
 import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.kit.streams.internals.StreamsInternals;
+import com.coreweave.nodepool.kit.tracing.TraceHeaders;
 import com.coreweave.nodepool.schema.Json;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,6 +22,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -65,7 +68,8 @@ public class RecordPublisher {
     /** Writes {@code value} as JSON (null: a tombstone) and returns once it is acknowledged. */
     public RecordMetadata publish(String topic, String key, Object value) {
         byte[] bytes = value == null ? null : value instanceof byte[] raw ? raw : Json.bytes(value);
-        return acknowledged(topic, () -> List.of(producer().send(new ProducerRecord<>(topic, key, bytes))))
+        return acknowledged(
+                        topic, () -> List.of(producer().send(new ProducerRecord<>(topic, null, key, bytes, traced()))))
                 .getFirst();
     }
 
@@ -78,9 +82,14 @@ public class RecordPublisher {
         acknowledged(
                 topic,
                 () -> producer().partitionsFor(topic).stream()
-                        .map(partition ->
-                                producer().send(new ProducerRecord<>(topic, partition.partition(), key, bytes)))
+                        .map(partition -> producer()
+                                .send(new ProducerRecord<>(topic, partition.partition(), key, bytes, traced())))
                         .toList());
+    }
+
+    /** The trace context of the REST call writing, so that what it causes joins its trace. */
+    private static Headers traced() {
+        return TraceHeaders.withCurrent(StreamsInternals.headers());
     }
 
     /** Sends, then waits until the broker has every record; a broker that does not answer in time is a 503. */

@@ -4,6 +4,9 @@ import com.coreweave.nodepool.kit.streams.internals.CommitHookStore;
 import com.coreweave.nodepool.kit.streams.internals.NodeForwarder;
 import com.coreweave.nodepool.kit.streams.internals.StoreLayers;
 import com.coreweave.nodepool.kit.streams.internals.StreamsInternals;
+import com.coreweave.nodepool.kit.tracing.KeyedTraces;
+import com.coreweave.nodepool.kit.tracing.TraceHeaders;
+import io.opentelemetry.api.trace.SpanContext;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -22,7 +25,10 @@ import org.apache.kafka.streams.state.StoreBuilder;
  * <p>The processor makes a new one whenever Streams initialises it: the hook replaces any set before on the store, as
  * with {@code RecentValues}, which cannot share a store with it.
  */
-public final class CommitOutputs {
+public final class CommitOutputs<V> {
+
+    /** The step that last held something for each key's output: the output carries its trace. */
+    private final KeyedTraces causes = new KeyedTraces();
 
     private CommitOutputs() {}
 
@@ -35,7 +41,7 @@ public final class CommitOutputs {
      * Forwards what {@code outputs} returns, as from {@code context}'s processor, each time {@code store} (built with
      * {@link #layered}) is flushed for a commit. Called from the processor's {@code init}.
      */
-    public static <V> void atCommit(
+    public static <V> CommitOutputs<V> atCommit(
             ProcessorContext<String, V> context,
             KeyValueStore<String, ?> store,
             Supplier<List<Record<String, V>>> outputs) {
@@ -44,13 +50,31 @@ public final class CommitOutputs {
             throw new IllegalArgumentException("store " + store.name() + " is not built with CommitOutputs.layered, or "
                     + "the context is not Streams' own");
         }
+        CommitOutputs<V> commitOutputs = new CommitOutputs<>();
         // Forwarded outside of any process(), as Streams' own punctuators do: with a record context of no input record.
         NodeForwarder<V> forwarder = NodeForwarder.of(context);
-        hook.beforeFlush(() -> forwarder.forwardWithoutInput(outputs.get()));
+        hook.beforeFlush(() -> forwarder.forwardWithoutInput(commitOutputs.traced(outputs.get())));
+        return commitOutputs;
     }
 
-    /** The processor holds something for the commit: it is awaited, so a caught-up thread commits it promptly. */
-    public static void holding() {
+    /**
+     * The processor holds something for {@code key}'s output at the commit: it is awaited, so a caught-up thread
+     * commits it promptly.
+     */
+    public void holding(String key) {
+        causes.remember(key);
         PromptCommits.pacing().held();
+    }
+
+    /** {@code records}, each with the trace of its cause; the causes of keys that output nothing are dropped. */
+    private List<Record<String, V>> traced(List<Record<String, V>> records) {
+        List<Record<String, V>> traced = records.stream()
+                .map(record -> {
+                    SpanContext cause = causes.take(record.key());
+                    return cause == null ? record : record.withHeaders(TraceHeaders.with(record.headers(), cause));
+                })
+                .toList();
+        causes.clear();
+        return traced;
     }
 }

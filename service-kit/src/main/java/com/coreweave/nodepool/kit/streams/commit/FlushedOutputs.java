@@ -2,6 +2,8 @@ package com.coreweave.nodepool.kit.streams.commit;
 
 import com.coreweave.nodepool.kit.streams.internals.NodeForwarder;
 import com.coreweave.nodepool.kit.streams.internals.StreamsInternals;
+import com.coreweave.nodepool.kit.tracing.TraceHeaders;
+import com.coreweave.nodepool.kit.tracing.TracedProcessors;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.streams.processor.StateStore;
@@ -51,7 +53,8 @@ public final class FlushedOutputs<V> {
      * record is awaited like one written at once, so a caught-up thread commits it promptly.
      */
     public void hold(Record<String, V> record) {
-        held.put(record.key(), record);
+        // Forwarded at the commit, outside the step that made it: it carries that step's trace from here.
+        held.put(record.key(), record.withHeaders(TraceHeaders.withCurrent(record.headers())));
         PromptCommits.pacing().held();
     }
 
@@ -70,7 +73,7 @@ public final class FlushedOutputs<V> {
     private void release(NodeForwarder<V> forwarder, String key) {
         Record<String, V> record = held.remove(key);
         if (record != null) {
-            forwarder.forward(record);
+            TracedProcessors.released(() -> forwarder.forward(record));
         }
     }
 }

@@ -14,9 +14,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.TopologyConfig;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorSupplier;
@@ -35,9 +32,9 @@ import org.apache.kafka.streams.state.StoreBuilder;
  * Commits a record promptly when its service has no backlog ({@link CommitPacing}): the stream thread's main consumer
  * ({@link PollWatchingConsumer}, given to Kafka Streams by {@code PromptCommitClients}) tells the thread's pacing
  * whether each poll left it caught up, its producer ({@link SendWatchingProducer}) whether anything written waits for a
- * commit, and the processors of a topology built by {@link #streamsBuilder()} ask Streams to commit once they have
- * processed the last record of such a poll. Under exactly-once a record is visible downstream only once committed, so
- * this is what a hop costs one pool at a time: a few ms instead of up to {@code commit.interval.ms}
+ * commit, and the processors of a topology built by {@code ProcessorLayers.streamsBuilder()} ask Streams to commit once
+ * they have processed the last record of such a poll. Under exactly-once a record is visible downstream only once
+ * committed, so this is what a hop costs one pool at a time: a few ms instead of up to {@code commit.interval.ms}
  * (docs/benchmarks.md).
  */
 public final class PromptCommits implements ProcessorWrapper {
@@ -57,15 +54,6 @@ public final class PromptCommits implements ProcessorWrapper {
      */
     public static void afterCommit(Runnable action) {
         pacing().afterCommit(action);
-    }
-
-    /** A builder whose processors request the prompt commits; the wrapping is fixed when the topology is built. */
-    public static StreamsBuilder streamsBuilder() {
-        // Only the wrapper matters here: Kafka Streams replaces this config with the service's own when it starts.
-        return new StreamsBuilder(new TopologyConfig(new StreamsConfig(Map.of(
-                StreamsConfig.APPLICATION_ID_CONFIG, "topology",
-                StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092",
-                StreamsConfig.PROCESSOR_WRAPPER_CLASS_CONFIG, PromptCommits.class))));
     }
 
     @Override
@@ -105,7 +93,9 @@ public final class PromptCommits implements ProcessorWrapper {
      * awaited was written. Records a punctuator forwards have no input position and are not counted.
      */
     private static void process(Optional<RecordMetadata> input, Runnable process, Runnable commit) {
-        boolean last = input.map(at -> pacing().processing(at.topic(), at.partition(), at.offset()))
+        // A punctuator's records come with a position of no topic (Streams 4.1), not with none.
+        boolean last = input.filter(at -> at.topic() != null)
+                .map(at -> pacing().processing(at.topic(), at.partition(), at.offset()))
                 .orElse(false);
         process.run();
         if (last && pacing().awaitedWrites()) {

@@ -3,6 +3,7 @@ package com.coreweave.nodepool.kit.streams.io;
 import com.coreweave.nodepool.kit.kafka.DeadLetterRecords;
 import com.coreweave.nodepool.kit.streams.internals.StreamsInternals;
 import com.coreweave.nodepool.kit.streams.io.RefusalObserver.RefusedRecord;
+import com.coreweave.nodepool.kit.tracing.TraceStamp;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.TenantTopics;
@@ -128,8 +129,9 @@ public final class Inputs {
         Map<String, KStream<String, Parsed<T>>> placed = parsed.split(Named.as("place-" + name + "-"))
                 .branch((key, value) -> value.misplaced(), Branched.as("elsewhere"))
                 .defaultBranch(Branched.as("here"));
-        KStream<String, byte[]> moved = placed.get("place-" + name + "-elsewhere")
-                .mapValues(Parsed::raw, Named.as("misplaced-" + name))
+        KStream<String, byte[]> misplaced =
+                placed.get("place-" + name + "-elsewhere").mapValues(Parsed::raw, Named.as("misplaced-" + name));
+        KStream<String, byte[]> moved = TraceStamp.onto(misplaced, "trace-misplaced-" + name)
                 .repartition(Repartitioned.with(Serdes.String(), Serdes.ByteArray())
                         .withName(name + "-by-key")
                         .withNumberOfPartitions(partitions));
@@ -163,8 +165,9 @@ public final class Inputs {
         Map<String, KStream<String, Parsed<T>>> branches = parsed.split(Named.as("route-" + step + "-"))
                 .branch((key, value) -> value.refused(), Branched.as("refused"))
                 .defaultBranch(Branched.as("read"));
-        branches.get("route-" + step + "-refused")
-                .mapValues(Parsed::raw, Named.as("raw-" + step))
+        KStream<String, byte[]> refused =
+                branches.get("route-" + step + "-refused").mapValues(Parsed::raw, Named.as("raw-" + step));
+        TraceStamp.onto(refused, "trace-dead-letter-" + step)
                 .to(
                         deadLetterTopic,
                         Produced.with(Serdes.String(), Serdes.ByteArray()).withName("dead-letter-" + step));

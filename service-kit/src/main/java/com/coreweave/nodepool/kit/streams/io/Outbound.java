@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.kit.streams.io;
 
+import com.coreweave.nodepool.kit.tracing.TraceStamp;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.topics.Topic;
 import org.apache.kafka.common.serialization.Serde;
@@ -30,10 +31,11 @@ public record Outbound(String topic, Object value) {
                 throw new UnsupportedOperationException("Outbound records are only written");
             });
 
-    /** Writes every record of {@code stream} to the topic it names. */
+    /** Writes every record of {@code stream} to the topic it names, with the trace of the step that made it. */
     public static void route(KStream<String, Outbound> stream, String name) {
-        stream.to(
-                (key, value, context) -> value.topic(),
-                Produced.with(Serdes.String(), SERDE).withName(name));
+        TraceStamp.onto(stream, "trace-" + name)
+                .to(
+                        (key, value, context) -> value.topic(),
+                        Produced.with(Serdes.String(), SERDE).withName(name));
     }
 }

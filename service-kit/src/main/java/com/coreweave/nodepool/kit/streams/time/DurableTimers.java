@@ -1,5 +1,7 @@
 package com.coreweave.nodepool.kit.streams.time;
 
+import com.coreweave.nodepool.kit.tracing.KeyedTraces;
+import com.coreweave.nodepool.kit.tracing.ServiceTracer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,7 +23,8 @@ import org.apache.kafka.streams.state.Stores;
  * moving and firing happen in the task's transaction, so a restarted service finds its timers and fires them at their
  * time.
  *
- * <p>The punctuator ticks only while a timer is filed ({@link Ticker}).
+ * <p>The punctuator ticks only while a timer is filed ({@link Ticker}). A timer's firing is traced as a span
+ * {@code <application id> timer}, a child of the step that filed it, while the service runs (not after a restart).
  */
 public final class DurableTimers {
 
@@ -30,6 +33,8 @@ public final class DurableTimers {
     private final Clock clock;
     private final BiConsumer<String, Instant> fire;
     private final Ticker ticker;
+    /** The step that filed each timer: what the timer does is traced as its child. */
+    private final KeyedTraces filers = new KeyedTraces();
 
     private DurableTimers(
             ProcessorContext<?, ?> context,
@@ -73,9 +78,11 @@ public final class DurableTimers {
         }
         if (filed != null) {
             index.delete(DueIndex.key(filed, key));
+            filers.take(key);
         }
         if (next != null) {
             index.put(DueIndex.key(next, key), key);
+            filers.remember(key);
             ticker.start();
         }
     }
@@ -100,7 +107,8 @@ public final class DurableTimers {
         }
         for (KeyValue<String, String> timer : due) {
             index.delete(timer.key);
-            fire.accept(timer.value, now);
+            ServiceTracer.run(
+                    context.applicationId() + " timer", filers.take(timer.value), () -> fire.accept(timer.value, now));
         }
         if (!due.isEmpty()) {
             // What a timer writes (a node registered, a preemption step) is waited for like a processed record's

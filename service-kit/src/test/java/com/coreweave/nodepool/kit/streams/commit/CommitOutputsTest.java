@@ -97,12 +97,13 @@ class CommitOutputsTest {
     private static final class Totals implements Processor<String, String, String, String> {
         private final Map<String, Integer> changed = new LinkedHashMap<>();
         private KeyValueStore<String, String> store;
+        private CommitOutputs<String> commitOutputs;
         private int sum;
 
         @Override
         public void init(ProcessorContext<String, String> context) {
             store = context.getStateStore("totals");
-            CommitOutputs.atCommit(context, store, this::outputs);
+            commitOutputs = CommitOutputs.atCommit(context, store, this::outputs);
         }
 
         @Override
@@ -116,7 +117,7 @@ class CommitOutputsTest {
                 sum += by;
                 changed.remove(key);
                 changed.put(key, next);
-                CommitOutputs.holding();
+                commitOutputs.holding(key);
             }
         }
 

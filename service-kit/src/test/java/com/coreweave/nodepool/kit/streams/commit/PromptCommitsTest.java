@@ -69,6 +69,16 @@ class PromptCommitsTest {
         assertThat(context.committed()).isFalse();
     }
 
+    @Test
+    void aRecordAPunctuatorForwardsIsNoInputAndAsksForNoCommit() {
+        PromptCommits.pacing().polled(1, true);
+
+        process(null, -1, "timer-fired");
+
+        assertThat(seen).containsExactly("timer-fired");
+        assertThat(context.committed()).isFalse();
+    }
+
     private void process(String topic, long offset, String pool) {
         context.setRecordMetadata(topic, 0, offset);
         processor.process(new Record<>(pool, "created", 0L));
