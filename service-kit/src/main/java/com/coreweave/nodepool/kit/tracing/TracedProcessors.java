@@ -1,11 +1,11 @@
 package com.coreweave.nodepool.kit.tracing;
 
+import com.coreweave.nodepool.kit.streams.ProcessorLayer;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
 import java.util.Optional;
-import java.util.Set;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
@@ -19,7 +19,6 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.processor.api.WrappedFixedKeyProcessorSupplier;
 import org.apache.kafka.streams.processor.api.WrappedProcessorSupplier;
-import org.apache.kafka.streams.state.StoreBuilder;
 
 /**
  * Processes each record a sub-topology reads in a span of its own, {@code <application id> <topic>} (a CONSUMER span,
@@ -52,33 +51,13 @@ public final class TracedProcessors implements ProcessorWrapper {
     @Override
     public <KIn, VIn, KOut, VOut> WrappedProcessorSupplier<KIn, VIn, KOut, VOut> wrapProcessorSupplier(
             String name, ProcessorSupplier<KIn, VIn, KOut, VOut> supplier) {
-        return ProcessorWrapper.asWrapped(new ProcessorSupplier<>() {
-            @Override
-            public Processor<KIn, VIn, KOut, VOut> get() {
-                return new Traced<>(supplier.get());
-            }
-
-            @Override
-            public Set<StoreBuilder<?>> stores() {
-                return supplier.stores();
-            }
-        });
+        return ProcessorLayer.around(supplier, Traced::new);
     }
 
     @Override
     public <KIn, VIn, VOut> WrappedFixedKeyProcessorSupplier<KIn, VIn, VOut> wrapFixedKeyProcessorSupplier(
             String name, FixedKeyProcessorSupplier<KIn, VIn, VOut> supplier) {
-        return ProcessorWrapper.asWrappedFixedKey(new FixedKeyProcessorSupplier<>() {
-            @Override
-            public FixedKeyProcessor<KIn, VIn, VOut> get() {
-                return new TracedFixedKey<>(supplier.get());
-            }
-
-            @Override
-            public Set<StoreBuilder<?>> stores() {
-                return supplier.stores();
-            }
-        });
+        return ProcessorLayer.aroundFixedKey(supplier, TracedFixedKey::new);
     }
 
     /**

@@ -1,13 +1,13 @@
 package com.coreweave.nodepool.kit.streams.commit;
 
 import com.coreweave.nodepool.kit.kafka.DeadLetteringProducer;
+import com.coreweave.nodepool.kit.streams.ProcessorLayer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -26,7 +26,6 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.processor.api.WrappedFixedKeyProcessorSupplier;
 import org.apache.kafka.streams.processor.api.WrappedProcessorSupplier;
-import org.apache.kafka.streams.state.StoreBuilder;
 
 /**
  * Commits a record promptly when its service has no backlog ({@link CommitPacing}): the stream thread's main consumer
@@ -59,33 +58,13 @@ public final class PromptCommits implements ProcessorWrapper {
     @Override
     public <KIn, VIn, KOut, VOut> WrappedProcessorSupplier<KIn, VIn, KOut, VOut> wrapProcessorSupplier(
             String name, ProcessorSupplier<KIn, VIn, KOut, VOut> supplier) {
-        return ProcessorWrapper.asWrapped(new ProcessorSupplier<>() {
-            @Override
-            public Processor<KIn, VIn, KOut, VOut> get() {
-                return new Prompt<>(supplier.get());
-            }
-
-            @Override
-            public Set<StoreBuilder<?>> stores() {
-                return supplier.stores();
-            }
-        });
+        return ProcessorLayer.around(supplier, Prompt::new);
     }
 
     @Override
     public <KIn, VIn, VOut> WrappedFixedKeyProcessorSupplier<KIn, VIn, VOut> wrapFixedKeyProcessorSupplier(
             String name, FixedKeyProcessorSupplier<KIn, VIn, VOut> supplier) {
-        return ProcessorWrapper.asWrappedFixedKey(new FixedKeyProcessorSupplier<>() {
-            @Override
-            public FixedKeyProcessor<KIn, VIn, VOut> get() {
-                return new PromptFixedKey<>(supplier.get());
-            }
-
-            @Override
-            public Set<StoreBuilder<?>> stores() {
-                return supplier.stores();
-            }
-        });
+        return ProcessorLayer.aroundFixedKey(supplier, PromptFixedKey::new);
     }
 
     /**
