@@ -1,6 +1,6 @@
 package com.coreweave.nodepool.kit.tracing;
 
-import com.coreweave.nodepool.kit.streams.ProcessorLayer;
+import com.coreweave.nodepool.kit.streams.layer.ProcessorLayer;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.SpanKind;

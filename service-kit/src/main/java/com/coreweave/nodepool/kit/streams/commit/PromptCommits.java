@@ -1,7 +1,7 @@
 package com.coreweave.nodepool.kit.streams.commit;
 
 import com.coreweave.nodepool.kit.kafka.DeadLetteringProducer;
-import com.coreweave.nodepool.kit.streams.ProcessorLayer;
+import com.coreweave.nodepool.kit.streams.layer.ProcessorLayer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Collection;

@@ -1,4 +1,4 @@
-package com.coreweave.nodepool.kit.streams;
+package com.coreweave.nodepool.kit.streams.layer;
 
 import java.util.Set;
 import java.util.function.UnaryOperator;
@@ -12,7 +12,7 @@ import org.apache.kafka.streams.processor.api.WrappedProcessorSupplier;
 import org.apache.kafka.streams.state.StoreBuilder;
 
 /**
- * A supplier whose every processor is wrapped by one layer of {@link ProcessorLayers}, keeping the supplier's stores:
+ * A supplier whose every processor is wrapped by one layer of {@code ProcessorLayers}, keeping the supplier's stores:
  * what each layer's {@link ProcessorWrapper} methods would otherwise each write out.
  */
 public final class ProcessorLayer {
