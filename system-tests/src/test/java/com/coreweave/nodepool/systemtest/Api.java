@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A caller of one service's REST API with one bearer token, as a platform team's tooling would be. Given several
  * instances it is a client behind a load balancer: each request goes to the next instance, and one that refuses the
- * connection or answers 502/503/504 is tried again on the others ({@link RestAvailability} counts it all).
+ * connection or answers 502/503/504 is tried again on the others, with backoff, for up to {@link #RETRY_BUDGET}
+ * ({@link RestAvailability} counts it all).
  */
 final class Api {
 
@@ -25,8 +26,14 @@ final class Api {
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    /** Attempts a request gets per instance before it counts as unanswered. */
-    private static final int ROUNDS = 3;
+    /**
+     * How long a request is retried before it counts as failed or unanswered: longer than a Streams session (10 s) and
+     * the rebalance after it, as a client behind a load balancer that retries with backoff would wait.
+     */
+    private static final Duration RETRY_BUDGET = Duration.ofSeconds(30);
+
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(200);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
 
     private static final AtomicInteger NEXT = new AtomicInteger();
 
@@ -125,9 +132,15 @@ final class Api {
         int first = Math.floorMod(NEXT.getAndIncrement(), instances.size());
         RuntimeException failure = null;
         Answer answer = null;
-        for (int attempt = 0; attempt < ROUNDS * instances.size(); attempt++) {
+        long deadline = System.nanoTime() + RETRY_BUDGET.toNanos();
+        Duration backoff = FIRST_BACKOFF;
+        for (int attempt = 0; ; attempt++) {
             if (attempt > 0) {
-                pause(Duration.ofMillis(200));
+                if (System.nanoTime() + backoff.toNanos() > deadline) {
+                    break;
+                }
+                pause(backoff);
+                backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
                 if (availability != null) {
                     availability.retry();
                 }

@@ -12,10 +12,12 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
@@ -104,6 +106,18 @@ public final class ChaosRun {
         this.chosen = chosen;
     }
 
+    /** The faults of the kinds named, comma-separated ({@code -Dchaos.faults=ROLL_SERVICES,KILL}); all when none. */
+    static Predicate<Fault> kinds(String names) {
+        if (names.isBlank()) {
+            return fault -> true;
+        }
+        Set<Kind> kinds = EnumSet.noneOf(Kind.class);
+        for (String name : names.split(",")) {
+            kinds.add(Kind.valueOf(name.trim().toUpperCase(Locale.ROOT)));
+        }
+        return fault -> kinds.contains(fault.kind());
+    }
+
     public static void main(String[] args) {
         Settings settings = Settings.of(3);
         int status;
@@ -113,7 +127,7 @@ public final class ChaosRun {
             builder.withCluster();
         }
         try (Stack stack = builder.build().start()) {
-            ChaosRun chaos = new ChaosRun(stack, settings);
+            ChaosRun chaos = new ChaosRun(stack, settings, kinds(System.getProperty("chaos.faults", "")));
             FaultTable table = chaos.run();
             String report = chaos.report(table, Duration.ofNanos(System.nanoTime() - started));
             System.out.println(report);

@@ -7,11 +7,15 @@ import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.resource.Statuses;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -20,7 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What watches may take from the instance: how many one credential and all callers together hold open (beyond that, 429
- * with {@code Retry-After}), the buffer of each and of all of them ({@link WatchStream}), and how long one lasts.
+ * with {@code Retry-After}), the buffer of each and of all of them ({@link WatchStream}), and how long one lasts. A
+ * stopping instance ends them all.
  */
 @ApplicationScoped
 public class WatchLimits implements WatchStream.Budget {
@@ -34,6 +39,8 @@ public class WatchLimits implements WatchStream.Budget {
     private final Map<String, AtomicInteger> perCredential = new ConcurrentHashMap<>();
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicLong buffered = new AtomicLong();
+    /** How to end each watch open now. */
+    private final Set<Runnable> ends = ConcurrentHashMap.newKeySet();
 
     @Inject
     void metrics(MeterRegistry registry) {
@@ -46,18 +53,22 @@ public class WatchLimits implements WatchStream.Budget {
      * place is given back.
      */
     WatchStream open(Runnable onEnd) {
-        Runnable release = admit();
-        return new WatchStream(settings.watchBufferEvents(), settings.watchBufferBytes(), this, OVERFLOWED, () -> {
-            release.run();
-            onEnd.run();
-        });
+        Runnable[] release = {() -> {}};
+        WatchStream stream =
+                new WatchStream(settings.watchBufferEvents(), settings.watchBufferBytes(), this, OVERFLOWED, () -> {
+                    release[0].run();
+                    onEnd.run();
+                });
+        release[0] = admit(stream::complete);
+        return stream;
     }
 
     /**
      * Counts one more watch of the current caller, or 429 when the caller or the instance holds as many as allowed; the
-     * returned runnable gives the place back (once, however often it runs).
+     * returned runnable gives the place back (once, however often it runs). {@code end} ends the watch, if the instance
+     * stops first.
      */
-    Runnable admit() {
+    Runnable admit(Runnable end) {
         String credential = caller.credential();
         AtomicInteger mine = perCredential.computeIfAbsent(credential, c -> new AtomicInteger());
         if (mine.incrementAndGet() > settings.watchesPerCaller()) {
@@ -69,11 +80,21 @@ public class WatchLimits implements WatchStream.Budget {
             throw tooMany("the API serves " + settings.watchesTotal() + " watches at most");
         }
         AtomicBoolean released = new AtomicBoolean();
+        ends.add(end);
         return () -> {
             if (released.compareAndSet(false, true)) {
+                ends.remove(end);
                 release(credential, mine, true);
             }
         };
+    }
+
+    /**
+     * Ends every watch as the instance begins to stop, as the Kubernetes API server does: clients watch again from
+     * their last resourceVersion, on another instance, and no open watch holds the graceful shutdown to its timeout.
+     */
+    void endAll(@Observes ShutdownDelayInitiatedEvent event) {
+        List.copyOf(ends).forEach(Runnable::run);
     }
 
     /**

@@ -29,6 +29,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -171,9 +172,11 @@ public class WatchResource {
                         && (reason == null || reason.equals(change.event().getReason()))
                         && (nodePool == null || nodePool.equals(change.key().pool()));
         String org = tenancy.readScope();
-        Runnable release = limits.admit();
+        AtomicReference<Runnable> end = new AtomicReference<>(() -> {});
+        Runnable release = limits.admit(() -> end.get().run());
         return Multi.createFrom()
                 .<Event>emitter(emitter -> {
+                    end.set(emitter::complete);
                     Runnable stop = feed.watch(LiveFeed.Stream.EVENTS, org, null, change -> {
                         if (filter.test((LiveFeed.EventChange) change)) {
                             emitter.emit(((LiveFeed.EventChange) change).event());

@@ -20,6 +20,7 @@ class WatchLimitsTest {
     private static final int TOTAL = 3;
     private static final long BUFFERS_TOTAL = 1_000;
     private static final Duration MAX = Duration.ofMinutes(30);
+    private static final Runnable NOTHING = () -> {};
 
     private final WatchLimits limits = new WatchLimits();
     private final Caller caller = new Caller();
@@ -35,10 +36,10 @@ class WatchLimitsTest {
     @Test
     void shouldAnswerTooManyRequestsWhenATokenHoldsAllItsWatches() {
         // given
-        limits.admit();
-        limits.admit();
+        limits.admit(NOTHING);
+        limits.admit(NOTHING);
         // when
-        ApiException refused = catchThrowableOfType(ApiException.class, limits::admit);
+        ApiException refused = catchThrowableOfType(ApiException.class, () -> limits.admit(NOTHING));
         // then
         assertThat(refused.status().getCode()).isEqualTo(429);
         assertThat(refused.status().getMessage()).contains("this token already holds 2 watches");
@@ -48,11 +49,11 @@ class WatchLimitsTest {
 
     @Test
     void shouldLetAnotherTokenWatchWhenOneHoldsAllItsWatches() {
-        limits.admit();
-        limits.admit();
+        limits.admit(NOTHING);
+        limits.admit(NOTHING);
 
         caller.token = "Bearer bob";
-        limits.admit();
+        limits.admit(NOTHING);
 
         assertThat(limits.open()).isEqualTo(3);
     }
@@ -60,12 +61,12 @@ class WatchLimitsTest {
     @Test
     void shouldAnswerTooManyRequestsWhenTheInstanceServesAllTheWatchesItMay() {
         // given
-        limits.admit();
-        limits.admit();
+        limits.admit(NOTHING);
+        limits.admit(NOTHING);
         caller.token = "Bearer bob";
-        limits.admit();
+        limits.admit(NOTHING);
         // when
-        ApiException refused = catchThrowableOfType(ApiException.class, limits::admit);
+        ApiException refused = catchThrowableOfType(ApiException.class, () -> limits.admit(NOTHING));
         // then
         assertThat(refused.status().getCode()).isEqualTo(429);
         assertThat(refused.status().getMessage()).contains("the API serves 3 watches at most");
@@ -75,45 +76,62 @@ class WatchLimitsTest {
     @Test
     void shouldGiveThePlaceBackWhenAWatchEnds() {
         // given
-        Runnable first = limits.admit();
-        limits.admit();
+        Runnable first = limits.admit(NOTHING);
+        limits.admit(NOTHING);
         // when
         first.run();
         // then
-        limits.admit();
+        limits.admit(NOTHING);
         assertThat(limits.open()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldEndEveryOpenWatchWhenTheInstanceBeginsToStop() {
+        // given
+        AtomicInteger ended = new AtomicInteger();
+        limits.admit(ended::incrementAndGet);
+        Runnable closedEarlier = limits.admit(ended::incrementAndGet);
+        caller.token = "Bearer bob";
+        limits.admit(ended::incrementAndGet);
+        closedEarlier.run();
+        // when
+        limits.endAll(null);
+        // then
+        assertThat(ended).hasValue(2);
     }
 
     @Test
     void shouldGiveThePlaceBackOnlyOnceHoweverOftenTheWatchEnds() {
         // given
-        Runnable first = limits.admit();
-        limits.admit();
+        Runnable first = limits.admit(NOTHING);
+        limits.admit(NOTHING);
         // when
         first.run();
         first.run();
         // then
         assertThat(limits.open()).isEqualTo(1);
-        limits.admit();
-        assertThat(catchThrowableOfType(ApiException.class, limits::admit)).isNotNull();
+        limits.admit(NOTHING);
+        assertThat(catchThrowableOfType(ApiException.class, () -> limits.admit(NOTHING)))
+                .isNotNull();
     }
 
     @Test
     void shouldNotCountARefusedWatchAgainstItsToken() {
         // given a full instance that refuses alice
         caller.token = "Bearer bob";
-        Runnable bobs = limits.admit();
-        Runnable bobsOther = limits.admit();
+        Runnable bobs = limits.admit(NOTHING);
+        Runnable bobsOther = limits.admit(NOTHING);
         caller.token = "Bearer carol";
-        limits.admit();
+        limits.admit(NOTHING);
         caller.token = "Bearer alice";
-        assertThat(catchThrowableOfType(ApiException.class, limits::admit)).isNotNull();
+        assertThat(catchThrowableOfType(ApiException.class, () -> limits.admit(NOTHING)))
+                .isNotNull();
         // when the instance has room again
         bobs.run();
         bobsOther.run();
         // then alice may still hold all the watches of a token
-        limits.admit();
-        limits.admit();
+        limits.admit(NOTHING);
+        limits.admit(NOTHING);
         assertThat(limits.open()).isEqualTo(3);
     }
 

@@ -19,19 +19,29 @@ import org.apache.kafka.streams.KafkaClientSupplier;
  * producer dead-letters what cannot be written ({@link DeadLetteringProducer}), and its main consumer and producer
  * report its polls and writes for {@link PromptCommits} (unless {@code nodepool.kafka.prompt-commits} is false, which
  * restores the plain per-interval commits). Every client carries the service's {@link KafkaSecurity} settings, over
- * what Quarkus put in the Streams configuration (which, e.g., switches TLS host name verification off unless told).
+ * what Quarkus put in the Streams configuration (which, e.g., switches TLS host name verification off unless told). The
+ * main consumer leaves its group when its stream thread stops ({@link #LEAVE_GROUP_ON_CLOSE}).
  */
 @ApplicationScoped
 public class PromptCommitClients implements KafkaClientSupplier {
 
-    @Inject
-    KafkaSettings settings;
+    /**
+     * Kafka's internal consumer setting that Streams turns off, so that a stopping instance would hold its tasks until
+     * its session expires. On, a stopping instance (and a removed stream thread, {@code StreamsDeparture}) hands them
+     * over at once: with a standby of each task elsewhere, that is seconds of unavailability instead of a session's.
+     */
+    static final String LEAVE_GROUP_ON_CLOSE = "internal.leave.group.on.close";
+
+    private final KafkaSettings settings;
+    private final MeterRegistry registry;
+    private final KafkaSecurity security;
 
     @Inject
-    MeterRegistry registry;
-
-    @Inject
-    KafkaSecurity security;
+    public PromptCommitClients(KafkaSettings settings, MeterRegistry registry, KafkaSecurity security) {
+        this.settings = settings;
+        this.registry = registry;
+        this.security = security;
+    }
 
     @Override
     public Admin getAdmin(Map<String, Object> config) {
@@ -48,8 +58,9 @@ public class PromptCommitClients implements KafkaClientSupplier {
 
     @Override
     public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
-        Map<String, Object> secured = secured(config);
-        return settings.promptCommits() ? new PromptCommits.PollWatchingConsumer(secured) : plain(secured);
+        Map<String, Object> main = secured(config);
+        main.put(LEAVE_GROUP_ON_CLOSE, true);
+        return settings.promptCommits() ? new PromptCommits.PollWatchingConsumer(main) : plain(main);
     }
 
     @Override
@@ -62,7 +73,7 @@ public class PromptCommitClients implements KafkaClientSupplier {
         return plain(secured(config));
     }
 
-    /** Streams' configuration of a client with the service's security settings over it. */
+    /** Streams' configuration of a client with the service's security settings over it (a copy, to change at will). */
     Map<String, Object> secured(Map<String, Object> config) {
         return security.applyTo(config);
     }

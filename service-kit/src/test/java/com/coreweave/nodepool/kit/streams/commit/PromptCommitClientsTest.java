@@ -24,18 +24,16 @@ class PromptCommitClientsTest {
     private static final String JAAS = "org.apache.kafka.common.security.scram.ScramLoginModule required "
             + "username=\"nodepool\" password=\"secret\";";
 
-    private static PromptCommitClients clients(KafkaSecurity security, boolean promptCommits) {
-        PromptCommitClients clients = new PromptCommitClients();
-        clients.settings = (KafkaSettings) Proxy.newProxyInstance(
+    /** The supplier a service's Streams gets, with these settings. */
+    static PromptCommitClients clients(KafkaSecurity security, boolean promptCommits) {
+        KafkaSettings settings = (KafkaSettings) Proxy.newProxyInstance(
                 KafkaSettings.class.getClassLoader(), new Class<?>[] {KafkaSettings.class}, (proxy, method, args) -> {
                     if (method.getName().equals("promptCommits")) {
                         return promptCommits;
                     }
                     throw new UnsupportedOperationException(method.getName());
                 });
-        clients.registry = new SimpleMeterRegistry();
-        clients.security = security;
-        return clients;
+        return new PromptCommitClients(settings, new SimpleMeterRegistry(), security);
     }
 
     private static List<Function<Map<String, Object>, AutoCloseable>> every(PromptCommitClients clients) {
