@@ -42,8 +42,13 @@ public class ApiTopology {
     public static final String SERVICE = "nodepool-api-service";
 
     @Produces
-    Topology topology(ApiSettings settings, KafkaSettings kafka, Clock clock, DecisionWaiter waiter) {
-        return build(settings, kafka.partitions(), clock, waiter::answer);
+    Topology topology(
+            ApiSettings settings,
+            KafkaSettings kafka,
+            Clock clock,
+            DecisionWaiter waiter,
+            PoolConditionGauges conditionGauges) {
+        return build(settings, kafka.partitions(), clock, waiter::answer, conditionGauges);
     }
 
     /**
@@ -52,7 +57,11 @@ public class ApiTopology {
      * waiting for it in this process returns without waiting for the answer's topic).
      */
     public static Topology build(
-            ApiSettings settings, int partitions, Clock clock, BiConsumer<String, RequestDecided> answered) {
+            ApiSettings settings,
+            int partitions,
+            Clock clock,
+            BiConsumer<String, RequestDecided> answered,
+            PoolConditionGauges conditionGauges) {
         StreamsBuilder builder = ProcessorLayers.streamsBuilder();
         // Cached: a pool's view changes with every input, often several times within one commit; the cache writes each
         // pool's last value to the changelog once per commit instead of once per input.
@@ -84,6 +93,8 @@ public class ApiTopology {
                 Topics.INSTANCE_TYPE_CATALOGUED.name(),
                 Consumed.with(Serdes.String(), Serdes.ByteArray()),
                 () -> new GlobalStoreUpdater<>(Topics.INSTANCE_TYPE_CATALOGUED, StoreNames.INSTANCE_TYPES));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(StoreNames.POOL_CONDITIONS), Serdes.String(), Serdes.String()));
         // Every task's count of each org's pools, so that each task holds creates to the org's pool count quota.
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(StoreNames.ORG_POOLS), Serdes.String(), Serdes.Integer()));
@@ -109,12 +120,13 @@ public class ApiTopology {
                 .merge(fact(in, Topics.SPOT_PREEMPTION_PROGRESSED, PoolInput.PreemptionProgressed::new))
                 .merge(fact(in, Topics.NODEPOOL_EVENT_RECORDED, PoolInput.EventsRecorded::new));
         KStream<String, Outbound> outputs = inputs.process(
-                () -> new PoolProcessor(settings, partitions, clock, answered),
+                () -> new PoolProcessor(settings, partitions, clock, answered, conditionGauges),
                 Named.as("pool-processor"),
                 StoreNames.POOL_VIEWS,
                 StoreNames.POOL_VIEW_PARTS,
                 StoreNames.REQUEST_IDS,
                 StoreNames.UNVALIDATED,
+                StoreNames.POOL_CONDITIONS,
                 StoreNames.ORG_POOLS);
         Outbound.route(outputs, "write-outputs");
         return builder.build();

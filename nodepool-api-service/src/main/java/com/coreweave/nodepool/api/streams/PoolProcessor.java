@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.api.streams;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
+import com.coreweave.nodepool.api.domain.ConditionCensus;
 import com.coreweave.nodepool.api.domain.PoolInput;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
 import com.coreweave.nodepool.kit.streams.time.Ticker;
@@ -27,20 +28,31 @@ class PoolProcessor implements Processor<String, PoolInput, String, Outbound> {
     private final int partitions;
     private final Clock clock;
     private final BiConsumer<String, RequestDecided> answered;
+    private final PoolConditionGauges conditionGauges;
+    private ConditionCensus census;
+    private int partition;
     private RequestDecision requests;
     private StatusAggregation status;
     private Ticker revalidation;
 
-    PoolProcessor(ApiSettings settings, int partitions, Clock clock, BiConsumer<String, RequestDecided> answered) {
+    PoolProcessor(
+            ApiSettings settings,
+            int partitions,
+            Clock clock,
+            BiConsumer<String, RequestDecided> answered,
+            PoolConditionGauges conditionGauges) {
         this.settings = settings;
         this.partitions = partitions;
         this.clock = clock;
         this.answered = answered;
+        this.conditionGauges = conditionGauges;
     }
 
     @Override
     public void init(ProcessorContext<String, Outbound> context) {
-        PoolStores stores = new PoolStores(context, partitions, clock);
+        partition = context.taskId().partition();
+        census = conditionGauges.open(partition);
+        PoolStores stores = new PoolStores(context, partitions, clock, census);
         status = new StatusAggregation(stores);
         requests = new RequestDecision(stores, status, settings, clock, answered);
         PoolMaintenance maintenance = new PoolMaintenance(stores, status, settings, clock);
@@ -66,5 +78,10 @@ class PoolProcessor implements Processor<String, PoolInput, String, Outbound> {
             case PoolInput.EventsRecorded recorded ->
                 recorded.recorded().events().forEach(event -> status.onEvent(record.key(), event));
         }
+    }
+
+    @Override
+    public void close() {
+        conditionGauges.close(partition, census);
     }
 }

@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.api.streams;
 
+import com.coreweave.nodepool.api.domain.ConditionCensus;
 import com.coreweave.nodepool.api.domain.PlatformValidator;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.ViewPart;
@@ -59,6 +60,7 @@ final class PoolStores {
     final KeyValueStore<String, RequestDecided> requestIds;
     final KeyValueStore<String, String> unvalidated;
     final PoolCounts counts;
+    final PoolConditions conditions;
     private final TimestampedKeyValueStore<String, InstanceType> catalogue;
     private final ProcessorContext<String, Outbound> context;
     private final FlushedOutputs<Outbound> statuses;
@@ -67,7 +69,7 @@ final class PoolStores {
     /** Told whenever a pool is filed as not valid yet: revalidation need tick only while there is one. */
     private Runnable onUnvalidated = () -> {};
 
-    PoolStores(ProcessorContext<String, Outbound> context, int partitions, Clock clock) {
+    PoolStores(ProcessorContext<String, Outbound> context, int partitions, Clock clock, ConditionCensus census) {
         this.context = context;
         this.clock = clock;
         views = new SplitValues<>(
@@ -86,6 +88,7 @@ final class PoolStores {
                 partitions,
                 this::emit);
         counts.countOnce(views.heads().all());
+        conditions = new PoolConditions(context.getStateStore(StoreNames.POOL_CONDITIONS), census);
         // A pool's status changes with most facts, often several times within one commit (a node's assignment and its
         // registration arrive together): only the last status of each commit is published.
         statuses = FlushedOutputs.of(context, views.heads());

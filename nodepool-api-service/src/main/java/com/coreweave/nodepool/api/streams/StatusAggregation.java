@@ -74,6 +74,7 @@ final class StatusAggregation {
         stores.views.put(key, published == null ? view : view.withPublished(published));
         if (published != null) {
             stores.publishAtCommit(key, Outbound.to(Topics.NODEPOOL_STATUS, published));
+            stores.conditions.published(key, published);
         }
     }
 
@@ -104,6 +105,7 @@ final class StatusAggregation {
         stores.emit(key, Outbound.tombstone(Topics.NODEPOOL_STATUS));
         stores.publishGone(key, view.accepted());
         stores.views.delete(key);
+        stores.conditions.gone(key);
         stores.forgetUnvalidated(key);
         stores.counts.gone(view.accepted().org());
     }

@@ -15,6 +15,8 @@ public final class StoreNames {
     public static final String UNVALIDATED = "unvalidated-pools";
     /** Global: instance type name → {@code InstanceType}, the capacity-service's catalogue. */
     public static final String INSTANCE_TYPES = "instance-types";
+    /** {@code <org>/<pool>} → its conditions as last published, compactly (the {@code nodepool_pools} gauges). */
+    public static final String POOL_CONDITIONS = "pool-conditions";
     /** {@code <org>} → its pools in this task's partition (the pool count quota). */
     public static final String ORG_POOLS = "org-pools";
     /** Global: {@code <org>/<partition>} → {@code OrgPoolCount}, every partition's count of each org's pools. */

@@ -28,6 +28,7 @@ import com.coreweave.nodepool.testing.StreamsDriver;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -58,6 +59,7 @@ class ApiTopologyTest {
     static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
     static final String KEY = "demo/train";
 
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     StreamsDriver driver;
     TestInputTopic<String, String> requests;
     TestInputTopic<String, String> nodes;
@@ -73,7 +75,12 @@ class ApiTopologyTest {
         driver = StreamsDriver.start(
                 "api-test",
                 NOW,
-                clock -> ApiTopology.build(new Defaults(), 1, Clock.fixed(NOW, ZoneOffset.UTC), (key, answer) -> {}));
+                clock -> ApiTopology.build(
+                        new Defaults(),
+                        1,
+                        Clock.fixed(NOW, ZoneOffset.UTC),
+                        (key, answer) -> {},
+                        new PoolConditionGauges(registry)));
         InstanceTypes.publish(driver, InstanceTypes.A100);
         requests = driver.input(Topics.NODEPOOL_REQUESTED);
         nodes = driver.input(Topics.NODEPOOL_NODES_CHANGED);
@@ -177,9 +184,18 @@ class ApiTopologyTest {
         assertThat(answers.get(2).error().getReason()).isEqualTo("Conflict");
     }
 
+    /** What the nodepool_pools gauge says of the pools in this condition state. */
+    private double pools(String condition, String status, String reason) {
+        var gauge = registry.find("nodepool.pools")
+                .tags("condition", condition, "status", status, "reason", reason)
+                .gauge();
+        return gauge == null ? -1 : gauge.value();
+    }
+
     @Test
-    void aRemovedPoolPublishesItsLastStatusBeforeItsTombstone() {
+    void aRemovedPoolPublishesItsLastStatusBeforeItsTombstoneAndLeavesThePoolsGauge() {
         requests.pipeInput(KEY, apply("req-1", 1, null));
+        assertThat(pools(Conditions.VALIDATED, "True", "Valid")).isEqualTo(1);
         PoolRef ref = PoolRef.of(Json.read(
                 accepted.readValuesToList().get(0), com.coreweave.nodepool.schema.events.NodePoolAccepted.class));
         requests.pipeInput(
@@ -218,6 +234,8 @@ class ApiTopologyTest {
                         .reason())
                 .isEqualTo("Complete");
         assertThat(published.get(1)).as("the tombstone comes last").isNull();
+        assertThat(pools(Conditions.VALIDATED, "True", "Valid")).isZero();
+        assertThat(pools(Conditions.NODES_REMOVED, "True", "Complete")).isZero();
     }
 
     @Test
