@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.systemtest;
 
+import com.coreweave.nodepool.systemtest.harness.OtlpCollector;
 import com.coreweave.nodepool.systemtest.harness.Service;
 import com.coreweave.nodepool.systemtest.harness.Stack;
 import java.net.URI;
@@ -18,6 +19,7 @@ final class SystemStack {
 
     private static Stack stack;
     private static Stack faultStack;
+    private static OtlpCollector faultTraces;
 
     private SystemStack() {}
 
@@ -31,14 +33,36 @@ final class SystemStack {
     /**
      * A second stack for the tests that kill, pause or poison its processes ({@link ClusterFailoverIT},
      * {@link PoisonIT}), so the shared one never sees their faults and they may use any zone and type: a cluster as
-     * production runs it (three brokers, two instances of every service; {@code ./stack up --cluster}). Started on
-     * first use, stopped when the test JVM exits.
+     * production runs it (three brokers, two instances of every service; {@code ./stack up --cluster}), exporting its
+     * traces to {@link #faultTraces()} ({@link TracingIT}). Started on first use, stopped when the test JVM exits.
      */
     static synchronized Stack forFaults() {
         if (faultStack == null) {
-            faultStack = configured().withCluster().build().start();
+            faultTraces = OtlpCollector.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(faultTraces::close, "fault-traces-shutdown"));
+            faultStack = traced(configured().withCluster(), faultTraces).build().start();
         }
         return faultStack;
+    }
+
+    /** The collector the fault stack's services send every span to. */
+    static synchronized OtlpCollector faultTraces() {
+        forFaults();
+        return faultTraces;
+    }
+
+    /** The stack, its services exporting every span to {@code collector} over OTLP/HTTP. */
+    private static Stack.Builder traced(Stack.Builder stack, OtlpCollector collector) {
+        for (Service service : Service.values()) {
+            stack.withProperty(service, "quarkus.otel.sdk.disabled", "false")
+                    .withProperty(
+                            service,
+                            "quarkus.otel.exporter.otlp.traces.endpoint",
+                            collector.endpoint().toString())
+                    .withProperty(service, "quarkus.otel.exporter.otlp.traces.protocol", "http/protobuf")
+                    .withProperty(service, "quarkus.otel.bsp.schedule.delay", "100ms");
+        }
+        return stack;
     }
 
     /**

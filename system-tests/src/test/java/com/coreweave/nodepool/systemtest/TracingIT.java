@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 28: one pool's create is one trace, from its POST to the status that says its nodes are at target (AtTarget
- * with reason TargetMet), across the services it passes through, on a stack whose services export their spans to a
- * collector of the test's own over OTLP, configured by the standard {@code quarkus.otel.*} settings alone.
+ * with reason TargetMet), across the services it passes through, on the fault tests' cluster, whose services export
+ * their spans to a collector of the tests' own over OTLP, configured by the standard {@code quarkus.otel.*} settings
+ * alone ({@link SystemStack#forFaults()}).
  */
 class TracingIT {
 
@@ -33,10 +34,9 @@ class TracingIT {
 
     @Test
     void aPoolsCreateIsOneTraceFromItsPostToTheStatusThatSaysTargetMet() {
-        try (OtlpCollector collector = OtlpCollector.start();
-                Stack stack =
-                        traced(SystemStack.configured(), collector).build().start();
-                TopicProbe probe = new TopicProbe(stack.bootstrapServers())) {
+        Stack stack = SystemStack.forFaults();
+        OtlpCollector collector = SystemStack.faultTraces();
+        try (TopicProbe probe = new TopicProbe(stack.bootstrapServers())) {
             SystemStack.quota(stack, "demo", SpineIT.ZONE, SpineIT.TYPE, 2);
             SystemStack.fleet(stack, SpineIT.ZONE, SpineIT.TYPE, 2);
             Api demo = new Api(stack.url(Service.API), "demo-token");
@@ -80,20 +80,6 @@ class TracingIT {
                         .endsWith("nodepool-api-service: nodepool-api-service nodepool-nodes-changed");
             });
         }
-    }
-
-    /** The system tests' stack, its services exporting every span to {@code collector} over OTLP/HTTP. */
-    private static Stack.Builder traced(Stack.Builder stack, OtlpCollector collector) {
-        for (Service service : Service.values()) {
-            stack.withProperty(service, "quarkus.otel.sdk.disabled", "false")
-                    .withProperty(
-                            service,
-                            "quarkus.otel.exporter.otlp.traces.endpoint",
-                            collector.endpoint().toString())
-                    .withProperty(service, "quarkus.otel.exporter.otlp.traces.protocol", "http/protobuf")
-                    .withProperty(service, "quarkus.otel.bsp.schedule.delay", "100ms");
-        }
-        return stack;
     }
 
     /** The spans from the root to {@code spanId}, as {@code <service>: <name>}. */

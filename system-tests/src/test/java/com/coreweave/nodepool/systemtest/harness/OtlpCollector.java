@@ -12,11 +12,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * An OpenTelemetry collector for one test: receives the spans services export over OTLP/HTTP in protobuf
- * ({@code quarkus.otel.exporter.otlp.traces.protocol=http/protobuf}) and keeps of each what a test asks about.
+ * An OpenTelemetry collector for the tests: receives the spans services export over OTLP/HTTP in protobuf
+ * ({@code quarkus.otel.exporter.otlp.traces.protocol=http/protobuf}) and keeps of each what a test asks about, for the
+ * last {@value #TRACES} traces (a stack under a fault test's load makes many).
  */
 public final class OtlpCollector implements AutoCloseable {
 
@@ -38,8 +42,11 @@ public final class OtlpCollector implements AutoCloseable {
         CONSUMER
     }
 
+    static final int TRACES = 20_000;
+
     private final HttpServer server;
-    private final List<Span> spans = new CopyOnWriteArrayList<>();
+    private final Map<String, Queue<Span>> traces = new ConcurrentHashMap<>();
+    private final Queue<String> arrival = new ConcurrentLinkedQueue<>();
 
     private OtlpCollector(HttpServer server) {
         this.server = server;
@@ -65,7 +72,8 @@ public final class OtlpCollector implements AutoCloseable {
 
     /** Every span of the trace received so far. */
     public List<Span> trace(String traceId) {
-        return spans.stream().filter(span -> span.traceId().equals(traceId)).toList();
+        Queue<Span> trace = traces.get(traceId);
+        return trace == null ? List.of() : List.copyOf(trace);
     }
 
     @Override
@@ -76,10 +84,24 @@ public final class OtlpCollector implements AutoCloseable {
     private void receive(HttpExchange exchange) throws IOException {
         try (exchange;
                 InputStream body = exchange.getRequestBody()) {
-            spans.addAll(request(ByteBuffer.wrap(body.readAllBytes())));
+            request(ByteBuffer.wrap(body.readAllBytes())).forEach(this::keep);
             exchange.getResponseHeaders().add("Content-Type", "application/x-protobuf");
             // An empty ExportTraceServiceResponse: every span accepted.
             exchange.sendResponseHeaders(200, -1);
+        }
+    }
+
+    private void keep(Span span) {
+        traces.computeIfAbsent(span.traceId(), id -> {
+                    arrival.add(id);
+                    return new ConcurrentLinkedQueue<>();
+                })
+                .add(span);
+        while (arrival.size() > TRACES) {
+            String oldest = arrival.poll();
+            if (oldest != null) {
+                traces.remove(oldest);
+            }
         }
     }
 
