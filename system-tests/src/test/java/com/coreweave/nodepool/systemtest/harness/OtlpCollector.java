@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -24,8 +25,19 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 public final class OtlpCollector implements AutoCloseable {
 
-    /** A span as received: the service that made it (its resource's {@code service.name}), its ids, name and kind. */
-    public record Span(String service, String traceId, String spanId, String parentSpanId, String name, Kind kind) {
+    /**
+     * A span as received: the service that made it (its resource's {@code service.name}), its ids, name, kind, and when
+     * it started and ended (Unix nanoseconds).
+     */
+    public record Span(
+            String service,
+            String traceId,
+            String spanId,
+            String parentSpanId,
+            String name,
+            Kind kind,
+            long startNanos,
+            long endNanos) {
 
         public boolean root() {
             return parentSpanId.isEmpty();
@@ -54,8 +66,13 @@ public final class OtlpCollector implements AutoCloseable {
 
     /** A collector listening on a free port of localhost. */
     public static OtlpCollector start() {
+        return start(0);
+    }
+
+    /** A collector listening on {@code port} of localhost (0: a free one). */
+    public static OtlpCollector start(int port) {
         try {
-            HttpServer server = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
+            HttpServer server = HttpServer.create(new InetSocketAddress("localhost", port), 0);
             OtlpCollector collector = new OtlpCollector(server);
             server.createContext("/v1/traces", collector::receive);
             server.start();
@@ -68,6 +85,11 @@ public final class OtlpCollector implements AutoCloseable {
     /** The endpoint to export to ({@code quarkus.otel.exporter.otlp.traces.endpoint}). */
     public URI endpoint() {
         return URI.create("http://localhost:" + server.getAddress().getPort());
+    }
+
+    /** The traces kept, oldest first. */
+    public List<String> traceIds() {
+        return List.copyOf(arrival);
     }
 
     /** Every span of the trace received so far. */
@@ -165,13 +187,18 @@ public final class OtlpCollector implements AutoCloseable {
         return "";
     }
 
-    /** Span: trace_id = 1, span_id = 2, parent_span_id = 4, name = 5, kind = 6. */
+    /**
+     * Span: trace_id = 1, span_id = 2, parent_span_id = 4, name = 5, kind = 6, start_time_unix_nano = 7,
+     * end_time_unix_nano = 8.
+     */
     private static Span span(String service, ByteBuffer in) {
         String traceId = "";
         String spanId = "";
         String parent = "";
         String name = "";
         Kind kind = Kind.UNSPECIFIED;
+        long start = 0;
+        long end = 0;
         for (Field field : Field.all(in)) {
             switch (field.number()) {
                 case 1 -> traceId = field.hex();
@@ -179,24 +206,26 @@ public final class OtlpCollector implements AutoCloseable {
                 case 4 -> parent = field.hex();
                 case 5 -> name = field.text();
                 case 6 -> kind = Kind.values()[(int) field.varint()];
+                case 7 -> start = field.varint();
+                case 8 -> end = field.varint();
                 default -> {}
             }
         }
-        return new Span(service, traceId, spanId, parent, name, kind);
+        return new Span(service, traceId, spanId, parent, name, kind, start, end);
     }
 
-    /** One field of a protobuf message: its number and, by wire type, a varint or the bytes it holds. */
+    /** One field of a protobuf message: its number and, by wire type, a varint (or fixed64) or the bytes it holds. */
     private record Field(int number, long varint, ByteBuffer bytes) {
 
         static List<Field> all(ByteBuffer message) {
-            ByteBuffer in = message.duplicate();
+            ByteBuffer in = message.duplicate().order(ByteOrder.LITTLE_ENDIAN);
             List<Field> fields = new ArrayList<>();
             while (in.hasRemaining()) {
                 long tag = varint(in);
                 int number = (int) (tag >>> 3);
                 switch ((int) (tag & 7)) {
                     case 0 -> fields.add(new Field(number, varint(in), null));
-                    case 1 -> in.position(in.position() + 8);
+                    case 1 -> fields.add(new Field(number, in.getLong(), null));
                     case 2 -> {
                         int length = (int) varint(in);
                         ByteBuffer value = in.slice(in.position(), length);
