@@ -15,8 +15,8 @@ import java.util.Set;
 /**
  * A local trace collector for {@code ./stack traces} (with {@code ./stack up --traces}): receives the services' spans
  * over OTLP/HTTP on {@code traces.port} (4318, the OTLP default) and prints each trace as a tree of its spans, with
- * their durations, once no span of it has arrived for {@code traces.quiet-seconds}. Nothing is stored; it runs until
- * stopped.
+ * their durations, once no span of it has arrived for {@code traces.quiet-seconds} (and again if later spans join it).
+ * Nothing is stored but the collector's last traces; it runs until stopped.
  */
 final class Traces {
 
@@ -30,21 +30,21 @@ final class Traces {
                 + quiet.toSeconds() + " s pass without a span of it (Ctrl-C stops)");
         Map<String, Integer> sizes = new HashMap<>();
         Map<String, Long> changedAt = new HashMap<>();
-        Set<String> printed = new HashSet<>();
+        Map<String, Integer> printed = new HashMap<>();
         while (true) {
             long now = System.nanoTime();
             for (String traceId : collector.traceIds()) {
-                if (printed.contains(traceId)) {
+                int size = collector.trace(traceId).size();
+                if (size == printed.getOrDefault(traceId, 0)) {
                     continue;
                 }
-                int size = collector.trace(traceId).size();
                 if (!Integer.valueOf(size).equals(sizes.put(traceId, size))) {
                     changedAt.put(traceId, now);
                 } else if (now - changedAt.get(traceId) >= quiet.toNanos()) {
-                    System.out.print(tree(collector.trace(traceId)));
-                    printed.add(traceId);
-                    sizes.remove(traceId);
-                    changedAt.remove(traceId);
+                    // A trace printed before grows when a later step joins it (a node's boot, seconds on).
+                    System.out.print(
+                            (printed.containsKey(traceId) ? "again, grown: " : "") + tree(collector.trace(traceId)));
+                    printed.put(traceId, size);
                 }
             }
             Thread.sleep(500);
