@@ -3,7 +3,6 @@ package com.coreweave.nodepool.schema.resource;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -37,52 +36,12 @@ public record Disruption(List<Budget> budgets) {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonPropertyOrder({"nodes", "schedule", "duration", "reasons", "maxPerWindow", "window"})
     public record Budget(
-            String nodes, String schedule, String duration, List<String> reasons, Integer maxPerWindow, String window) {
-
-        /**
-         * What the schema cannot say about this budget, each as {@code field: message} relative to the budget: schedule
-         * and duration go together, so do maxPerWindow and window; the cron syntax; durations above zero and within
-         * their bounds.
-         */
-        public List<String> errors() {
-            List<String> errors = new ArrayList<>();
-            if ((schedule == null) != (duration == null)) {
-                errors.add(
-                        schedule == null
-                                ? "schedule: Required value: a budget with a duration needs a schedule"
-                                : "duration: Required value: a budget with a schedule needs a duration");
-            }
-            if (schedule != null) {
-                String cron = CronSchedule.error(schedule);
-                if (cron != null) {
-                    errors.add("schedule: Invalid value: \"" + schedule + "\": " + cron);
-                }
-            }
-            String durationError = durationError(duration, MAX_DURATION);
-            if (durationError != null) {
-                errors.add("duration: Invalid value: \"" + duration + "\": " + durationError);
-            }
-            if ((maxPerWindow == null) != (window == null)) {
-                errors.add(
-                        maxPerWindow == null
-                                ? "maxPerWindow: Required value: a budget with a window needs maxPerWindow"
-                                : "window: Required value: a budget with maxPerWindow needs a window");
-            }
-            String windowError = durationError(window, MAX_WINDOW);
-            if (windowError != null) {
-                errors.add("window: Invalid value: \"" + window + "\": " + windowError);
-            }
-            if (reasons != null) {
-                for (String reason : reasons) {
-                    if (!REASONS.contains(reason)) {
-                        errors.add("reasons: Unsupported value: \"" + reason
-                                + "\": supported values: \"ScaleDown\", \"Reconfigure\", \"Unhealthy\"");
-                    }
-                }
-            }
-            return errors;
-        }
-    }
+            String nodes,
+            String schedule,
+            String duration,
+            List<String> reasons,
+            Integer maxPerWindow,
+            String window) {}
 
     /** A duration as a budget writes it ({@code 1h30m}, {@code 90s}), or null when absent or malformed. */
     public static Duration duration(String text) {
@@ -96,7 +55,8 @@ public record Disruption(List<Budget> budgets) {
         return Duration.ofHours(part(m.group(1))).plusMinutes(part(m.group(2))).plusSeconds(part(m.group(3)));
     }
 
-    private static String durationError(String text, Duration max) {
+    /** Why {@code text} is not a budget's duration of at most {@code max}, or null when it is one (or absent). */
+    public static String durationError(String text, Duration max) {
         if (text == null) {
             return null;
         }
