@@ -54,7 +54,9 @@ public enum CwEvent {
     ScaleDown(CwEvent.NORMAL),
     PreemptionPending("Preemption pending", CwEvent.WARNING),
     PreemptionInProgress("Preemption in progress", CwEvent.WARNING),
-    DeletedForPreemption("Deleted for preemption", CwEvent.WARNING);
+    DeletedForPreemption("Deleted for preemption", CwEvent.WARNING),
+    /** Not in the reference: a disruption a pool's budget holds back, named as Karpenter names its own. */
+    DisruptionBlocked(CwEvent.NORMAL);
 
     private final String reason;
     private final String type;

@@ -25,6 +25,7 @@ import java.util.Map;
     "image",
     "gpu",
     "lifecycle",
+    "disruption",
     "nodeConfigurationUpdateStrategy"
 })
 public record NodePoolSpec(
@@ -41,7 +42,42 @@ public record NodePoolSpec(
         Boolean autoscaling,
         Lifecycle lifecycle,
         NodeConfigurationUpdateStrategy nodeConfigurationUpdateStrategy,
-        String region) {
+        String region,
+        Disruption disruption) {
+
+    /** A spec without disruption budgets. */
+    public NodePoolSpec(
+            String computeClass,
+            String instanceType,
+            Integer targetNodes,
+            Integer minNodes,
+            Integer maxNodes,
+            Map<String, String> nodeLabels,
+            Map<String, String> nodeAnnotations,
+            List<Taint> nodeTaints,
+            Image image,
+            Gpu gpu,
+            Boolean autoscaling,
+            Lifecycle lifecycle,
+            NodeConfigurationUpdateStrategy nodeConfigurationUpdateStrategy,
+            String region) {
+        this(
+                computeClass,
+                instanceType,
+                targetNodes,
+                minNodes,
+                maxNodes,
+                nodeLabels,
+                nodeAnnotations,
+                nodeTaints,
+                image,
+                gpu,
+                autoscaling,
+                lifecycle,
+                nodeConfigurationUpdateStrategy,
+                region,
+                null);
+    }
 
     public static final String COMPUTE_CLASS_DEFAULT = "default";
     public static final String COMPUTE_CLASS_SPOT = "spot";
@@ -93,7 +129,8 @@ public record NodePoolSpec(
                 nodeConfigurationUpdateStrategy == null || nodeConfigurationUpdateStrategy.type() == null
                         ? new NodeConfigurationUpdateStrategy(NodeConfigurationUpdateStrategy.ON_SPEC_UPDATE)
                         : nodeConfigurationUpdateStrategy,
-                region == null || region.isBlank() ? defaultZone : region);
+                region == null || region.isBlank() ? defaultZone : region,
+                disruption);
     }
 
     public NodePoolSpec withTargetNodes(int target) {
@@ -111,6 +148,13 @@ public record NodePoolSpec(
                 autoscaling,
                 lifecycle,
                 nodeConfigurationUpdateStrategy,
-                region);
+                region,
+                disruption);
+    }
+
+    /** The pool's disruption budgets as written; empty when it sets none. */
+    @JsonIgnore
+    public List<Disruption.Budget> budgets() {
+        return disruption == null || disruption.budgets() == null ? List.of() : disruption.budgets();
     }
 }

@@ -13,6 +13,8 @@ import com.coreweave.nodepool.api.kube.KubeSyntax;
 import com.coreweave.nodepool.api.kube.NodePoolDefinition;
 import com.coreweave.nodepool.kit.rest.FieldErrors;
 import com.coreweave.nodepool.schema.Limits;
+import com.coreweave.nodepool.schema.resource.CronSchedule;
+import com.coreweave.nodepool.schema.resource.Disruption;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.StatusCause;
@@ -36,8 +38,9 @@ import java.util.stream.Collectors;
  * CustomResourceDefinition's schema ({@link NodePoolDefinition}: types, enums, required fields, minimums and maximums,
  * longest strings and lists, patterns, unknown fields); metadata, which a CRD's schema leaves to the API server, and
  * the label, annotation and taint syntax that a schema cannot say are checked here, and so are the sizes of labels and
- * annotations. {@code status} is ignored: it is a subresource the platform writes. Rules that need the platform's
- * knowledge (the catalogue) are {@link PlatformValidator}'s.
+ * annotations, and a disruption budget's cron schedule, its durations and the fields it needs in pairs. {@code status}
+ * is ignored: it is a subresource the platform writes. Rules that need the platform's knowledge (the catalogue) are
+ * {@link PlatformValidator}'s.
  *
  * <p>One pass over the tree, each value looked at once: the work and the answer grow with the manifest, never with the
  * square of its bad items, and at most {@link Limits#MAX_CAUSES} causes are listed ({@link FieldErrors}).
@@ -64,10 +67,20 @@ public final class ManifestValidator {
     private static final Set<String> LABELS = Set.of("metadata.labels", "spec.nodeLabels");
     /** What every node of the pool carries. */
     private static final List<String> NODE_METADATA = List.of("spec.nodeLabels", "spec.nodeAnnotations");
+
+    private static final String BUDGETS = "spec.disruption.budgets";
     /** Kubernetes syntax the schema cannot express, by schema path ({@code []} stands for any list index). */
     private static final Map<String, Function<String, String>> SYNTAX = Map.of(
-            "spec.nodeTaints[].key", KubeSyntax::qualifiedNameError,
-            "spec.nodeTaints[].value", KubeSyntax::labelValueError);
+            "spec.nodeTaints[].key",
+            KubeSyntax::qualifiedNameError,
+            "spec.nodeTaints[].value",
+            KubeSyntax::labelValueError,
+            BUDGETS + "[].schedule",
+            CronSchedule::error,
+            BUDGETS + "[].duration",
+            d -> Disruption.durationError(d, Disruption.MAX_DURATION),
+            BUDGETS + "[].window",
+            w -> Disruption.durationError(w, Disruption.MAX_WINDOW));
     /** The rules of each string of the schema, by its node in the schema: looked up, not worked out, per value. */
     private static final Map<JSONSchemaProps, StringRule> STRINGS = strings();
 
@@ -134,6 +147,7 @@ public final class ManifestValidator {
         ObjectNode copy = manifest.deepCopy();
         copy.remove("status");
         v.value(copy, NodePoolDefinition.schema(), "");
+        v.budgets(copy.path("spec").path("disruption").path("budgets"));
         v.sizes();
         if (v.unlistedWarnings > 0) {
             v.warnings.add("and " + v.unlistedWarnings + " more unknown fields");
@@ -377,6 +391,37 @@ public final class ManifestValidator {
         labelBytes.put(path, bytes);
         if (NODE_METADATA.contains(path)) {
             nodeMetadata.put(path, map);
+        }
+    }
+
+    /**
+     * The fields of a disruption budget that go in pairs, as Karpenter's do: a schedule needs a duration and a duration
+     * a schedule; maxPerWindow needs a window and a window maxPerWindow. The missing one is named.
+     */
+    private void budgets(JsonNode budgets) {
+        if (!budgets.isArray()) {
+            return;
+        }
+        for (int i = 0; i < budgets.size(); i++) {
+            JsonNode budget = budgets.get(i);
+            String path = BUDGETS + "[" + i + "]";
+            if (budget.isObject()) {
+                pair(budget, path, "schedule", "duration");
+                pair(budget, path, "maxPerWindow", "window");
+            }
+        }
+    }
+
+    private void pair(JsonNode budget, String path, String one, String other) {
+        boolean hasOne = !budget.path(one).isMissingNode() && !budget.path(one).isNull();
+        boolean hasOther =
+                !budget.path(other).isMissingNode() && !budget.path(other).isNull();
+        if (hasOne != hasOther) {
+            String missing = hasOne ? other : one;
+            add(
+                    REQUIRED,
+                    "Required value: a budget with " + (hasOne ? one : other) + " needs " + missing,
+                    join(path, missing));
         }
     }
 

@@ -771,4 +771,62 @@ class ManifestValidatorTest {
                     .endsWith(", and 19901 more");
         }
     }
+
+    @Nested
+    class DisruptionBudgets {
+
+        private ObjectNode withBudgets(String budgets) {
+            ObjectNode manifest = manifest();
+            ((ObjectNode) manifest.get("spec")).set("disruption", json("{\"budgets\": " + budgets + "}"));
+            return manifest;
+        }
+
+        @Test
+        void shouldAcceptBudgetsInKarpentersShape() {
+            assertThat(ManifestValidator.validate(withBudgets("""
+                            [{"nodes": "20%"},
+                             {"nodes": "0", "schedule": "0 9 * * 1-5", "duration": "8h",
+                              "reasons": ["ScaleDown", "Reconfigure"]},
+                             {"nodes": "2", "reasons": ["Unhealthy"], "maxPerWindow": 3, "window": "10m"},
+                             {"nodes": "1", "schedule": "@daily", "duration": "1h30m"}]
+                            """))).isEmpty();
+        }
+
+        @Test
+        void shouldRejectEveryBadFieldOfABudgetWithItsPath() {
+            assertCauses(withBudgets("""
+                            [{"nodes": "120%", "reasons": ["Drifted"], "maxPerWindow": 101, "window": "10m"},
+                             {"schedule": "0 9 * *", "duration": "8h"},
+                             {"nodes": "1", "schedule": "0 25 * * *", "duration": "745h"},
+                             {"nodes": "1", "duration": "8h", "window": "0s"}]
+                            """))
+                    .containsExactlyInAnyOrder(
+                            tuple(INVALID, "spec.disruption.budgets[0].nodes"),
+                            tuple(NOT_SUPPORTED, "spec.disruption.budgets[0].reasons[0]"),
+                            tuple(INVALID, "spec.disruption.budgets[0].maxPerWindow"),
+                            tuple(REQUIRED, "spec.disruption.budgets[1].nodes"),
+                            tuple(INVALID, "spec.disruption.budgets[1].schedule"),
+                            tuple(INVALID, "spec.disruption.budgets[2].schedule"),
+                            tuple(INVALID, "spec.disruption.budgets[2].duration"),
+                            tuple(REQUIRED, "spec.disruption.budgets[3].schedule"),
+                            tuple(INVALID, "spec.disruption.budgets[3].window"),
+                            tuple(REQUIRED, "spec.disruption.budgets[3].maxPerWindow"));
+        }
+
+        @Test
+        void shouldSayWhatIsWrongWithASchedule() {
+            assertThat(ManifestValidator.validate(
+                            withBudgets("[{\"nodes\": \"0\", \"schedule\": \"0 9 * * MON\", \"duration\": \"8h\"}]")))
+                    .singleElement()
+                    .satisfies(c -> assertThat(c.getMessage())
+                            .isEqualTo("Invalid value: \"0 9 * * MON\": day of week must be a number within 0 and 7,"
+                                    + " was \"MON\""));
+        }
+
+        @Test
+        void shouldRejectMoreThanFiftyBudgets() {
+            assertCauses(withBudgets("[" + "{\"nodes\": \"1\"},".repeat(50) + "{\"nodes\": \"1\"}]"))
+                    .containsExactly(tuple(TOO_MANY, "spec.disruption.budgets"));
+        }
+    }
 }

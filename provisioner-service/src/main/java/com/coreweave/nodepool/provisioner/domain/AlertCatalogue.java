@@ -22,8 +22,16 @@ public final class AlertCatalogue {
     /** The condition an alert outside the catalogue is recorded under. */
     public static final String UNKNOWN_CONDITION = "UnknownAlert";
 
-    /** One alert: its name, its node condition, its action, and what reference 001 says about it. */
-    public record Entry(String alert, String condition, AlertAction action, String reference) {}
+    /**
+     * One alert: its name, its node condition, its action, what reference 001 says about it, and whether 001 takes the
+     * node out of service immediately ({@code immediate}: cordoned and tainted at once, whatever the budget).
+     */
+    public record Entry(String alert, String condition, AlertAction action, String reference, boolean immediate) {
+
+        public Entry(String alert, String condition, AlertAction action, String reference) {
+            this(alert, condition, action, reference, false);
+        }
+    }
 
     private static volatile AlertCatalogue standard;
 

@@ -38,7 +38,7 @@ public final class PoolReconciler {
         this.lifecycle = new LifecycleController(policy, removals);
         this.reboots = new ReconfigureReboots(policy);
         this.health = new HealthController(policy.repair(), catalogue);
-        this.remediations = new Remediations(policy, removals);
+        this.remediations = new Remediations(policy, removals, catalogue);
         this.scaling = new ScalingController(policy, removals);
     }
 
@@ -68,6 +68,7 @@ public final class PoolReconciler {
         ConfigurationController.evaluate(pool, releases);
         lifecycle.finishBoots(pool);
         ConfigurationController.completeWaiting(pool);
+        DisruptionAllowance.begin(pool);
         reboots.reconcile(pool);
         remediations.reconcile(pool);
         removals.retryDue(pool);

@@ -26,6 +26,8 @@ import java.util.stream.Stream;
  *       looks again.
  *   <li>The ids of the latest node alerts and deletion requests handled: a redelivered one changes nothing.
  *   <li>The last delivery failure of a granted machine: null once a node was delivered after it.
+ *   <li>Its recent voluntary disruptions, the replacements they still wait for, and what its budgets hold back
+ *       ({@link DisruptionLog}, bounded whatever the pool's size).
  *   <li>It is stored split: its nodes, grants and released grant ids each under a key of their own ({@code PoolShape}).
  * </ul>
  */
@@ -43,7 +45,8 @@ public record PoolState(
         String autoscaledVersion,
         Instant autoscaleAt,
         List<String> handledRequests,
-        String deliveryError) {
+        String deliveryError,
+        DisruptionLog disruptions) {
 
     /** A scaling in progress: up to the target, down to it, or down to nothing for a deletion. */
     public enum Scaling {
@@ -56,11 +59,26 @@ public record PoolState(
         nodes = nodes == null ? new TreeMap<>() : new TreeMap<>(nodes);
         releasedGrants = releasedGrants == null ? List.of() : List.copyOf(releasedGrants);
         handledRequests = handledRequests == null ? List.of() : List.copyOf(handledRequests);
+        disruptions = disruptions == null ? DisruptionLog.EMPTY : disruptions;
     }
 
     public static PoolState of(NodePoolAccepted accepted, CapacityChecked capacity) {
         return new PoolState(
-                accepted, capacity, Map.of(), List.of(), 0, null, null, 0, null, null, null, null, List.of(), null);
+                accepted,
+                capacity,
+                Map.of(),
+                List.of(),
+                0,
+                null,
+                null,
+                0,
+                null,
+                null,
+                null,
+                null,
+                List.of(),
+                null,
+                DisruptionLog.EMPTY);
     }
 
     @JsonIgnore
@@ -69,11 +87,13 @@ public record PoolState(
     }
 
     /**
-     * The earliest deadline of the pool's nodes (boot, drain, retry, remediation step) or the autoscaler's next look.
+     * The earliest deadline of the pool's nodes (boot, drain, retry, remediation step), the autoscaler's next look, or
+     * when a budget may let a held-back disruption go.
      */
     @JsonIgnore
     public Instant wakeAt() {
-        return Stream.concat(nodes.values().stream().map(PoolNode::deadline), Stream.of(autoscaleAt))
+        return Stream.concat(
+                        nodes.values().stream().map(PoolNode::deadline), Stream.of(autoscaleAt, disruptions.wakeAt()))
                 .filter(Objects::nonNull)
                 .min(Instant::compareTo)
                 .orElse(null);
@@ -94,7 +114,8 @@ public record PoolState(
                 autoscaledVersion,
                 autoscaleAt,
                 handledRequests,
-                deliveryError);
+                deliveryError,
+                disruptions);
     }
 
     public PoolState withCapacity(CapacityChecked next, List<Long> released) {
@@ -112,7 +133,8 @@ public record PoolState(
                 autoscaledVersion,
                 autoscaleAt,
                 handledRequests,
-                deliveryError);
+                deliveryError,
+                disruptions);
     }
 
     /**
@@ -134,7 +156,8 @@ public record PoolState(
                 autoscaledVersion,
                 autoscaleAt,
                 handledRequests,
-                deliveryError);
+                deliveryError,
+                disruptions);
     }
 
     /** The spec changed: the failure streak and a disabled flag start over. */
@@ -153,6 +176,7 @@ public record PoolState(
                 autoscaledVersion,
                 autoscaleAt,
                 handledRequests,
-                deliveryError);
+                deliveryError,
+                disruptions);
     }
 }

@@ -8,11 +8,12 @@ import java.util.Set;
 
 /**
  * Reconfigure reboots (reference 000): a user asks for the outdated nodes (all, or those named) to reboot into the
- * pool's active configuration. They do so once they are idle, and at most {@code maxConcurrentReboots} at a time, so
- * the pool keeps serving: a busy node keeps its workload until the platform team reports it idle. The active
- * configuration is staged onto the node first; when the fleet fails that ({@code CWNodeConfigStagingFailed}) it is
- * tried again after {@code provisioner.retry-interval}, until it succeeds. The reboot is a boot into the active
- * configuration, with the boot time and the failure handling of any boot.
+ * pool's active configuration. They do so once they are idle, and as the pool's disruption budgets allow for
+ * {@code Reconfigure} (by default {@code maxConcurrentReboots} out of service at a time), so the pool keeps serving: a
+ * busy node keeps its workload until the platform team reports it idle. The active configuration is staged onto the
+ * node first; when the fleet fails that ({@code CWNodeConfigStagingFailed}) it is tried again after
+ * {@code provisioner.retry-interval}, until it succeeds. The reboot is a boot into the active configuration, with the
+ * boot time and the failure handling of any boot.
  */
 final class ReconfigureReboots {
 
@@ -38,12 +39,11 @@ final class ReconfigureReboots {
         }
     }
 
-    /** Idle outdated nodes asked to reboot start their reboot while fewer than the limit reboot. */
+    /** Idle outdated nodes asked to reboot start their reboot while the budgets allow one more for Reconfigure. */
     void reconcile(WorkingPool pool) {
         String profile = pool.activeProfile();
-        long rebooting = pool.nodes().stream()
-                .filter(n -> n.reconfigure() == PoolNode.Reconfigure.Rebooting)
-                .count();
+        DisruptionAllowance allowance = DisruptionAllowance.of(pool, policy);
+        int held = 0;
         for (PoolNode node : pool.snapshot()) {
             if (node.reconfigure() != PoolNode.Reconfigure.Requested) {
                 continue;
@@ -52,14 +52,17 @@ final class ReconfigureReboots {
                 pool.keep(node.withReconfigure(null).withRetry(null));
                 continue;
             }
-            if (node.active()
-                    || node.phase() != Node.Phase.Registered
-                    || pool.disabled()
-                    || rebooting >= policy.maxConcurrentReboots()
-                    || !staged(pool, node, profile)) {
+            if (node.active() || node.phase() != Node.Phase.Registered || pool.disabled()) {
                 continue;
             }
-            rebooting++;
+            if (allowance.decide(DisruptionReason.Reconfigure).allowed() <= 0) {
+                held++;
+                continue;
+            }
+            if (!staged(pool, node, profile)) {
+                continue;
+            }
+            allowance.started(DisruptionReason.Reconfigure);
             Node rebooted = NodeTemplate.rebooting(node.node(), profile, pool.now());
             pool.updated(
                     node.booting(rebooted, pool.now().plus(policy.bootTime()))
@@ -73,6 +76,7 @@ final class ReconfigureReboots {
                     pool.uid() + "/" + node.grant().grantId() + "/"
                             + rebooted.status().bootAttempt());
         }
+        allowance.held(DisruptionReason.Reconfigure, held, "to reboot into configuration " + profile);
     }
 
     /**

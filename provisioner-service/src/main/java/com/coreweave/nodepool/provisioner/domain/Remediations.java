@@ -8,12 +8,13 @@ import java.time.Duration;
 import java.util.Comparator;
 
 /**
- * Carries out the remediations {@link HealthController} planned, one step per due reconcile. A waiting plan starts
- * while fewer than the pool's repair budget ({@link RepairPolicy#budget}) are out; a user's deletion and a hold do not
- * wait. A start cordons the node ({@code CWNodeCordoned}), taints it for an alert ({@code CWNodeTainted}) and drains it
- * ({@code CWNodeDraining}). After the drain a reboot takes the node NotReady and back, then uncordons
- * ({@code CWNodeUncordoned}) and untaints it ({@code CWNodeUntainted}); a removal signals the node to prepare for
- * termination ({@code CWNodeMarkedPrepareForTerminate}), gives it {@code prepareForTerminate}
+ * Carries out the remediations {@link HealthController} planned, one step per due reconcile. A waiting plan starts when
+ * the pool's disruption budgets let one more node out for {@code Unhealthy} ({@link DisruptionAllowance}); a user's
+ * deletion and a hold do not wait, and a node with an alert reference 001 takes out of service immediately is cordoned
+ * and tainted while its drain waits. A start cordons the node ({@code CWNodeCordoned}), taints it for an alert
+ * ({@code CWNodeTainted}) and drains it ({@code CWNodeDraining}). After the drain a reboot takes the node NotReady and
+ * back, then uncordons ({@code CWNodeUncordoned}) and untaints it ({@code CWNodeUntainted}); a removal signals the node
+ * to prepare for termination ({@code CWNodeMarkedPrepareForTerminate}), gives it {@code prepareForTerminate}
  * ({@code CWNodePreparedForTerminate}) and removes it. Remediation replaces nodes and never shrinks the pool: the
  * ledger grants the removed node's replacement.
  */
@@ -21,43 +22,83 @@ final class Remediations {
 
     private final ProvisioningPolicy policy;
     private final NodeRemovals removals;
+    private final AlertCatalogue catalogue;
 
-    Remediations(ProvisioningPolicy policy, NodeRemovals removals) {
+    Remediations(ProvisioningPolicy policy, NodeRemovals removals, AlertCatalogue catalogue) {
         this.policy = policy;
         this.removals = removals;
+        this.catalogue = catalogue;
     }
 
     void reconcile(WorkingPool pool) {
         for (PoolNode node : pool.snapshot()) {
             if (node.remediation() != null && node.remediation().step() != Step.Waiting) {
                 advance(pool, node);
+            } else if (node.remediation() == null
+                    && HealthMarks.taint(node.node()).isPresent()
+                    && !node.leaving()) {
+                // Cordoned at once for an immediate alert that ended before its drain began.
+                backInService(
+                        pool, node, "its alerts ended", cause(pool, node.grant().grantId()));
             }
         }
         if (pool.deleting()) {
             return;
         }
-        long out = pool.nodes().stream()
-                .filter(n -> n.remediation() != null
-                        && n.remediation().plan().budgeted()
-                        && n.remediation().underway())
-                .count();
-        int budget = policy.repair().budget(ScalingController.desired(pool));
         var waiting = pool.nodes().stream()
                 .filter(n -> n.remediation() != null && n.remediation().step() == Step.Waiting)
                 .sorted(Comparator.comparing((PoolNode n) -> n.remediation().since())
                         .thenComparing(PoolNode::name))
                 .toList();
+        DisruptionAllowance allowance = DisruptionAllowance.of(pool, policy);
+        int held = 0;
         for (PoolNode node : waiting) {
             Plan plan = node.remediation().plan();
             boolean ready = node.phase() == Node.Phase.Registered || plan == Plan.Delete;
-            if (!ready || node.leaving() && plan != Plan.Delete || plan.budgeted() && out >= budget) {
+            if (!ready || node.leaving() && plan != Plan.Delete) {
                 continue;
             }
             if (plan.budgeted()) {
-                out++;
+                if (allowance.decide(DisruptionReason.Unhealthy).allowed() <= 0) {
+                    held++;
+                    outOfServiceAtOnce(pool, node);
+                    continue;
+                }
+                allowance.started(DisruptionReason.Unhealthy);
             }
             start(pool, node);
         }
+        allowance.held(DisruptionReason.Unhealthy, held, "to be drained for a node alert");
+    }
+
+    /**
+     * An alert reference 001 takes out of service immediately cordons and taints its node at once, whatever the budget;
+     * the drain waits its turn.
+     */
+    private void outOfServiceAtOnce(WorkingPool pool, PoolNode node) {
+        Remediation remediation = node.remediation();
+        boolean immediate = node.health().alerts().stream()
+                .anyMatch(a -> catalogue
+                        .find(a.name())
+                        .map(AlertCatalogue.Entry::immediate)
+                        .orElse(false));
+        if (!immediate || !remediation.plan().removes() || node.node().spec().unschedulable()) {
+            return;
+        }
+        String cause = cause(pool, node);
+        Node marked = HealthMarks.tainted(NodeTemplate.cordoned(node.node(), true), remediation.why());
+        pool.updated(node.withNode(marked), "Cordoned");
+        pool.nodeEvent(
+                node.name(),
+                CwEvent.CWNodeCordoned,
+                "Node " + node.name() + " cordoned at once: " + reason(remediation)
+                        + "; it is drained when the disruption budget allows.",
+                cause);
+        pool.nodeEvent(
+                node.name(),
+                CwEvent.CWNodeTainted,
+                "Node " + node.name() + " tainted " + Node.TAINT_UNHEALTHY + "=" + remediation.why() + ":NoSchedule.",
+                cause);
     }
 
     /** Cordons the node, taints it for an alert, and drains it (a hold stops after the taint). */
@@ -73,7 +114,10 @@ final class Remediations {
                     "Node " + node.name() + " cordoned: " + reason(remediation) + ".",
                     cause);
         }
-        if (remediation.plan() != Plan.Delete) {
+        boolean tainted = HealthMarks.taint(marked)
+                .map(t -> t.value().equals(remediation.why()))
+                .orElse(false);
+        if (remediation.plan() != Plan.Delete && !tainted) {
             marked = HealthMarks.tainted(marked, remediation.why());
             pool.nodeEvent(
                     node.name(),
@@ -198,8 +242,12 @@ final class Remediations {
 
     /** Uncordoned and untainted; the alerts a reboot answered are over. */
     private static void backInService(WorkingPool pool, PoolNode node, String why) {
+        backInService(pool, node, why, cause(pool, node));
+    }
+
+    private static void backInService(WorkingPool pool, PoolNode node, String why, String cause) {
         NodeHealth health = node.health();
-        if (node.remediation().plan() == Plan.Reboot) {
+        if (node.remediation() != null && node.remediation().plan() == Plan.Reboot) {
             health = health.withAlerts(health.alerts().stream()
                     .filter(a -> a.action() != AlertAction.Reboot)
                     .toList());
@@ -207,7 +255,6 @@ final class Remediations {
         Node released = HealthMarks.withAlerts(
                 HealthMarks.tainted(NodeTemplate.cordoned(node.node(), false), null), health.alerts(), pool.now());
         pool.updated(node.withNode(released).withHealth(health.withRemediation(null)), "Uncordoned");
-        String cause = cause(pool, node);
         pool.nodeEvent(
                 node.name(), CwEvent.CWNodeUncordoned, "Node " + node.name() + " uncordoned: " + why + ".", cause);
         pool.nodeEvent(node.name(), CwEvent.CWNodeUntainted, "Node " + node.name() + " untainted: " + why + ".", cause);
@@ -234,6 +281,10 @@ final class Remediations {
             case Replace -> "taken out of service for alert " + remediation.why();
             case Triage -> "taken out of service for triage of alert " + remediation.why();
         };
+    }
+
+    private static String cause(WorkingPool pool, long grantId) {
+        return pool.uid() + "/" + grantId + "/released-" + pool.now().toEpochMilli();
     }
 
     /** One remediation's events share a cause: the node's grant and when the remediation started. */

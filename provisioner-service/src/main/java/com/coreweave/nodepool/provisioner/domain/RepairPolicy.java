@@ -3,10 +3,11 @@ package com.coreweave.nodepool.provisioner.domain;
 import java.time.Duration;
 
 /**
- * How node-health remediation is paced: at most {@code maxUnhealthyPercent} of a pool's nodes (and at least one) are
- * out for remediation at once, a Reboot alert raised {@code flapThreshold} times within {@code flapWindow} takes its
- * node out of service instead, and a node leaving the pool gets {@code prepareForTerminate} between the signal to
- * prepare for termination and its removal.
+ * How node-health remediation is paced: a pool whose {@code spec.disruption.budgets} govern no {@code Unhealthy}
+ * disruption has at most {@code maxUnhealthyPercent} of its nodes (rounded up) out of service for remediation at once,
+ * a Reboot alert raised {@code flapThreshold} times within {@code flapWindow} takes its node out of service instead,
+ * and a node leaving the pool gets {@code prepareForTerminate} between the signal to prepare for termination and its
+ * removal.
  */
 public record RepairPolicy(
         int maxUnhealthyPercent, int flapThreshold, Duration flapWindow, Duration prepareForTerminate) {
@@ -25,10 +26,5 @@ public record RepairPolicy(
         if (flapWindow.isNegative() || flapWindow.isZero() || prepareForTerminate.isNegative()) {
             throw new IllegalArgumentException("provisioner.health durations must be positive");
         }
-    }
-
-    /** How many of a pool of {@code nodes} may be out for remediation at once: the percentage, and at least one. */
-    int budget(int nodes) {
-        return Math.max(1, nodes * maxUnhealthyPercent / 100);
     }
 }

@@ -12,8 +12,8 @@ import java.util.Set;
 /**
  * Moves a pool's nodes towards the desired count: the spec's {@code targetNodes} capped by what quota admitted, 0 while
  * deleting. Nodes still draining for a scale-down are kept when the target rises again; grants become booting nodes;
- * grants beyond the desired count are released; extra nodes leave as {@link ScaleDownSelector} chooses. A scaling
- * episode announces its start and, once settled, its end.
+ * grants beyond the desired count are released; extra nodes leave as {@link ScaleDownSelector} chooses and the pool's
+ * disruption budgets allow for {@code ScaleDown}. A scaling episode announces its start and, once settled, its end.
  */
 final class ScalingController {
 
@@ -157,11 +157,21 @@ final class ScalingController {
         var selection = ScaleDownSelector.select(staying, excess, pool.spec().scaleDownStrategy(), pool.deleting());
         RemovalCause cause = pool.deleting() ? RemovalCause.PoolDeleted : RemovalCause.ScaleDown;
         String why = pool.deleting() ? "the NodePool is being deleted" : "the NodePool scales down to " + desired;
+        DisruptionAllowance allowance = DisruptionAllowance.of(pool, policy);
+        int held = 0;
         for (PoolNode node : selection.removeNow()) {
+            if (!budgeted(pool, node, allowance, false)) {
+                held++;
+                continue;
+            }
             removals.remove(
                     pool, node, cause, "Removed: " + why + ".", "Node " + node.name() + " deleted: " + why + ".");
         }
         for (PoolNode node : selection.drain()) {
+            if (!budgeted(pool, node, allowance, true)) {
+                held++;
+                continue;
+            }
             Duration grace = Drains.grace(policy, node);
             Node draining = NodeTemplate.leaving(node.node(), cause, "Draining: " + why + ".", true, pool.now());
             PoolNode leaving = node.leaving(draining, cause, pool.now().plus(grace));
@@ -178,6 +188,27 @@ final class ScalingController {
             pool.poolEvent(CwEvent.CWDrainNode, "Draining node " + node.name() + ".", eventCause);
             Drains.reportBlocked(pool, leaving, eventCause);
         }
+        allowance.held(DisruptionReason.ScaleDown, held, "to leave for the scale-down to " + desired);
+    }
+
+    /**
+     * Whether the budgets let this node leave for a scale-down now (and count it if so): a booting node never served
+     * and leaves at once, and so does every node of a pool being deleted; an idle node leaves at once, so it counts in
+     * the windows only, while a drained one is out of service until it is gone.
+     */
+    private static boolean budgeted(WorkingPool pool, PoolNode node, DisruptionAllowance allowance, boolean drained) {
+        if (pool.deleting() || node.phase() != Node.Phase.Registered) {
+            return true;
+        }
+        if (allowance.decide(DisruptionReason.ScaleDown).allowed() <= 0) {
+            return false;
+        }
+        if (drained) {
+            allowance.started(DisruptionReason.ScaleDown);
+        } else {
+            allowance.gone(DisruptionReason.ScaleDown);
+        }
+        return true;
     }
 
     /** A scaling that reached its end says so once. */

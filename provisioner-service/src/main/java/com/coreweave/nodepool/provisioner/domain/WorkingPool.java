@@ -46,6 +46,7 @@ final class WorkingPool {
     private Instant autoscaleAt;
     private final List<String> handledRequests;
     private String deliveryError;
+    private DisruptionLog disruptions;
     private final List<NodeFact> facts = new ArrayList<>();
     private final List<RecordedEvent> events = new ArrayList<>();
     private final List<CloudEvent<NodePoolRequested>> requests = new ArrayList<>();
@@ -66,6 +67,7 @@ final class WorkingPool {
         this.autoscaleAt = state.autoscaleAt();
         this.handledRequests = new ArrayList<>(state.handledRequests());
         this.deliveryError = state.deliveryError();
+        this.disruptions = state.disruptions();
     }
 
     Outcome outcome() {
@@ -84,7 +86,8 @@ final class WorkingPool {
                         autoscaledVersion,
                         autoscaleAt,
                         handledRequests,
-                        deliveryError),
+                        deliveryError,
+                        disruptions),
                 List.copyOf(facts),
                 List.copyOf(events),
                 List.copyOf(requests));
@@ -180,9 +183,15 @@ final class WorkingPool {
         facts.add(new NodeFact.NodeUpdated(ref(), node.node(), node.grant(), change, now));
     }
 
-    /** The node leaves the pool and its grant is released: the ledger frees it, and it never becomes a node again. */
+    /**
+     * The node leaves the pool and its grant is released: the ledger frees it, and it never becomes a node again. A
+     * node remediation removed is out of service until its replacement is Ready ({@link DisruptionLog#replacing}).
+     */
     void remove(PoolNode node, RemovalCause cause, String message) {
         nodes.remove(node.name());
+        if (cause.replaced()) {
+            disruptions = disruptions.withReplacing(disruptions.replacing() + 1);
+        }
         released.add(node.grant().grantId());
         facts.add(new NodeFact.NodeRemoved(
                 ref(), NodeTemplate.removed(node.node(), cause, message, now), node.grant(), cause.name(), now));
@@ -324,6 +333,16 @@ final class WorkingPool {
     /** When the autoscaler looks at the pool again; null when nothing it waits for is due. */
     void autoscaleAt(Instant next) {
         autoscaleAt = next;
+    }
+
+    // ---- disruption budgets
+
+    DisruptionLog disruptions() {
+        return disruptions;
+    }
+
+    void changeDisruptions(DisruptionLog next) {
+        disruptions = next;
     }
 
     // ---- summary and events

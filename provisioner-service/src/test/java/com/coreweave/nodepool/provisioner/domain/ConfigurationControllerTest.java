@@ -362,6 +362,7 @@ class ConfigurationControllerTest {
                 null,
                 null,
                 List.of(),
+                null,
                 null);
 
         pool.release(STABLE_NEXT);

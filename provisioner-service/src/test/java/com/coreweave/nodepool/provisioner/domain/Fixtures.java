@@ -10,6 +10,7 @@ import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.Validation;
 import com.coreweave.nodepool.schema.resource.Condition;
 import com.coreweave.nodepool.schema.resource.Conditions;
+import com.coreweave.nodepool.schema.resource.Disruption;
 import com.coreweave.nodepool.schema.resource.Image;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
 import com.coreweave.nodepool.schema.resource.Node;
@@ -196,6 +197,25 @@ final class Fixtures {
                 new Lifecycle(spec.scaleDownStrategy(), true),
                 null,
                 spec.region());
+    }
+
+    static NodePoolSpec withBudgets(NodePoolSpec spec, Disruption.Budget... budgets) {
+        return new NodePoolSpec(
+                spec.computeClass(),
+                spec.instanceType(),
+                spec.targetNodes(),
+                spec.minNodes(),
+                spec.maxNodes(),
+                spec.nodeLabels(),
+                spec.nodeAnnotations(),
+                spec.nodeTaints(),
+                spec.image(),
+                spec.gpu(),
+                spec.autoscaling(),
+                spec.lifecycle(),
+                spec.nodeConfigurationUpdateStrategy(),
+                spec.region(),
+                new Disruption(List.of(budgets)));
     }
 
     static NodeActivityReported activity(int machine, boolean active, Integer graceSeconds) {
