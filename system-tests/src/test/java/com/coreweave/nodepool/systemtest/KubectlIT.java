@@ -427,12 +427,14 @@ class KubectlIT {
     }
 
     /**
-     * A server-side apply of a pool that client-side applies made moves their fields to kubectl's Apply manager
-     * (kubectl PATCHes {@code metadata.managedFields}), without kubectl's "server rejected managed fields migration".
+     * A server-side apply of a pool that client-side writes made moves the fields of the Update manager that last wrote
+     * kubectl's last-applied annotation (here {@code kubectl replace}) to kubectl's Apply manager: kubectl PATCHes
+     * {@code metadata.managedFields}, and the server takes them, without kubectl's "server rejected managed fields
+     * migration".
      */
     @Test
     @Order(13)
-    void serverSideApplyAfterClientSideAppliesMigratesTheirManagedFields() {
+    void serverSideApplyAfterClientSideWritesMigratesTheirManagedFields() {
         Kubectl.Run applied = mine.runWith(pool(POOL, 2), "apply", "--server-side", "-f", "-");
 
         assertThat(applied.ok().out()).contains(POOL + " serverside-applied");
@@ -446,7 +448,19 @@ class KubectlIT {
                         "jsonpath={range .metadata.managedFields[*]}{.manager}/{.operation} {end}")
                 .ok()
                 .out();
-        assertThat(managers).contains("kubectl/Apply").doesNotContain("kubectl-client-side-apply");
+        assertThat(managers).contains("kubectl/Apply").doesNotContain("kubectl-replace/");
+        String updaters = mine.run(
+                        "get",
+                        "nodepool",
+                        POOL,
+                        "--show-managed-fields",
+                        "-o",
+                        "jsonpath={range .metadata.managedFields[?(@.operation==\"Update\")]}{.manager} {.fieldsV1}{\"\\n\"}{end}")
+                .ok()
+                .out();
+        assertThat(updaters)
+                .as("no Update manager owns the last-applied annotation")
+                .doesNotContain("last-applied");
         assertThat(mine.run("get", "nodepool", POOL, "-o", "jsonpath={.spec.targetNodes}/{.spec.nodeLabels.tier}")
                         .ok()
                         .out())
