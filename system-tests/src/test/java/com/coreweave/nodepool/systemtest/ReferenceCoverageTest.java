@@ -157,8 +157,8 @@ class ReferenceCoverageTest {
     }
 
     /**
-     * Whether {@code source} declares {@code name}: a method ({@code name(...) {} or an abstract one), a field, a record
-     * component or an enum constant. A call ({@code x.name(...)}) is not a declaration.
+     * Whether {@code source} declares {@code name}: a method (with a body or abstract), a field, a record component or
+     * an enum constant. A call ({@code x.name(...)}) is not a declaration.
      */
     private static boolean declaresMember(String source, String name) {
         String n = Pattern.quote(name);
