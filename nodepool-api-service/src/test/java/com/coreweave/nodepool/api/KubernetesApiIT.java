@@ -2,6 +2,7 @@ package com.coreweave.nodepool.api;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.everyItem;
@@ -324,6 +325,44 @@ class KubernetesApiIT {
                 .then()
                 .statusCode(400)
                 .body("message", containsString("fieldManager is required"));
+    }
+
+    /**
+     * kubectl's managed fields migration: after client-side applies, {@code apply --server-side} replaces
+     * {@code metadata.managedFields} with a JSON patch that moves the client-side apply's fields to its Apply manager.
+     */
+    @Test
+    void aJsonPatchOfManagedFieldsMovesAClientSideApplysFieldsToTheServerSideApplyManager() {
+        String annotated = """
+        {"apiVersion":"compute.coreweave.com/v1alpha1","kind":"NodePool","metadata":{"name":"migrated",
+         "annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{}"}},
+         "spec":{"instanceType":"gd-8xa100-i128","targetNodes":1}}""";
+        as("demo-token")
+                .queryParam("fieldManager", "kubectl-client-side-apply")
+                .body(annotated)
+                .post(POOLS)
+                .then()
+                .statusCode(201);
+        var stored =
+                as("demo-token").get(POOLS + "/migrated").then().statusCode(200).extract();
+        String version = stored.path("metadata.resourceVersion");
+        String time = stored.path("metadata.managedFields[0].time");
+        String migration = """
+        [{"op":"replace","path":"/metadata/managedFields","value":[{"manager":"kubectl","operation":"Apply",
+          "apiVersion":"compute.coreweave.com/v1alpha1","time":"%s","fieldsType":"FieldsV1",
+          "fieldsV1":{"f:metadata":{"f:annotations":{".":{},"f:kubectl.kubernetes.io/last-applied-configuration":{}}},
+          "f:spec":{".":{},"f:instanceType":{},"f:targetNodes":{}}}}]},
+         {"op":"replace","path":"/metadata/resourceVersion","value":"%s"}]""".formatted(time, version);
+
+        as("demo-token")
+                .contentType("application/json-patch+json")
+                .queryParam("fieldManager", "kubectl")
+                .body(migration)
+                .patch(POOLS + "/migrated")
+                .then()
+                .statusCode(200)
+                .body("metadata.managedFields.manager", contains("kubectl"))
+                .body("metadata.managedFields.operation", contains("Apply"));
     }
 
     @Test

@@ -150,7 +150,9 @@ class KubectlIT {
                 .containsPattern("Type\\s+Reason\\s+Age\\s+From\\s+Message")
                 .containsPattern(
                         "Normal\\s+CWNodePoolCreated\\s+\\S+\\s+nodepool-api-service\\s+NodePool " + POOL + " created")
-                .containsPattern("Normal\\s+CWNodeAssigned\\s+\\S+\\s+provisioner-service");
+                .containsPattern("Normal\\s+CWNodeAssigned\\s+\\S+\\s+provisioner-service")
+                .as("a node event the reference lists under Node, NodePool is the pool's too")
+                .containsPattern("Normal\\s+CWNodeRegistered\\s+\\S+\\s+provisioner-service\\s+Node \\S+ registered");
     }
 
     @Test
@@ -392,6 +394,77 @@ class KubectlIT {
         Kubectl.Run gone = mine.run("get", "nodepool", SSA_POOL);
         assertThat(gone.exit()).isNotZero();
         assertThat(gone.err()).contains("not found");
+    }
+
+    /**
+     * As in a cluster, a deleted pool's Events stay listed (for an hour; 30s in this stack, an hour-equivalent): its
+     * history to its deletion, for its org only, then gone.
+     */
+    @Test
+    @Order(12)
+    void aDeletedPoolsEventsStayListedForTheRetentionThenGo() {
+        String object = "nodepool/" + SSA_POOL;
+        assertThat(mine.run("get", "events").ok().out())
+                .containsPattern("Normal\\s+CWNodePoolCreated\\s+" + object + "\\s")
+                .containsPattern("Normal\\s+CWNodePoolDeleted\\s+" + object + "\\s+NodePool " + SSA_POOL + " deleted");
+        assertThat(mine.run("get", "events", "--field-selector", "involvedObject.name=" + SSA_POOL, "-o", "name")
+                        .ok()
+                        .out()
+                        .lines())
+                .hasSizeGreaterThanOrEqualTo(2);
+        assertThat(other.run("get", "events").ok().out()
+                        + other.run("get", "events").err())
+                .as("another org's kubectl")
+                .doesNotContain(SSA_POOL);
+
+        await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(5))
+                .untilAsserted(
+                        () -> assertThat(mine.run("get", "events").ok().out()).doesNotContain(object + " "));
+        assertThat(mine.run("get", "events").ok().out())
+                .as("a live pool's Events stay")
+                .contains("nodepool/" + POOL);
+    }
+
+    /**
+     * A server-side apply of a pool that client-side writes made moves the fields of the Update manager that last wrote
+     * kubectl's last-applied annotation (here {@code kubectl replace}) to kubectl's Apply manager: kubectl PATCHes
+     * {@code metadata.managedFields}, and the server takes them, without kubectl's "server rejected managed fields
+     * migration".
+     */
+    @Test
+    @Order(13)
+    void serverSideApplyAfterClientSideWritesMigratesTheirManagedFields() {
+        Kubectl.Run applied = mine.runWith(pool(POOL, 2), "apply", "--server-side", "-f", "-");
+
+        assertThat(applied.ok().out()).contains(POOL + " serverside-applied");
+        assertThat(applied.err()).doesNotContain("managed fields migration");
+        String managers = mine.run(
+                        "get",
+                        "nodepool",
+                        POOL,
+                        "--show-managed-fields",
+                        "-o",
+                        "jsonpath={range .metadata.managedFields[*]}{.manager}/{.operation} {end}")
+                .ok()
+                .out();
+        assertThat(managers).contains("kubectl/Apply").doesNotContain("kubectl-replace/");
+        String updaters = mine.run(
+                        "get",
+                        "nodepool",
+                        POOL,
+                        "--show-managed-fields",
+                        "-o",
+                        "jsonpath={range .metadata.managedFields[?(@.operation==\"Update\")]}{.manager} {.fieldsV1}{\"\\n\"}{end}")
+                .ok()
+                .out();
+        assertThat(updaters)
+                .as("no Update manager owns the last-applied annotation")
+                .doesNotContain("last-applied");
+        assertThat(mine.run("get", "nodepool", POOL, "-o", "jsonpath={.spec.targetNodes}/{.spec.nodeLabels.tier}")
+                        .ok()
+                        .out())
+                .isEqualTo("2/gold");
     }
 
     /** The lines of a describe with the values that change from run to run replaced, and spacing normalised. */

@@ -84,7 +84,9 @@ final class SystemStack {
                 .withProperty(Service.PREEMPTION, "preemption.warning-period", "3s")
                 .withProperty(Service.PREEMPTION, "preemption.removal-deadline", "12s")
                 .withProperty(Service.PREEMPTION, "preemption.default-grace", "2s")
-                .withProperty(Service.PREEMPTION, "preemption.tick", "200ms");
+                .withProperty(Service.PREEMPTION, "preemption.tick", "200ms")
+                // A deleted pool's Events for 30s instead of an hour (KubectlIT sees them listed, then gone).
+                .withProperty(Service.API, "nodepool.api.event-retention", "30s");
         for (String org : ORGS) {
             builder.withProperty(Service.API, StaticTokenProperty.name(token(org)), StaticTokenProperty.value(org));
         }

@@ -26,6 +26,14 @@ public interface ApiSettings {
     @WithDefault("24h")
     Duration requestIdRetention();
 
+    /**
+     * How long a deleted pool's Events stay listed ({@code kubectl get events}), as the API server's
+     * {@code --event-ttl} keeps Events after their object is gone.
+     */
+    @WithName("event-retention")
+    @WithDefault("1h")
+    Duration eventRetention();
+
     /** How often a watch that allows bookmarks gets one (the version it may resume from). */
     @WithName("watch-bookmark-interval")
     @WithDefault("30s")

@@ -6,13 +6,20 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * What a pool's status counts of its nodes — current (registered or draining), in progress (booting), being removed,
- * and how many run each node configuration — kept up to date node by node: a fact about one node of a 5,000-node pool
+ * What a pool's status counts of its nodes, kept up to date node by node: a fact about one node of a 5,000-node pool
  * moves the counts by that node, where counting them all for every fact took the api-service's whole thread.
+ *
+ * <ul>
+ *   <li>current: present in the cluster (the reference's {@code currentNodes}): registered, draining, or rebooting in
+ *       place (booting again after it had registered: a reconfigure or health reboot; {@code rebooting} counts those);
+ *   <li>in progress: assigned but not booted into the cluster yet (the reference's {@code inProgress}): a first boot,
+ *       or a boot retried after a failure;
+ *   <li>being removed, and how many run each node configuration.
+ * </ul>
  */
-public record NodeTally(int current, int inProgress, int removing, Map<String, Integer> profiles) {
+public record NodeTally(int current, int inProgress, int rebooting, int removing, Map<String, Integer> profiles) {
 
-    public static final NodeTally NONE = new NodeTally(0, 0, 0, Map.of());
+    public static final NodeTally NONE = new NodeTally(0, 0, 0, 0, Map.of());
 
     public NodeTally {
         profiles = Map.copyOf(profiles);
@@ -59,13 +66,19 @@ public record NodeTally(int current, int inProgress, int removing, Map<String, I
         }
         return new NodeTally(
                 current + (current(node) ? by : 0),
-                inProgress + (node.phase() == Node.Phase.Booting ? by : 0),
+                inProgress + (node.phase() == Node.Phase.Booting && !rebootingInPlace(node) ? by : 0),
+                rebooting + (rebootingInPlace(node) ? by : 0),
                 removing + (removal(node) ? by : 0),
                 byProfile);
     }
 
     private static boolean current(Node node) {
-        return node.phase() == Node.Phase.Registered || node.phase() == Node.Phase.Draining;
+        return node.phase() == Node.Phase.Registered || node.phase() == Node.Phase.Draining || rebootingInPlace(node);
+    }
+
+    /** Booting again after it had registered (the provisioner keeps {@code registeredAt} through such a reboot). */
+    private static boolean rebootingInPlace(Node node) {
+        return node.phase() == Node.Phase.Booting && node.status().registeredAt() != null;
     }
 
     private static boolean removal(Node node) {

@@ -142,12 +142,18 @@ public final class StatusProjector {
                             + "using the " + spec.scaleDownStrategy() + " scale-down strategy"
                             + (counts.removing() > 0 ? " (" + counts.removing() + " being removed)." : "."));
         }
+        // A node rebooting in place (reconfigure or health) is current, not in progress (NodeTally): routine
+        // maintenance
+        // keeps TargetMet, and the message says how many reboot.
         if (counts.current() == target && counts.inProgress() == 0) {
             return Condition.of(
                     Conditions.AT_TARGET,
                     true,
                     Conditions.AtTarget.TARGET_MET,
-                    "NodePool has reached its target node count.");
+                    counts.rebooting() == 0
+                            ? "NodePool has reached its target node count."
+                            : "NodePool has reached its target node count; " + counts.rebooting()
+                                    + " node(s) rebooting in place.");
         }
         int queued = queued(reconciled);
         String why = !view.accepted().inForce().validation().valid() ? " The configuration is not valid." : "";

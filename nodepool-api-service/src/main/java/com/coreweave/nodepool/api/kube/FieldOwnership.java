@@ -25,6 +25,10 @@ import java.util.Set;
 public final class FieldOwnership {
 
     private static final String API_VERSION = NodePool.API_VERSION;
+    /** Field managers a client may set at once; the API server itself keeps at most a few per object. */
+    static final int MAX_GIVEN_ENTRIES = 32;
+    /** The API server's limit on a field manager's name. */
+    static final int MAX_MANAGER_CHARS = 128;
 
     private FieldOwnership() {}
 
@@ -140,6 +144,65 @@ public final class FieldOwnership {
             result.add(entry(manager, ManagedFieldsEntry.UPDATE, same ? own.time() : now, mine));
         }
         return result;
+    }
+
+    /**
+     * The managed fields a write starts from when its object says {@code given} ({@code metadata.managedFields} as the
+     * client sent it; null when absent), as the API server decides it:
+     *
+     * <ul>
+     *   <li>absent, empty, the same as stored, or not readable as managed fields: those stored ({@code live}), so a
+     *       client that does not know the field cannot lose it;
+     *   <li>a list of one empty entry: none (how a client strips them);
+     *   <li>otherwise the given ones: how {@code kubectl apply --server-side} moves the fields of an earlier
+     *       client-side apply to its own manager (kubectl's managed fields migration, a JSON patch of
+     *       {@code /metadata/managedFields}).
+     * </ul>
+     *
+     * At most {@value #MAX_GIVEN_ENTRIES} entries are taken; a longer list is not readable.
+     */
+    public static List<ManagedFieldsEntry> given(JsonNode given, List<ManagedFieldsEntry> live) {
+        if (given == null || !given.isArray() || given.isEmpty() || given.size() > MAX_GIVEN_ENTRIES) {
+            return live;
+        }
+        if (given.size() == 1 && given.get(0).isObject() && given.get(0).isEmpty()) {
+            return List.of();
+        }
+        List<ManagedFieldsEntry> entries = new ArrayList<>();
+        for (JsonNode entry : given) {
+            ManagedFieldsEntry read = entry(entry);
+            if (read == null) {
+                return live;
+            }
+            entries.add(read);
+        }
+        return entries.equals(live) ? live : List.copyOf(entries);
+    }
+
+    /** One given entry, or null when it is not one this server keeps (a subresource's, or not FieldsV1). */
+    private static ManagedFieldsEntry entry(JsonNode entry) {
+        String manager = entry.path("manager").asText("");
+        String operation = entry.path("operation").asText("");
+        JsonNode fields = entry.path("fieldsV1");
+        if (!entry.isObject()
+                || manager.isEmpty()
+                || manager.length() > MAX_MANAGER_CHARS
+                || !(operation.equals(ManagedFieldsEntry.APPLY) || operation.equals(ManagedFieldsEntry.UPDATE))
+                || !entry.path("fieldsType")
+                        .asText(ManagedFieldsEntry.FIELDS_V1)
+                        .equals(ManagedFieldsEntry.FIELDS_V1)
+                || !entry.path("subresource").asText("").isEmpty()
+                || !fields.isObject()) {
+            return null;
+        }
+        Instant time;
+        try {
+            time = entry.hasNonNull("time") ? Instant.parse(entry.get("time").asText()) : null;
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
+        String apiVersion = entry.path("apiVersion").asText(API_VERSION);
+        return new ManagedFieldsEntry(manager, operation, apiVersion, time, ManagedFieldsEntry.FIELDS_V1, fields);
     }
 
     /** Every managed field of a manifest tree with its value: the leaves under spec, labels and annotations. */

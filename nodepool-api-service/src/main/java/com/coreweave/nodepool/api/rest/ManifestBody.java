@@ -41,11 +41,19 @@ final class ManifestBody {
         return RequestBody.bind(manifest, NodePool.class, MANIFEST);
     }
 
-    /** The user-writable part of a stored pool, as a patch applies to it. */
+    /**
+     * The user-writable part of a stored pool, as a patch applies to it: with its managed fields, which a patch may
+     * replace (kubectl's managed fields migration does, {@link #takeManagedFields}).
+     */
     static JsonNode writable(NodePool current) {
         ObjectNode tree = Json.mapper().valueToTree(current.withStatus(null));
         ObjectNode meta = (ObjectNode) tree.get("metadata");
-        meta.remove(List.of("uid", "generation", "creationTimestamp", "deletionTimestamp", "managedFields"));
+        meta.remove(List.of("uid", "generation", "creationTimestamp", "deletionTimestamp"));
         return tree;
+    }
+
+    /** The {@code metadata.managedFields} of a manifest tree (null when absent), taken out of it. */
+    static JsonNode takeManagedFields(JsonNode manifest) {
+        return manifest.path("metadata") instanceof ObjectNode meta ? meta.remove("managedFields") : null;
     }
 }

@@ -116,8 +116,9 @@ public class NodePoolResource implements Lister<NodePool> {
             String body,
             @HeaderParam(HttpHeaders.CONTENT_TYPE) MediaType type,
             @BeanParam WriteOptions options) {
-        ManifestValidator.Checked checked = ManifestBody.checked(
-                RequestBody.tree(body, type, ManifestBody.MANIFEST), name, options.fieldValidation());
+        JsonNode tree = RequestBody.tree(body, type, ManifestBody.MANIFEST);
+        JsonNode given = ManifestBody.takeManagedFields(tree);
+        ManifestValidator.Checked checked = ManifestBody.checked(tree, name, options.fieldValidation());
         NodePool manifest = ManifestBody.bind(checked.manifest());
         String precondition = manifest.metadata().resourceVersion();
         NodePool stored = writes.rewrite(
@@ -130,6 +131,7 @@ public class NodePoolResource implements Lister<NodePool> {
                                 ? manifest.withMetadata(manifest.metadata()
                                         .withResourceVersion(current.metadata().resourceVersion()))
                                 : manifest,
+                        given,
                         options.manager()));
         return options.respond(200, stored, checked.warnings());
     }
@@ -185,9 +187,10 @@ public class NodePoolResource implements Lister<NodePool> {
                 throw FieldErrors.one(Statuses.INVALID, "the patch cannot be applied: " + e.getMessage(), "")
                         .refusal(NodePool.KIND, name);
             }
+            JsonNode given = ManifestBody.takeManagedFields(merged);
             ManifestValidator.Checked checked = ManifestBody.checked(merged, name, options.fieldValidation());
             warnings[0] = checked.warnings();
-            return apply.recordUpdate(current, ManifestBody.bind(checked.manifest()), options.manager());
+            return apply.recordUpdate(current, ManifestBody.bind(checked.manifest()), given, options.manager());
         });
         return options.respond(200, stored, warnings[0]);
     }

@@ -2,6 +2,7 @@ package com.coreweave.nodepool.api.rest;
 
 import static com.coreweave.nodepool.kit.reads.InteractiveQueries.segment;
 
+import com.coreweave.nodepool.api.domain.DeletedPoolEvents;
 import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.ViewPart;
@@ -167,7 +168,10 @@ public class PoolReads {
                 : new Lister.Page<>(items, null);
     }
 
-    /** The events of every pool of {@code org} (of every org when null), from all instances. */
+    /**
+     * The events of every pool of {@code org} (of every org when null), from all instances; deleted pools' too, while
+     * they are kept ({@link #localEvents(String)}).
+     */
     public SortedMap<String, PoolEvents> events(String org) {
         SortedMap<String, PoolEvents> all = localEvents(org);
         all.putAll(queries.entriesFromOthers(
@@ -210,14 +214,17 @@ public class PoolReads {
                 PoolView::publishedIn);
     }
 
-    /** This instance's share of {@link #events(String)}, each read from its view's bytes alone. */
+    /**
+     * This instance's share of {@link #events(String)}: each live pool's read from its view's bytes alone (keyed
+     * {@code <org>/<pool>}), and each deleted pool's whose Events are still kept (keyed {@code <org>/<pool>/<uid>}).
+     */
     public SortedMap<String, PoolEvents> localEvents(String org) {
-        return queries.localPage(
-                StoreNames.POOL_VIEWS,
-                org == null ? null : PoolKey.orgPrefix(org),
-                null,
-                Integer.MAX_VALUE,
-                PoolView::eventsIn);
+        String prefix = org == null ? null : PoolKey.orgPrefix(org);
+        SortedMap<String, PoolEvents> events =
+                queries.localPage(StoreNames.POOL_VIEWS, prefix, null, Integer.MAX_VALUE, PoolView::eventsIn);
+        queries.<DeletedPoolEvents>localEntries(StoreNames.DELETED_POOL_EVENTS, prefix)
+                .forEach((key, deleted) -> events.put(key, deleted.asPoolEvents()));
+        return events;
     }
 
     private static String scope(String org) {

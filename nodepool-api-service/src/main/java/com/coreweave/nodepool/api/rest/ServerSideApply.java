@@ -7,6 +7,7 @@ import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.events.RequestDecided;
+import com.coreweave.nodepool.schema.resource.ManagedFieldsEntry;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.Statuses;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -56,9 +57,19 @@ class ServerSideApply {
 
     /** {@code next} as {@code manager} writes it over {@code current} (null for a create), its managers recorded. */
     NodePool recordUpdate(NodePool current, NodePool next, String manager) {
+        return recordUpdate(current, next, null, manager);
+    }
+
+    /**
+     * As {@link #recordUpdate(NodePool, NodePool, String)}, from the managed fields the write's object gave
+     * ({@code given}, {@link FieldOwnership#given}) rather than those stored, when it changed them.
+     */
+    NodePool recordUpdate(NodePool current, NodePool next, JsonNode given, String manager) {
+        List<ManagedFieldsEntry> live =
+                current == null ? null : current.metadata().managedFields();
         var entries = FieldOwnership.update(
                 current == null ? null : Json.mapper().valueToTree(current),
-                current == null ? null : current.metadata().managedFields(),
+                FieldOwnership.given(given, live),
                 Json.mapper().valueToTree(next),
                 manager,
                 clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));

@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.api.streams;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
+import com.coreweave.nodepool.api.domain.DeletedPoolEvents;
 import com.coreweave.nodepool.api.domain.PoolInput;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.RequestReader;
@@ -76,6 +77,10 @@ public class ApiTopology {
                         JsonSerde.of(ViewPart.class))
                 .withCachingEnabled()));
         builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(StoreNames.DELETED_POOL_EVENTS),
+                Serdes.String(),
+                JsonSerde.of(DeletedPoolEvents.class)));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(StoreNames.REQUEST_IDS),
                 Serdes.String(),
                 JsonSerde.of(RequestDecided.class)));
@@ -124,6 +129,7 @@ public class ApiTopology {
                 Named.as("pool-processor"),
                 StoreNames.POOL_VIEWS,
                 StoreNames.POOL_VIEW_PARTS,
+                StoreNames.DELETED_POOL_EVENTS,
                 StoreNames.REQUEST_IDS,
                 StoreNames.UNVALIDATED,
                 StoreNames.POOL_CONDITIONS,

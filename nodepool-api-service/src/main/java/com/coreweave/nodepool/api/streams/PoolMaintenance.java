@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.api.streams;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
+import com.coreweave.nodepool.api.domain.DeletedPoolEvents;
 import com.coreweave.nodepool.api.domain.PlatformValidator;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
@@ -10,13 +11,15 @@ import com.coreweave.nodepool.schema.events.RequestDecided;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 
 /**
  * Maintenance on wall-clock time: judges again the pools that are not valid yet (the catalogue may have arrived or
- * changed since), and forgets request ids older than their retention.
+ * changed since), and forgets request ids and deleted pools' Events older than their retention.
  */
 final class PoolMaintenance {
 
@@ -72,6 +75,17 @@ final class PoolMaintenance {
                                     now)));
         }
         return stores.anyUnvalidated();
+    }
+
+    /** Forgets the Events of pools deleted {@code event-retention} ago (and the longest gone beyond the bound). */
+    void forgetDeletedPoolEvents() {
+        Map<String, DeletedPoolEvents> kept = new HashMap<>();
+        try (KeyValueIterator<String, DeletedPoolEvents> it = stores.deletedEvents.all()) {
+            it.forEachRemaining(kv -> kept.put(kv.key, kv.value));
+        }
+        DeletedPoolEvents.forgotten(
+                        kept, clock.instant(), settings.eventRetention(), DeletedPoolEvents.MAX_DELETED_POOLS)
+                .forEach(stores.deletedEvents::delete);
     }
 
     void forgetOldRequestIds() {

@@ -66,6 +66,18 @@ class PoolProcessor implements Processor<String, PoolInput, String, Outbound> {
             revalidation.start();
         }
         context.schedule(REQUEST_ID_SWEEP, PunctuationType.WALL_CLOCK_TIME, t -> maintenance.forgetOldRequestIds());
+        context.schedule(
+                eventSweep(settings.eventRetention()),
+                PunctuationType.WALL_CLOCK_TIME,
+                t -> maintenance.forgetDeletedPoolEvents());
+    }
+
+    /** A deleted pool's Events outlive their retention by at most a quarter of it, or a minute. */
+    static Duration eventSweep(Duration retention) {
+        Duration quarter = retention.dividedBy(4);
+        return quarter.compareTo(Duration.ofSeconds(1)) < 0
+                ? Duration.ofSeconds(1)
+                : quarter.compareTo(Duration.ofMinutes(1)) > 0 ? Duration.ofMinutes(1) : quarter;
     }
 
     @Override

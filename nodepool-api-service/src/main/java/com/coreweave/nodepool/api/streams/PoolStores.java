@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.api.streams;
 
 import com.coreweave.nodepool.api.domain.ConditionCensus;
+import com.coreweave.nodepool.api.domain.DeletedPoolEvents;
 import com.coreweave.nodepool.api.domain.PlatformValidator;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.ViewPart;
@@ -57,6 +58,7 @@ final class PoolStores {
     };
 
     final SplitValues<PoolView, PoolView, ViewPart> views;
+    final KeyValueStore<String, DeletedPoolEvents> deletedEvents;
     final KeyValueStore<String, RequestDecided> requestIds;
     final KeyValueStore<String, String> unvalidated;
     final PoolCounts counts;
@@ -78,6 +80,7 @@ final class PoolStores {
                 SHAPE,
                 RECENT_VIEW_WEIGHT,
                 view -> 1 + view.nodes().size() + view.events().events().size());
+        deletedEvents = context.getStateStore(StoreNames.DELETED_POOL_EVENTS);
         requestIds = context.getStateStore(StoreNames.REQUEST_IDS);
         unvalidated = context.getStateStore(StoreNames.UNVALIDATED);
         catalogue = context.getStateStore(StoreNames.INSTANCE_TYPES);

@@ -1,6 +1,9 @@
 package com.coreweave.nodepool.api.streams;
 
+import com.coreweave.nodepool.api.domain.DeletedPoolEvents;
 import com.coreweave.nodepool.api.domain.EventFolder;
+import com.coreweave.nodepool.api.domain.NodeEventsOnPool;
+import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.PoolViewReducer;
 import com.coreweave.nodepool.api.domain.StatusProjector;
@@ -16,8 +19,9 @@ import java.time.Instant;
 /**
  * Status aggregation: folds the other services' facts into each pool's view ({@link PoolViewReducer}), publishes the
  * resource on {@code nodepool-status} when its projection changes ({@link StatusProjector}; the last change of each
- * commit), folds recorded events into Kubernetes Events on {@code nodepool-events} ({@link EventFolder}), and deletes a
- * deleting pool once its nodes are gone.
+ * commit), folds recorded events into Kubernetes Events on {@code nodepool-events} ({@link EventFolder}; a node event
+ * the reference lists under "Node, NodePool" also on the pool, {@link NodeEventsOnPool}), and deletes a deleting pool
+ * once its nodes are gone, keeping its Events for a while ({@link DeletedPoolEvents}).
  */
 final class StatusAggregation {
 
@@ -45,11 +49,24 @@ final class StatusAggregation {
         if (view == null || !view.uid().equals(recorded.poolUid())) {
             return;
         }
-        EventFolder.Folded folded = EventFolder.fold(view.events(), recorded);
-        if (folded.changed() != null) {
-            stores.views.put(key, view.withEvents(folded.events()));
-            stores.emit(key, Outbound.to(Topics.NODEPOOL_EVENTS, folded.changed()));
+        PoolEvents events = fold(key, view.events(), recorded);
+        RecordedEvent copy = NodeEventsOnPool.poolCopy(recorded);
+        if (copy != null) {
+            events = fold(key, events, copy);
         }
+        if (events != view.events()) {
+            stores.views.put(key, view.withEvents(events));
+        }
+    }
+
+    /** {@code events} with {@code recorded} folded in, the Event it made or changed published. */
+    private PoolEvents fold(String key, PoolEvents events, RecordedEvent recorded) {
+        EventFolder.Folded folded = EventFolder.fold(events, recorded);
+        if (folded.changed() == null) {
+            return events;
+        }
+        stores.emit(key, Outbound.to(Topics.NODEPOOL_EVENTS, folded.changed()));
+        return folded.events();
     }
 
     /**
@@ -102,6 +119,9 @@ final class StatusAggregation {
                         ref.uid(),
                         ApiTopology.SERVICE,
                         now));
+        // Kept after the pool, as Kubernetes keeps an object's Events after it is deleted.
+        PoolView last = stores.views.get(key);
+        stores.deletedEvents.put(DeletedPoolEvents.key(key, ref.uid()), DeletedPoolEvents.of(last.events(), now));
         stores.emit(key, Outbound.tombstone(Topics.NODEPOOL_STATUS));
         stores.publishGone(key, view.accepted());
         stores.views.delete(key);

@@ -9,6 +9,11 @@ public final class StoreNames {
     public static final String POOL_VIEWS = "pool-views";
     /** {@code <org>/<pool>/<part id>} → {@code ViewPart}: each node and spot preemption of a pool's view. */
     public static final String POOL_VIEW_PARTS = "pool-view-parts";
+    /**
+     * {@code <org>/<pool>/<uid>} → {@code DeletedPoolEvents}: a deleted pool's Kubernetes Events, kept for
+     * {@code nodepool.api.event-retention} after it is gone.
+     */
+    public static final String DELETED_POOL_EVENTS = "deleted-pool-events";
     /** {@code <org>/<pool>|<request id>} → {@code RequestDecided}: requests already answered. */
     public static final String REQUEST_IDS = "request-ids";
     /** {@code <org>/<pool>} → "": pools whose spec is not (yet) valid, validated again periodically. */

@@ -37,6 +37,7 @@ import com.coreweave.nodepool.schema.resource.Conditions.NodesRemoved;
 import com.coreweave.nodepool.schema.resource.Conditions.Quota;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
+import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.Node.Phase;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
 import com.coreweave.nodepool.schema.resource.NodePool;
@@ -284,6 +285,38 @@ class StatusProjectorTest {
             PoolView view = pool(spec()).withNodes(nodes(node("n-1", Phase.Booting, null)));
 
             assertThat(condition(view, Conditions.AT_TARGET).reason()).isEqualTo(AtTarget.UNDER_TARGET);
+        }
+
+        @Test
+        void aNodeRebootingInPlaceIsStillCurrentSoRoutineMaintenanceKeepsTheTargetMet() {
+            Node registered = node("n-2", Phase.Registered, "p");
+            Node rebooting = registered.withStatus(new Node.Status(
+                    Phase.Booting, "p", 2, NOW_SECONDS, registered.status().conditions()));
+            PoolView view = pool(spec().targetNodes(2)).withNodes(nodes(node("n-1", Phase.Registered, "p"), rebooting));
+
+            NodePoolStatus status = status(view);
+
+            assertThat(status.condition(Conditions.AT_TARGET))
+                    .extracting(Condition::status, Condition::reason, Condition::message)
+                    .containsExactly(
+                            "True",
+                            AtTarget.TARGET_MET,
+                            "NodePool has reached its target node count; 1 node(s) rebooting in place.");
+            assertThat(status.currentNodes()).as("present in the cluster").isEqualTo(2);
+            assertThat(status.inProgress()).isZero();
+        }
+
+        @Test
+        void aBootRetriedAfterAFailureIsInProgressAndTheTargetNotMet() {
+            PoolView view = pool(spec().targetNodes(1))
+                    .withNodes(nodes(node("n-1", Phase.Booting, "p")
+                            .withStatus(new Node.Status(Phase.Booting, "p", 2, null, List.of()))));
+
+            NodePoolStatus status = status(view);
+
+            assertThat(status.condition(Conditions.AT_TARGET).reason()).isEqualTo(AtTarget.UNDER_TARGET);
+            assertThat(status.inProgress()).isEqualTo(1);
+            assertThat(status.currentNodes()).isZero();
         }
 
         @Test

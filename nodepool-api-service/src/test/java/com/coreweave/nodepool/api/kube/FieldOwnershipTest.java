@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.api.kube;
 
+import static com.coreweave.nodepool.api.domain.Fixtures.anyJson;
 import static com.coreweave.nodepool.api.domain.Fixtures.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -137,5 +138,44 @@ class FieldOwnershipTest {
                 .containsExactly(
                         "kubectl-create/Update {\"f:spec\":{\"f:instanceType\":{}}}",
                         "kubectl-edit/Update {\"f:spec\":{\"f:targetNodes\":{}}}");
+    }
+
+    @Test
+    void shouldTakeTheManagedFieldsAWriteGivesAsKubectlsMigrationToServerSideApplyDoes() {
+        var clientSide = FieldOwnership.update(
+                null,
+                null,
+                pool("{\"instanceType\": \"a\", \"targetNodes\": 1}", "{}"),
+                "kubectl-client-side-apply",
+                T1);
+        JsonNode migrated = anyJson("""
+        [{"manager": "kubectl", "operation": "Apply", "apiVersion": "compute.coreweave.com/v1alpha1",
+          "time": "2025-06-09T14:00:00Z", "fieldsType": "FieldsV1",
+          "fieldsV1": {"f:spec": {"f:instanceType": {}, "f:targetNodes": {}}}}]""");
+
+        assertThat(managers(FieldOwnership.given(migrated, clientSide)))
+                .containsExactly("kubectl/Apply {\"f:spec\":{\"f:instanceType\":{},\"f:targetNodes\":{}}}");
+    }
+
+    @Test
+    void shouldKeepTheStoredManagedFieldsUnlessAWriteGivesReadableOnesAndStripThemForOneEmptyEntry() {
+        var stored = FieldOwnership.update(
+                null, null, pool("{\"instanceType\": \"a\", \"targetNodes\": 1}", "{}"), "kubectl-create", T1);
+
+        assertThat(FieldOwnership.given(null, stored)).isSameAs(stored);
+        assertThat(FieldOwnership.given(anyJson("[]"), stored))
+                .as("an empty list")
+                .isSameAs(stored);
+        assertThat(FieldOwnership.given(
+                        anyJson("[{\"manager\": \"x\", \"operation\": \"Delete\", \"fieldsV1\": {}}]"), stored))
+                .as("not an operation")
+                .isSameAs(stored);
+        assertThat(FieldOwnership.given(
+                        anyJson("[{\"manager\": \"x\", \"operation\": \"Apply\", \"time\": \"noon\", "
+                                + "\"fieldsV1\": {}}]"),
+                        stored))
+                .as("not a time")
+                .isSameAs(stored);
+        assertThat(FieldOwnership.given(anyJson("[{}]"), stored)).as("stripped").isEmpty();
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
+import com.coreweave.nodepool.api.domain.DeletedPoolEvents;
 import com.coreweave.nodepool.api.domain.PoolRequest;
 import com.coreweave.nodepool.kit.audit.AuditLog;
 import com.coreweave.nodepool.schema.Json;
@@ -19,6 +20,7 @@ import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.events.Verdicts;
 import com.coreweave.nodepool.schema.resource.Conditions;
+import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.ObjectReference;
 import com.coreweave.nodepool.schema.topics.TenantTopics;
@@ -592,6 +594,10 @@ class ApiTopologyTest {
             return Duration.ofHours(24);
         }
 
+        public Duration eventRetention() {
+            return Duration.ofHours(1);
+        }
+
         public Duration watchBookmarkInterval() {
             return Duration.ofSeconds(30);
         }
@@ -607,6 +613,90 @@ class ApiTopologyTest {
         public Map<String, Integer> poolCountLimitPerOrg() {
             return Map.of("tiny", 2);
         }
+    }
+
+    private static String delete(String id) {
+        return Json.string(CloudEvent.of(
+                id,
+                "platform-team/ci",
+                NodePoolRequested.TYPE,
+                KEY,
+                NOW,
+                Json.mapper()
+                        .createObjectNode()
+                        .put("operation", "DELETE")
+                        .set(
+                                "nodePool",
+                                Json.mapper()
+                                        .createObjectNode()
+                                        .set(
+                                                "metadata",
+                                                Json.mapper().createObjectNode().put("name", "train")))));
+    }
+
+    @Test
+    void aDeletedPoolsEventsAreKeptForTheRetentionThenForgotten() {
+        driver.close();
+        driver = StreamsDriver.start(
+                "api-test",
+                NOW,
+                clock -> ApiTopology.build(
+                        new Defaults(), 1, clock, (key, answer) -> {}, new PoolConditionGauges(registry)));
+        InstanceTypes.publish(driver, InstanceTypes.A100);
+        driver.input(Topics.NODEPOOL_REQUESTED).pipeInput(KEY, apply("req-1", 1, null));
+        TestOutputTopic<String, String> acceptedPools = driver.output(Topics.NODEPOOL_ACCEPTED);
+        PoolRef ref = PoolRef.of(Json.read(
+                acceptedPools.readValuesToList().get(0), com.coreweave.nodepool.schema.events.NodePoolAccepted.class));
+        driver.input(Topics.NODEPOOL_REQUESTED).pipeInput(KEY, delete("req-2"));
+        driver.input(Topics.NODEPOOL_NODES_CHANGED)
+                .pipeInput(
+                        KEY,
+                        Json.string(new NodeFact.NodePoolReconciled(
+                                ref, 0, 0, 0, 0, null, null, List.of(), true, true, false, null, NOW)));
+
+        var kept = driver.<String, DeletedPoolEvents>store(StoreNames.DELETED_POOL_EVENTS);
+        String key = KEY + "/" + ref.uid();
+        assertThat(driver.<String, Object>store(StoreNames.POOL_VIEWS).get(KEY)).isNull();
+        assertThat(kept.get(key).events())
+                .extracting(e -> e.getReason())
+                .containsExactly("CWNodePoolCreated", "CWNodePoolDeleted");
+
+        driver.elapse(Duration.ofMinutes(59), Duration.ofMinutes(1));
+        assertThat(kept.get(key)).as("kept within the hour").isNotNull();
+        driver.elapse(Duration.ofMinutes(2), Duration.ofMinutes(1));
+        assertThat(kept.get(key)).as("forgotten after the hour").isNull();
+    }
+
+    @Test
+    void aNodeEventTheReferenceListsForNodeAndNodePoolIsPublishedOnBoth() {
+        requests.pipeInput(KEY, apply("req-1", 2, null));
+        String uid = Json.read(decided.readValuesToList().getFirst(), RequestDecided.class)
+                .nodePool()
+                .metadata()
+                .uid();
+        events.readValuesToList();
+        PoolRef ref = new PoolRef("demo", "train", uid, 1, "US-EAST-04A", "gd-8xa100-i128", "default");
+        var cordoned = RecordedEvent.ofNode(
+                ref, "node-1", CwEvent.CWNodeCordoned, "Node node-1 cordoned: scale-down.", "c-1", "test", NOW);
+        var staged = RecordedEvent.ofNode(
+                ref, "node-1", CwEvent.CWConfigStaged, "Node configuration staged.", "c-2", "test", NOW);
+        var recorded = Json.string(new RecordedEvents(List.of(cordoned, staged)));
+
+        driver.input(Topics.NODEPOOL_EVENT_RECORDED).pipeInput(KEY, recorded);
+        driver.input(Topics.NODEPOOL_EVENT_RECORDED).pipeInput(KEY, recorded);
+
+        assertThat(events.readValuesToList().stream()
+                        .map(v -> Json.read(v, io.fabric8.kubernetes.api.model.Event.class))
+                        .toList())
+                .as("once each, the replay recognised")
+                .extracting(
+                        e -> e.getReason(),
+                        e -> e.getInvolvedObject().getKind(),
+                        e -> e.getInvolvedObject().getName())
+                .containsExactly(
+                        tuple("CWNodeCordoned", "Node", "node-1"),
+                        tuple("CWNodeCordoned", "NodePool", "train"),
+                        tuple("CWConfigStaged", "Node", "node-1"));
     }
 
     /** The sealed PoolInput: each topic's record reaches the processor as its own input and is handled as such. */

@@ -72,11 +72,19 @@ public final class NodeTemplate {
         return withCondition(next, Node.CONDITION_READY, false, KUBELET_NOT_READY, message, now);
     }
 
-    /** The next boot attempt of a node whose boot failed, with the pool's current node configuration. */
+    /**
+     * The next boot attempt of a node, with {@code profile}: after a failed boot, or a reboot in place (reconfigure or
+     * health). A node rebooting in place keeps when it registered: it stays a node of the cluster, as a rebooting
+     * Kubernetes node does, and the api-service counts it towards the pool's target.
+     */
     public static Node rebooting(Node node, String profile, Instant now) {
         int attempt = node.status().bootAttempt() == null ? 1 : node.status().bootAttempt() + 1;
         Node next = node.withStatus(new Node.Status(
-                Node.Phase.Booting, profile, attempt, null, node.status().conditions()));
+                Node.Phase.Booting,
+                profile,
+                attempt,
+                node.status().registeredAt(),
+                node.status().conditions()));
         next = withCondition(next, Node.CONDITION_REGISTERED, false, BOOTING, bootMessage(attempt, profile), now);
         return withCondition(next, Node.CONDITION_READY, false, KUBELET_NOT_READY, "Node is rebooting.", now);
     }

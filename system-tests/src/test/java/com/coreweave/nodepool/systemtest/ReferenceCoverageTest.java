@@ -1,0 +1,184 @@
+package com.coreweave.nodepool.systemtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/reference-coverage.md names the code that produces each field, condition and event of the reference: every name
+ * it gives in backticks that looks like code must still be in the source tree, so the table cannot point at a class or
+ * method that was renamed or removed.
+ *
+ * <ul>
+ *   <li>{@code Type.member} (and {@code Type.Nested.member}, {@code Type.component.component}): the type is declared in
+ *       some module's sources, and the member is declared in its file (a method, a field, a record component, an enum
+ *       constant or a nested type); what follows a member is declared somewhere in the tree;
+ *   <li>a bare {@code TypeName} or {@code methodName} (camel case): a word of the sources or of a module's
+ *       configuration (a type, a member, an enum constant, a string literal such as a condition's reason, an alert
+ *       catalogue's condition), so a name gone from the code fails.
+ * </ul>
+ */
+class ReferenceCoverageTest {
+
+    private static final Path ROOT = Path.of(System.getProperty("stack.project-root", ".."))
+            .toAbsolutePath()
+            .normalize();
+    private static final Pattern SPAN = Pattern.compile("`([^`\\n]+)`");
+    private static final Pattern DOTTED = Pattern.compile("[A-Z]\\w*(\\.[A-Za-z_]\\w*)+");
+    private static final Pattern CAMEL = Pattern.compile("[A-Z]\\w*|[a-z]+[A-Z]\\w*");
+    private static final Pattern TYPE = Pattern.compile("\\b(?:class|record|enum|interface)\\s+([A-Z]\\w*)");
+    private static final Pattern WORD = Pattern.compile("[A-Za-z_]\\w*");
+
+    /** Each type declared in a module's main or test sources, with the files that declare it. */
+    private static final Map<String, List<String>> TYPES = new HashMap<>();
+    /** Every word of those sources, string literals' words included. */
+    private static final Set<String> WORDS = new HashSet<>();
+
+    private static String all = "";
+
+    @BeforeAll
+    static void readSources() throws IOException {
+        StringBuilder everything = new StringBuilder();
+        try (Stream<Path> files = Files.walk(ROOT)) {
+            files.filter(p ->
+                            !p.toString().contains("/target/") && !p.toString().contains("/.git/"))
+                    .filter(p -> !p.endsWith("ReferenceCoverageTest.java"))
+                    .forEach(p -> {
+                        String path = p.toString();
+                        boolean java = path.endsWith(".java")
+                                && (path.contains("/src/main/java/") || path.contains("/src/test/java/"));
+                        // Words that only configuration holds, such as the alert catalogue's condition names.
+                        boolean config = path.contains("/src/main/resources/")
+                                && (path.endsWith(".yaml") || path.endsWith(".properties"));
+                        if (!java && !config) {
+                            return;
+                        }
+                        String source = read(p);
+                        Matcher words = WORD.matcher(source);
+                        while (words.find()) {
+                            WORDS.add(words.group());
+                        }
+                        if (!java) {
+                            return;
+                        }
+                        everything.append(source).append('\n');
+                        Matcher types = TYPE.matcher(source);
+                        while (types.find()) {
+                            TYPES.computeIfAbsent(types.group(1), t -> new ArrayList<>())
+                                    .add(source);
+                        }
+                    });
+        }
+        all = everything.toString();
+    }
+
+    @Test
+    void everyCodeNameInTheCoverageTableExistsInTheSources() throws IOException {
+        String doc = Files.readString(ROOT.resolve("docs/reference-coverage.md"));
+        Set<String> missing = new LinkedHashSet<>();
+        Set<String> checked = new LinkedHashSet<>();
+        Matcher spans = SPAN.matcher(doc);
+        while (spans.find()) {
+            String span = spans.group(1).trim();
+            if (DOTTED.matcher(span).matches()) {
+                checked.add(span);
+                if (!resolves(span.split("\\."))) {
+                    missing.add(span);
+                }
+            } else if (CAMEL.matcher(span).matches()) {
+                checked.add(span);
+                if (!WORDS.contains(span)) {
+                    missing.add(span);
+                }
+            }
+        }
+
+        assertThat(checked).as("the table names code").hasSizeGreaterThan(100);
+        assertThat(missing)
+                .as("names in docs/reference-coverage.md that are not in the sources")
+                .isEmpty();
+    }
+
+    @Test
+    void aNameThatIsNotInTheSourcesIsFound() {
+        assertThat(resolves("StatusProjector.atTarget".split("\\."))).isTrue();
+        assertThat(resolves("StatusProjector.Counts.of".split("\\."))).isFalse();
+        assertThat(resolves("PoolProcessor.revalidate".split("\\.")))
+                .as("called there, declared elsewhere")
+                .isFalse();
+        assertThat(resolves("NodePoolReconciled.pool.generation".split("\\."))).isTrue();
+        assertThat(WORDS).doesNotContain("PoolRouter");
+    }
+
+    /** Whether {@code parts[0]} is a type whose file declares {@code parts[1]} (and so on, as described above). */
+    private static boolean resolves(String[] parts) {
+        for (String source : TYPES.getOrDefault(parts[0], List.of())) {
+            String scope = source;
+            int i = 1;
+            while (i < parts.length && declaresType(scope, parts[i])) {
+                i++;
+            }
+            if (i == parts.length) {
+                return true;
+            }
+            if (!declaresMember(scope, parts[i])) {
+                continue;
+            }
+            boolean rest = true;
+            for (int j = i + 1; j < parts.length; j++) {
+                rest &= declaresMember(all, parts[j]);
+            }
+            if (rest) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean declaresType(String source, String name) {
+        return Pattern.compile("\\b(?:class|record|enum|interface)\\s+" + name + "\\b")
+                .matcher(source)
+                .find();
+    }
+
+    /**
+     * Whether {@code source} declares {@code name}: a method (with a body or abstract), a field, a record component or
+     * an enum constant. A call ({@code x.name(...)}) is not a declaration.
+     */
+    private static boolean declaresMember(String source, String name) {
+        String n = Pattern.quote(name);
+        return Pattern.compile("[\\w>\\]]\\s+" + n + "\\s*\\([^;{]*\\)\\s*(throws [\\w.,\\s]+)?[{;]")
+                        .matcher(source)
+                        .find()
+                || Pattern.compile("[\\w>\\]]\\s+" + n + "\\s*[=;,)]")
+                        .matcher(source)
+                        .find()
+                || Pattern.compile("(?m)^\\s*" + n + "\\s*[(,;]")
+                        .matcher(source)
+                        .find()
+                || declaresType(source, name);
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
