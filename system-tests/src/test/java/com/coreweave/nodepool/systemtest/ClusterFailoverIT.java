@@ -28,7 +28,7 @@ class ClusterFailoverIT {
                 new ChaosRun.Settings(
                         1,
                         Duration.ofSeconds(15),
-                        Duration.ofSeconds(10),
+                        Duration.ofSeconds(5),
                         Duration.ofSeconds(3),
                         Duration.ofSeconds(180),
                         Duration.ofSeconds(150),

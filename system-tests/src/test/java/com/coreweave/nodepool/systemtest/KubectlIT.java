@@ -397,7 +397,7 @@ class KubectlIT {
     }
 
     /**
-     * As in a cluster, a deleted pool's Events stay listed (for an hour; 30s in this stack, an hour-equivalent): its
+     * As in a cluster, a deleted pool's Events stay listed (for an hour; 15 s in this stack, an hour-equivalent): its
      * history to its deletion, for its org only, then gone.
      */
     @Test

@@ -85,8 +85,8 @@ final class SystemStack {
                 .withProperty(Service.PREEMPTION, "preemption.removal-deadline", "12s")
                 .withProperty(Service.PREEMPTION, "preemption.default-grace", "2s")
                 .withProperty(Service.PREEMPTION, "preemption.tick", "200ms")
-                // A deleted pool's Events for 30s instead of an hour (KubectlIT sees them listed, then gone).
-                .withProperty(Service.API, "nodepool.api.event-retention", "30s");
+                // A deleted pool's Events for 15 s instead of an hour (KubectlIT sees them listed, then gone).
+                .withProperty(Service.API, "nodepool.api.event-retention", "15s");
         for (String org : ORGS) {
             builder.withProperty(Service.API, StaticTokenProperty.name(token(org)), StaticTokenProperty.value(org));
         }

@@ -8,6 +8,7 @@ import com.coreweave.nodepool.schema.resource.Statuses;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -25,8 +26,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What watches may take from the instance: how many one credential and all callers together hold open (beyond that, 429
  * with {@code Retry-After}), the buffer of each and of all of them ({@link WatchStream}), and how long one lasts. A
- * stopping instance ends them all.
+ * stopping instance ends them all. Made at start-up, so that its gauges say 0 before the first watch, not nothing.
  */
+@Startup
 @ApplicationScoped
 public class WatchLimits implements WatchStream.Budget {
 
