@@ -200,26 +200,7 @@ class ApiTopologyTest {
         assertThat(pools(Conditions.VALIDATED, "True", "Valid")).isEqualTo(1);
         PoolRef ref = PoolRef.of(Json.read(
                 accepted.readValuesToList().get(0), com.coreweave.nodepool.schema.events.NodePoolAccepted.class));
-        requests.pipeInput(
-                KEY,
-                Json.string(CloudEvent.of(
-                        "req-2",
-                        "platform-team/ci",
-                        NodePoolRequested.TYPE,
-                        KEY,
-                        NOW,
-                        Json.mapper()
-                                .createObjectNode()
-                                .put("operation", "DELETE")
-                                .set(
-                                        "nodePool",
-                                        Json.mapper()
-                                                .createObjectNode()
-                                                .set(
-                                                        "metadata",
-                                                        Json.mapper()
-                                                                .createObjectNode()
-                                                                .put("name", "train"))))));
+        requests.pipeInput(KEY, delete("req-2"));
         status.readRecordsToList();
 
         driver.input(Topics.NODEPOOL_NODES_CHANGED)
@@ -247,26 +228,7 @@ class ApiTopologyTest {
         requests.pipeInput(KEY, apply("req-2", 3, null));
         PoolRef ref = PoolRef.of(Json.read(
                 accepted.readValuesToList().get(0), com.coreweave.nodepool.schema.events.NodePoolAccepted.class));
-        requests.pipeInput(
-                KEY,
-                Json.string(CloudEvent.of(
-                        "req-3",
-                        "platform-team/ci",
-                        NodePoolRequested.TYPE,
-                        KEY,
-                        NOW,
-                        Json.mapper()
-                                .createObjectNode()
-                                .put("operation", "DELETE")
-                                .set(
-                                        "nodePool",
-                                        Json.mapper()
-                                                .createObjectNode()
-                                                .set(
-                                                        "metadata",
-                                                        Json.mapper()
-                                                                .createObjectNode()
-                                                                .put("name", "train"))))));
+        requests.pipeInput(KEY, delete("req-3"));
         driver.input(Topics.NODEPOOL_NODES_CHANGED)
                 .pipeInput(
                         KEY,
