@@ -2,7 +2,6 @@ package com.coreweave.nodepool.api.domain;
 
 import com.coreweave.nodepool.schema.resource.NodePool;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -92,13 +91,6 @@ public final class ConditionCensus {
     public long count(ConditionState state) {
         AtomicLong count = counts.get(state);
         return count == null ? 0 : count.get();
-    }
-
-    /** The pools of each condition state seen so far (0 once none has it any more). */
-    public Map<ConditionState, Long> counts() {
-        Map<ConditionState, Long> now = new HashMap<>();
-        counts.forEach((state, count) -> now.put(state, count.get()));
-        return now;
     }
 
     /** The separators of the summary cannot be in its parts; a missing part is "". */

@@ -39,7 +39,6 @@ class ConditionCensusTest {
         census.change("AtTarget=True/TargetMet", null);
 
         assertThat(census.count(AT_TARGET)).isZero();
-        assertThat(census.counts()).containsEntry(AT_TARGET, 0L);
     }
 
     @Test
@@ -56,6 +55,6 @@ class ConditionCensusTest {
 
         census.change(null, ConditionCensus.summary(pool));
 
-        assertThat(census.counts()).isEmpty();
+        assertThat(seen).as("no condition state counted").isEmpty();
     }
 }

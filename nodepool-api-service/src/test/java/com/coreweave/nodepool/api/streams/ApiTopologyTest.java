@@ -629,14 +629,20 @@ class ApiTopologyTest {
         assertThat(kept.get(key)).as("forgotten after the hour").isNull();
     }
 
-    @Test
-    void aNodeEventTheReferenceListsForNodeAndNodePoolIsPublishedOnBoth() {
+    /** Creates the pool, passes over the Events its creation published, and says its uid. */
+    private String createdUid() {
         requests.pipeInput(KEY, apply("req-1", 2, null));
         String uid = Json.read(decided.readValuesToList().getFirst(), RequestDecided.class)
                 .nodePool()
                 .metadata()
                 .uid();
         events.readValuesToList();
+        return uid;
+    }
+
+    @Test
+    void aNodeEventTheReferenceListsForNodeAndNodePoolIsPublishedOnBoth() {
+        String uid = createdUid();
         PoolRef ref = new PoolRef("demo", "train", uid, 1, "US-EAST-04A", "gd-8xa100-i128", "default");
         var cordoned = RecordedEvent.ofNode(
                 ref, "node-1", CwEvent.CWNodeCordoned, "Node node-1 cordoned: scale-down.", "c-1", "test", NOW);
@@ -664,12 +670,7 @@ class ApiTopologyTest {
     /** The sealed PoolInput: each topic's record reaches the processor as its own input and is handled as such. */
     @Test
     void aRecordedEventReachesThePoolProcessorAsItsOwnInputAndBecomesAKubernetesEvent() {
-        requests.pipeInput(KEY, apply("req-1", 2, null));
-        String uid = Json.read(decided.readValuesToList().getFirst(), RequestDecided.class)
-                .nodePool()
-                .metadata()
-                .uid();
-        events.readValuesToList();
+        String uid = createdUid();
         var recorded = new RecordedEvent(
                 "ev-1",
                 "demo",
