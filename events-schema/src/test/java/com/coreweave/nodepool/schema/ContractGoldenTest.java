@@ -324,7 +324,8 @@ class ContractGoldenTest {
                                 "NodePool is within instance type quota.",
                                 Conditions.Capacity.PARTIAL,
                                 "1 node queued, position 3 of 5 for gd-8xa100-i128 in US-EAST-04A",
-                                1)));
+                                1),
+                        null));
     }
 
     @Test

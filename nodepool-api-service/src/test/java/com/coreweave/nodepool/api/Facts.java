@@ -120,7 +120,8 @@ final class Facts {
                                 "NodePool is within instance type quota.",
                                 Conditions.Capacity.SUFFICIENT,
                                 "Sufficient capacity available for the requested instance type.",
-                                0)));
+                                0),
+                        null));
     }
 
     /** A reconcile of one node on {@code np-test0001} with a configuration staged and the revisions so far. */

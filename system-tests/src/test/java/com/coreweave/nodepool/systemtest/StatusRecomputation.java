@@ -83,6 +83,7 @@ final class StatusRecomputation {
                 s.queuedNodes(),
                 s.nodeProfile(),
                 s.pendingNodeConfiguration(),
-                s.nodeConfigurationRevisions()));
+                s.nodeConfigurationRevisions(),
+                s.disruption()));
     }
 }

@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.schema.events;
 
+import com.coreweave.nodepool.schema.resource.DisruptionStatus;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
 import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
@@ -93,7 +94,8 @@ public sealed interface NodeFact {
      * ({@code removalError}), a granted machine it could not deliver ({@code deliveryError}, until a node is delivered
      * again), a configuration it could not stage onto a node for its reconfigure reboot ({@code stagingError}).
      * {@code verdicts} are quota's and capacity's last word on this incarnation, as capacity's decision carried them
-     * (null until capacity decided for it): the pool's Quota and Capacity conditions.
+     * (null until capacity decided for it): the pool's Quota and Capacity conditions. {@code disruption} is how many
+     * nodes are out of service for a voluntary disruption and what the budgets hold back ({@code status.disruption}).
      */
     record NodePoolReconciled(
             PoolRef pool,
@@ -112,7 +114,8 @@ public sealed interface NodeFact {
             String removalError,
             String deliveryError,
             String stagingError,
-            Verdicts verdicts)
+            Verdicts verdicts,
+            DisruptionStatus disruption)
             implements NodeFact {
 
         public NodePoolReconciled {
@@ -120,7 +123,7 @@ public sealed interface NodeFact {
                     nodeConfigurationRevisions == null ? List.of() : List.copyOf(nodeConfigurationRevisions);
         }
 
-        /** A summary without fleet errors or verdicts. */
+        /** A summary without fleet errors, verdicts or disruptions. */
         public NodePoolReconciled(
                 PoolRef pool,
                 int targetNodes,
@@ -152,6 +155,7 @@ public sealed interface NodeFact {
                     null,
                     null,
                     null,
+                    null,
                     null);
         }
 
@@ -174,7 +178,8 @@ public sealed interface NodeFact {
                     removalError,
                     deliveryError,
                     stagingError,
-                    verdicts);
+                    verdicts,
+                    disruption);
         }
     }
 }

@@ -14,7 +14,8 @@ import java.util.List;
     "queuedNodes",
     "nodeProfile",
     "pendingNodeConfiguration",
-    "nodeConfigurationRevisions"
+    "nodeConfigurationRevisions",
+    "disruption"
 })
 public record NodePoolStatus(
         Long observedGeneration,
@@ -24,7 +25,8 @@ public record NodePoolStatus(
         Integer queuedNodes,
         String nodeProfile,
         PendingNodeConfiguration pendingNodeConfiguration,
-        List<NodeConfigurationRevision> nodeConfigurationRevisions) {
+        List<NodeConfigurationRevision> nodeConfigurationRevisions,
+        DisruptionStatus disruption) {
 
     public Condition condition(String type) {
         return conditions == null

@@ -80,7 +80,8 @@ public final class StatusProjector {
                 queued,
                 profile,
                 reconciled == null ? null : reconciled.pendingNodeConfiguration(),
-                revisions(reconciled));
+                revisions(reconciled),
+                deleting || reconciled == null ? null : reconciled.disruption());
     }
 
     /** The nodes capacity's queue holds for the pool, as its last verdict said. */

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Taint;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -78,26 +79,37 @@ public final class CoreNodes {
         return node.phase() == Node.Phase.Registered || node.phase() == Node.Phase.Draining;
     }
 
+    /**
+     * Ready first, then the node's own conditions. The provisioner's Ready condition, when the node has one, is shown
+     * as it is: its time is when it last changed (a reboot's start, not the registration), as a kubelet's is.
+     */
     private static List<NodeCondition> conditions(Node node) {
+        List<Condition> own =
+                node.status().conditions() == null ? List.of() : node.status().conditions();
         List<NodeCondition> conditions = new ArrayList<>();
+        if (own.stream().noneMatch(c -> c.type().equals(Node.CONDITION_READY))) {
+            conditions.add(derivedReady(node));
+        }
+        own.stream()
+                .sorted(Comparator.comparing(c -> !c.type().equals(Node.CONDITION_READY)))
+                .forEach(c -> conditions.add(
+                        condition(c.type(), c.status(), c.reason(), c.message(), c.lastTransitionTime())));
+        return conditions;
+    }
+
+    /** Ready as the node's phase says, since its registration (or its assignment), for a node without its own. */
+    private static NodeCondition derivedReady(Node node) {
         Instant since = node.status().registeredAt() != null
                 ? node.status().registeredAt()
                 : node.metadata().creationTimestamp();
-        conditions.add(
-                ready(node)
-                        ? condition("Ready", "True", "KubeletReady", "node is registered and ready", since)
-                        : condition(
-                                "Ready",
-                                "False",
-                                "KubeletNotReady",
-                                "node is " + node.phase().name().toLowerCase(),
-                                since));
-        for (Condition c : node.status().conditions() == null
-                ? List.<Condition>of()
-                : node.status().conditions()) {
-            conditions.add(condition(c.type(), c.status(), c.reason(), c.message(), c.lastTransitionTime()));
-        }
-        return conditions;
+        return ready(node)
+                ? condition("Ready", "True", "KubeletReady", "node is registered and ready", since)
+                : condition(
+                        "Ready",
+                        "False",
+                        "KubeletNotReady",
+                        "node is " + node.phase().name().toLowerCase(),
+                        since);
     }
 
     private static NodeCondition condition(String type, String status, String reason, String message, Instant at) {

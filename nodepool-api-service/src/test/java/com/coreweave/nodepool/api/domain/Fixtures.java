@@ -9,6 +9,7 @@ import com.coreweave.nodepool.schema.events.Validation;
 import com.coreweave.nodepool.schema.events.Verdicts;
 import com.coreweave.nodepool.schema.resource.Condition;
 import com.coreweave.nodepool.schema.resource.Conditions;
+import com.coreweave.nodepool.schema.resource.DisruptionStatus;
 import com.coreweave.nodepool.schema.resource.Gpu;
 import com.coreweave.nodepool.schema.resource.Image;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
@@ -249,6 +250,15 @@ public final class Fixtures {
 
     /** {@code reconciled} carrying {@code next} verdicts instead of its own. */
     static NodePoolReconciled withVerdicts(NodePoolReconciled r, Verdicts next) {
+        return copy(r, next, r.disruption());
+    }
+
+    /** {@code reconciled} saying {@code next} of the pool's disruptions instead of what it said. */
+    static NodePoolReconciled withDisruption(NodePoolReconciled r, DisruptionStatus next) {
+        return copy(r, r.verdicts(), next);
+    }
+
+    private static NodePoolReconciled copy(NodePoolReconciled r, Verdicts verdicts, DisruptionStatus disruption) {
         return new NodePoolReconciled(
                 r.pool(),
                 r.targetNodes(),
@@ -266,7 +276,8 @@ public final class Fixtures {
                 r.removalError(),
                 r.deliveryError(),
                 r.stagingError(),
-                next);
+                verdicts,
+                disruption);
     }
 
     /** The view with quota's verdict changed in its summary. */
@@ -332,6 +343,7 @@ public final class Fixtures {
                 removal,
                 delivery,
                 staging,
+                null,
                 null);
     }
 

@@ -19,6 +19,7 @@ import static com.coreweave.nodepool.api.domain.Fixtures.reconciled;
 import static com.coreweave.nodepool.api.domain.Fixtures.ref;
 import static com.coreweave.nodepool.api.domain.Fixtures.spec;
 import static com.coreweave.nodepool.api.domain.Fixtures.verdicts;
+import static com.coreweave.nodepool.api.domain.Fixtures.withDisruption;
 import static com.coreweave.nodepool.api.domain.Fixtures.withVerdicts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -36,6 +37,7 @@ import com.coreweave.nodepool.schema.resource.Conditions.Capacity;
 import com.coreweave.nodepool.schema.resource.Conditions.NodesRemoved;
 import com.coreweave.nodepool.schema.resource.Conditions.Quota;
 import com.coreweave.nodepool.schema.resource.CwEvent;
+import com.coreweave.nodepool.schema.resource.DisruptionStatus;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.Node.Phase;
@@ -360,6 +362,25 @@ class StatusProjectorTest {
                     .extracting(Condition::status, Condition::reason, Condition::message)
                     .containsExactly(
                             "False", AtTarget.UNDER_TARGET, "NodePool is disabled: 3 successive boot failures.");
+        }
+
+        @Test
+        void whatTheBudgetsHoldBackIsInTheStatusWhileThePoolLives() {
+            DisruptionStatus held = new DisruptionStatus(
+                    1,
+                    List.of(new DisruptionStatus.Blocked(
+                            "Unhealthy", "2 node(s) to be drained for a node alert wait for the disruption budget.")));
+            PoolView view = healthy().withReconciled(withDisruption(reconciled(GEN_1, "profile-1"), held));
+
+            assertThat(status(view).disruption()).isEqualTo(held);
+            assertThat(Json.mapper()
+                            .valueToTree(StatusProjector.project(view, NOW))
+                            .at("/status/disruption/blocked/0/reason")
+                            .asText())
+                    .isEqualTo("Unhealthy");
+            assertThat(status(view.withAccepted(deleting(view.accepted()))).disruption())
+                    .as("a pool being deleted has no budgets left to keep")
+                    .isNull();
         }
 
         @Test

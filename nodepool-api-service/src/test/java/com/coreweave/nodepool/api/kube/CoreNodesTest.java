@@ -160,6 +160,26 @@ class CoreNodesTest {
     }
 
     @Test
+    void shouldSayARebootingNodeIsNotReadySinceItsRebootBegan() {
+        // given a node registered at REGISTERED that began a reboot in place an hour later
+        Instant reboot = REGISTERED.plusSeconds(3600);
+        List<Condition> conditions = List.of(
+                new Condition(Node.CONDITION_ACTIVE, Condition.FALSE, "Idle", null, REGISTERED, null),
+                new Condition(
+                        Node.CONDITION_READY, Condition.FALSE, "KubeletNotReady", "Node is rebooting.", reboot, null));
+        Node rebooting = node(Node.Phase.Booting, false, null, conditions);
+        // when
+        List<NodeCondition> shown =
+                CoreNodes.of(rebooting, "acme", A100).getStatus().getConditions();
+        // then one Ready condition, first, with the provisioner's time and words
+        assertThat(shown)
+                .extracting(NodeCondition::getType, NodeCondition::getStatus, NodeCondition::getMessage)
+                .containsExactly(
+                        tuple("Ready", "False", "Node is rebooting."), tuple(Node.CONDITION_ACTIVE, "False", null));
+        assertThat(shown.getFirst().getLastTransitionTime()).isEqualTo("2025-06-09T15:05:30Z");
+    }
+
+    @Test
     void shouldShowTheNodeProfileAsTheOsImage() {
         assertThat(CoreNodes.of(node(Node.Phase.Registered, false, null, null), "acme", A100)
                         .getStatus()

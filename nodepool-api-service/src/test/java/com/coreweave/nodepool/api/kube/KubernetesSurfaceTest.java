@@ -7,6 +7,7 @@ import com.coreweave.nodepool.api.domain.Fixtures;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.resource.Condition;
+import com.coreweave.nodepool.schema.resource.DisruptionStatus;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.NodePoolStatus;
@@ -38,7 +39,8 @@ class KubernetesSurfaceTest {
                 0,
                 "np-1",
                 null,
-                null);
+                null,
+                new DisruptionStatus(1, null));
         return NodePool.of(new ObjectMeta("p", "u", 1L, "7", CREATED, null, null, null), spec, status);
     }
 
@@ -63,7 +65,8 @@ class KubernetesSurfaceTest {
                         "Quota",
                         "Capacity",
                         "Autoscaling",
-                        "Node Profile");
+                        "Node Profile",
+                        "Out Of Service");
         assertThat(table.columns())
                 .filteredOn(c -> c.priority() > 0)
                 .extracting(Table.Column::name)
@@ -84,7 +87,8 @@ class KubernetesSurfaceTest {
                         "Under",
                         null,
                         false,
-                        "np-1");
+                        "np-1",
+                        1L);
     }
 
     @Test

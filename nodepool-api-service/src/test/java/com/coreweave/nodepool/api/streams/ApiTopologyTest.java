@@ -164,8 +164,8 @@ class ApiTopologyTest {
                         null,
                         null,
                         null,
-                        new Verdicts(
-                                Conditions.Quota.UNDER, "NodePool is within instance type quota.", null, null, 0))));
+                        new Verdicts(Conditions.Quota.UNDER, "NodePool is within instance type quota.", null, null, 0),
+                        null)));
         NodePool afterQuota = lastStatus();
 
         assertThat(Long.parseLong(afterQuota.metadata().resourceVersion())).isGreaterThan(Long.parseLong(written));

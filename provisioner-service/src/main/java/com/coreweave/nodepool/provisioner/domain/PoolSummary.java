@@ -3,6 +3,7 @@ package com.coreweave.nodepool.provisioner.domain;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
 import com.coreweave.nodepool.schema.events.Verdicts;
+import com.coreweave.nodepool.schema.resource.DisruptionStatus;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
 import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
@@ -56,11 +57,27 @@ final class PoolSummary {
                 error(pool.nodes(), NodeRemovals::retrying),
                 pool.deliveryError(),
                 error(pool.nodes(), ReconfigureReboots::retrying),
-                verdicts(pool));
+                verdicts(pool),
+                disruption(pool));
         NodePoolReconciled last = pool.lastReconciled();
         if (last == null || !next.equals(last.at(pool.now()))) {
             pool.summary(next);
         }
+    }
+
+    /** How many nodes are out of service for a disruption, as the budgets count them, and what they hold back. */
+    private static DisruptionStatus disruption(WorkingPool pool) {
+        DisruptionLog log = pool.disruptions();
+        int out = log.replacing();
+        for (PoolNode node : pool.nodes()) {
+            if (DisruptionAllowance.outOfService(node)) {
+                out++;
+            }
+        }
+        List<DisruptionStatus.Blocked> blocked = log.held().entrySet().stream()
+                .map(e -> new DisruptionStatus.Blocked(e.getKey().name(), e.getValue()))
+                .toList();
+        return new DisruptionStatus(out, blocked);
     }
 
     private static boolean awaitsCapacity(WorkingPool pool) {

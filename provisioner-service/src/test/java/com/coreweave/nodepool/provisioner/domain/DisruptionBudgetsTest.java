@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.coreweave.nodepool.provisioner.domain.Remediation.Step;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.resource.Disruption.Budget;
+import com.coreweave.nodepool.schema.resource.DisruptionStatus;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import java.time.Duration;
@@ -74,6 +75,16 @@ class DisruptionBudgetsTest {
         busy(1, 2, 3, 4, 5);
 
         pool.raise(1, TRIAGE).raise(2, TRIAGE).raise(3, TRIAGE);
+        second();
+        assertThat(pool.summary().disruption())
+                .as("the pool's status.disruption while the first alert's node drains")
+                .isEqualTo(new DisruptionStatus(
+                        1,
+                        List.of(new DisruptionStatus.Blocked(
+                                "Unhealthy",
+                                "2 node(s) to be drained for a node alert wait for the disruption budget: the"
+                                        + " platform's default budget nodes \"20%\" (1 of 5) allows no more now, 1 out"
+                                        + " of service."))));
         long fewest = serving();
         for (int s = 0; s < 300; s++) {
             second();
@@ -85,6 +96,7 @@ class DisruptionBudgetsTest {
                 .isEqualTo(4);
         assertThat(pool.state.nodes()).doesNotContainKeys(machine(1), machine(2), machine(3));
         assertThat(serving()).isEqualTo(5);
+        assertThat(pool.summary().disruption()).isEqualTo(DisruptionStatus.NONE);
         assertThat(blocked())
                 .contains("2 node(s) to be drained for a node alert wait for the disruption budget: the platform's"
                         + " default budget nodes \"20%\" (1 of 5) allows no more now, 1 out of service.");
