@@ -240,8 +240,8 @@ class HostileTenantIT {
     @Test
     void aWatchWhoseClientNeverReadsIsClosedWithGoneWhileTheApiStaysReady() throws Exception {
         created(DEMO, "hostile-watch");
-        // Each change of this pool is a watch event of some 200 KB (near the 256 KiB annotations may have): 160 of them
-        // are far more than a connection's buffers (a few MB on loopback) and the watch's own (4 MiB) hold.
+        // Each change of this pool is a watch event of some 200 KB (near the 256 KiB annotations may have): 80 of them
+        // (16 MB) are twice what a connection's buffers (at most 4 MiB on loopback) and the watch's own (4 MiB) hold.
         DEMO.patch(
                 Api.POOLS + "/hostile-watch",
                 "{\"metadata\":{\"annotations\":{\"bulk\":\"" + "x".repeat(200_000) + "\"}}}");
@@ -255,13 +255,13 @@ class HostileTenantIT {
                             .getBytes(StandardCharsets.US_ASCII));
             stalled.getOutputStream().flush();
 
-            // 160 changes the watch must carry, each its own status: four writers of labels at once.
+            // 80 changes the watch must carry, each its own status: four writers of labels at once.
             List<CompletableFuture<Void>> writers = new ArrayList<>();
             for (int w = 0; w < 4; w++) {
                 int writer = w;
                 writers.add(CompletableFuture.runAsync(
                         () -> {
-                            for (int i = 0; i < 40; i++) {
+                            for (int i = 0; i < 20; i++) {
                                 DEMO.patch(
                                         Api.POOLS + "/hostile-watch",
                                         "{\"metadata\":{\"labels\":{\"w" + writer + "\":\"" + i + "\"}}}");
