@@ -15,9 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 29's proof that a pool's nodes are in their users' hands: the real kubectl cordons and uncordons a node, labels
- * and taints it (the user's label surviving the pool's own reconcile, the platform's label refused), drains a busy node
- * whose workload's disruption budget first allows no eviction and then one, and another org's kubectl cannot touch it.
- * The steps build on each other, in order, on one pool of two nodes.
+ * and taints it (the user's label surviving the pool's own reconcile; the platform's label, a stale resourceVersion and
+ * a server-side apply refused), drains a busy node whose workload's disruption budget first allows no eviction and then
+ * one, and another org's kubectl cannot touch it. The steps build on each other, in order, on one pool of two nodes.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class KubectlNodesIT {
@@ -102,6 +102,18 @@ class KubectlNodesIT {
         assertThat(refused.err()).contains("is invalid").contains("metadata.labels[compute.coreweave.com/node-pool]");
         assertThat(jsonpath(first, "{.metadata.labels.compute\\.coreweave\\.com/node-pool}"))
                 .isEqualTo(POOL);
+
+        Kubectl.Run stale = mine.run("label", "node", first, "team=b", "--overwrite", "--resource-version=1");
+        assertThat(stale.exit()).isNotZero();
+        assertThat(stale.err()).contains("Conflict");
+        String node = "apiVersion: v1\nkind: Node\nmetadata:\n  name: " + first + "\n  labels:\n    team: c\n";
+        Kubectl.Run applied = mine.runWith(node, "apply", "--server-side", "--validate=false", "-f", "-");
+        assertThat(applied.exit()).isNotZero();
+        // kubectl's words for a 415 to an apply.
+        assertThat(applied.err())
+                .contains("Server-side apply not available on the server")
+                .contains("not \"application/apply-patch+yaml\"");
+        assertThat(jsonpath(first, "{.metadata.labels.team}")).isEqualTo("a");
     }
 
     @Test

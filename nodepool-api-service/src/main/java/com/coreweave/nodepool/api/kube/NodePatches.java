@@ -5,7 +5,6 @@ import com.coreweave.nodepool.kit.rest.FieldErrors;
 import com.coreweave.nodepool.kit.rest.RequestBody;
 import com.coreweave.nodepool.schema.resource.Statuses;
 import com.fasterxml.jackson.databind.JsonNode;
-import jakarta.ws.rs.core.MediaType;
 import java.util.Iterator;
 import java.util.Map;
 
@@ -24,9 +23,8 @@ public final class NodePatches {
 
     private NodePatches() {}
 
-    /** {@code node} with the patch {@code body} of content type {@code type} applied. */
-    public static JsonNode apply(JsonNode node, String body, MediaType type, String name) {
-        String subtype = type == null ? "" : type.getType() + "/" + type.getSubtype();
+    /** {@code node} with the patch {@code body} of content type {@code subtype} ("type/subtype") applied. */
+    public static JsonNode apply(JsonNode node, String body, String subtype, String name) {
         JsonNode patch;
         switch (subtype) {
             case STRATEGIC_MERGE_PATCH, MERGE_PATCH, JSON_PATCH -> patch = RequestBody.tree(body, "a Node patch");

@@ -138,7 +138,8 @@ public class NodeResource implements CoreLister<Node> {
         PoolReads.OwnedNode found = reads.node(org, name).orElseThrow(() -> notFound(name));
         PoolView view = reads.wholeView(found.pool()).orElseThrow(() -> notFound(name));
         JsonNode current = Json.mapper().valueToTree(CoreNodes.of(found.node(), org, instanceType(found.node())));
-        JsonNode patched = NodePatches.apply(current, body, type, name);
+        JsonNode patched =
+                NodePatches.apply(current, body, type == null ? "" : type.getType() + "/" + type.getSubtype(), name);
         String precondition = patched.path("metadata").path("resourceVersion").asText("");
         String version = current.path("metadata").path("resourceVersion").asText();
         if (!precondition.isEmpty() && !precondition.equals(version)) {
