@@ -138,7 +138,7 @@ class KubectlNodesIT {
 
     @Test
     @Order(4)
-    void drainWaitsForTheDisruptionBudgetAndEvictsOnceItAllowsOne() {
+    void drainWaitsForTheDisruptionBudgetAndEvictsOnceItAllowsOneOrDeletesWithoutEviction() {
         report(second, "{\"active\":true,\"disruptionsAllowed\":0}");
         await().atMost(Duration.ofSeconds(20))
                 .untilAsserted(() -> assertThat(
@@ -164,6 +164,17 @@ class KubectlNodesIT {
                 .contains("evicting pod default/workload-" + second)
                 .contains("node/" + second + " drained");
         assertThat(mine.run("get", "pods", "-A", "-o", "name").ok().out()).doesNotContain("workload-" + second);
+
+        // A deletion instead of an eviction bypasses the budget, as on a cluster.
+        report(second, "{\"active\":true,\"disruptionsAllowed\":0}");
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(
+                                mine.run("get", "pods", "-A", "-o", "name").ok().out())
+                        .contains("pod/workload-" + second));
+        assertThat(mine.run("drain", second, "--disable-eviction", "--ignore-daemonsets", "--timeout=60s")
+                        .ok()
+                        .out())
+                .contains("node/" + second + " drained");
     }
 
     @Test

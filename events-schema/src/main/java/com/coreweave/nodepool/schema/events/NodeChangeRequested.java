@@ -18,7 +18,8 @@ import java.util.Map;
  * @param annotations user annotations to set
  * @param removedAnnotations user annotations to remove
  * @param taints the user's taints in full (null leaves them as they are, empty removes them all)
- * @param evicted whether the node's workload was evicted: the node counts as idle until it is reported busy again
+ * @param evicted whether the node's workload was evicted (or its pod deleted), which the api-service checked against
+ *     its disruption budget: the node counts as idle until it is reported busy again
  */
 public record NodeChangeRequested(
         String id,

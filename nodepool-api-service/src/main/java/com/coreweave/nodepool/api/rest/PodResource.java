@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.StatusDetails;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -102,6 +103,20 @@ public class PodResource {
         var evicted = Statuses.success("pod " + name + " evicted");
         evicted.setCode(201);
         return Response.status(201).entity(evicted).build();
+    }
+
+    /**
+     * {@code kubectl drain --disable-eviction} deletes the pod instead of evicting it: as on a cluster, a deletion
+     * bypasses the disruption budget. The node's workload counts as gone; 200 with the pod as it was.
+     */
+    @DELETE
+    @Path("/api/v1/namespaces/{namespace}/pods/{name}")
+    public Pod delete(@PathParam("namespace") String namespace, @PathParam("name") String name) {
+        Running running = find(tenancy.writer(), namespace, name);
+        PoolKey pool = running.node().pool();
+        var view = reads.wholeView(pool).orElseThrow(() -> notFound(name));
+        changes.evict(pool, view, running.node().node().name());
+        return running.pod();
     }
 
     private record Running(PoolReads.OwnedNode node, Pod pod) {}

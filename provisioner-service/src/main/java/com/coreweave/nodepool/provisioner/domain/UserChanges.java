@@ -17,8 +17,8 @@ final class UserChanges {
 
     /**
      * Applies {@code request} to its node; a redelivered request, one for another incarnation of the pool or for a node
-     * the pool no longer has changes nothing. An eviction the workload's disruption budget forbids now (the api-service
-     * refused it already, unless the budget changed since) is not made.
+     * the pool no longer has changes nothing. An eviction is made as asked: the api-service checked it against the
+     * workload's disruption budget the node shows (and a pod's deletion, as on a cluster, bypasses the budget).
      */
     static void onChange(WorkingPool pool, NodeChangeRequested request) {
         PoolNode node = pool.node(request.node());
@@ -30,7 +30,7 @@ final class UserChanges {
         UserMarks before = node.marks();
         UserMarks after = before.with(request);
         PoolNode changed = node.withUser(after);
-        boolean evicted = request.evicted() && node.active() && !node.drainBlocked();
+        boolean evicted = request.evicted() && node.active();
         if (evicted) {
             changed = changed.withNode(NodeTemplate.withActivity(changed.node(), false, pool.now()));
         }

@@ -128,22 +128,25 @@ class UserChangesTest {
     }
 
     @Test
-    void anEvictionMakesTheBusyNodeIdleUnlessItsBudgetAllowsNoDisruption() {
+    void theBudgetIsPublishedForTheEvictionCheckAndAnEvictionMakesTheBusyNodeIdle() {
         registered(2);
         pool.report(new NodeActivityReported(Fixtures.ORG, Fixtures.POOL, machine(1), true, 30, pool.now, 0));
-        pool.report(new NodeActivityReported(Fixtures.ORG, Fixtures.POOL, machine(2), true, 30, pool.now, 1));
         assertThat(published(1).metadata().annotations())
                 .as("the budget is published for the api-service's eviction check")
                 .containsEntry(Node.ANNOTATION_DISRUPTIONS_ALLOWED, "0");
+        pool.report(new NodeActivityReported(Fixtures.ORG, Fixtures.POOL, machine(1), true, 30, pool.now, 1));
+        assertThat(pool.lastFacts(NodeUpdated.class))
+                .as("a changed budget of a busy node is a change of the node")
+                .singleElement()
+                .satisfies(f -> assertThat(f.node().metadata().annotations())
+                        .containsEntry(Node.ANNOTATION_DISRUPTIONS_ALLOWED, "1"));
 
         pool.change(change(1, null, null, null, null, true));
         pool.change(change(2, null, null, null, null, true));
 
-        assertThat(published(1).isActive())
-                .as("its budget allows no disruption")
-                .isTrue();
-        assertThat(published(2).isActive()).isFalse();
-        assertThat(published(2).metadata().annotations()).doesNotContainKey(Node.ANNOTATION_DISRUPTIONS_ALLOWED);
+        assertThat(published(1).isActive()).isFalse();
+        assertThat(published(1).metadata().annotations()).doesNotContainKey(Node.ANNOTATION_DISRUPTIONS_ALLOWED);
+        assertThat(pool.last.facts()).as("an idle node has nothing to evict").isEmpty();
     }
 
     @Test
