@@ -29,6 +29,11 @@ public final class Limits {
      * and each must stay under Kafka's 1 MiB.
      */
     public static final int MAX_POOL_BYTES = 256 * 1024;
+    /**
+     * Labels, annotations and taints a user may set on one node with kubectl (each kind counted apart); their labels
+     * and annotations together are bounded by {@link #MAX_NODE_METADATA_BYTES} as the pool's own are.
+     */
+    public static final int MAX_USER_NODE_MARKS = 64;
     /** Causes listed in one 422 or one dead-letter reason; the rest are counted ("and N more"). */
     public static final int MAX_CAUSES = 100;
     /** The {@code dlq.reason} header, in UTF-8 bytes. */

@@ -26,6 +26,18 @@ public record Node(String apiVersion, String kind, Meta metadata, Spec spec, Sta
     public static final String LABEL_PENDING_PREEMPTION = "qos.coreweave.cloud/pending-preemption";
     public static final String LABEL_EVICTED_AT = "qos.coreweave.cloud/evicted-at";
 
+    /**
+     * The disruptions the running workload's PodDisruptionBudget allows now, as its last activity report said: shown
+     * while the node is busy and a budget was reported; what an eviction ({@code kubectl drain}) is checked against.
+     */
+    public static final String ANNOTATION_DISRUPTIONS_ALLOWED = "compute.coreweave.com/disruptions-allowed";
+
+    /**
+     * Who holds a node's cordon while a user cordoned it: {@code user}, or {@code platform,user} when the platform
+     * cordoned it too (a remediation, a drain, a preemption), so that a user's uncordon leaves the node cordoned.
+     */
+    public static final String ANNOTATION_CORDONED_BY = "compute.coreweave.com/cordoned-by";
+
     public static final String CONDITION_ACTIVE = "CWActive";
     public static final String CONDITION_REGISTERED = "CWRegistered";
     public static final String CONDITION_REMOVAL = "CWNodeRemoval";

@@ -1,11 +1,13 @@
 package com.coreweave.nodepool.schema.topics;
 
 import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.CapacityDemanded;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
+import com.coreweave.nodepool.schema.events.NodeChangeRequested;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.NodeDeletionRequested;
 import com.coreweave.nodepool.schema.events.NodeFact;
@@ -26,6 +28,8 @@ import com.coreweave.nodepool.schema.events.ZoneTypeKey;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.topics.Rejection.Code;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Collection;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -254,6 +258,34 @@ final class RecordChecks {
         }
         nodeName(request.node());
         sameKey(key, request.org(), request.pool());
+    }
+
+    /** A user's node change: bounded as the api-service bounds it, so no record makes a node grow past the limits. */
+    static void changeRequested(PoolKey key, NodeChangeRequested request) {
+        if (blank(request.id()) || blank(request.org()) || blank(request.pool())) {
+            throw invalid("id, org and pool are required");
+        }
+        nodeName(request.node());
+        sameKey(key, request.org(), request.pool());
+        int max = Limits.MAX_USER_NODE_MARKS;
+        if (size(request.labels()) > max
+                || size(request.removedLabels()) > max
+                || size(request.annotations()) > max
+                || size(request.removedAnnotations()) > max
+                || size(request.taints()) > max) {
+            throw invalid("a node change names at most " + max + " labels, annotations and taints of each kind");
+        }
+        if (Json.bytes(request).length > Limits.MAX_NODE_METADATA_BYTES * 2) {
+            throw invalid("a node change may be at most " + Limits.MAX_NODE_METADATA_BYTES * 2 + " bytes as JSON");
+        }
+    }
+
+    private static int size(Collection<?> values) {
+        return values == null ? 0 : values.size();
+    }
+
+    private static int size(Map<?, ?> values) {
+        return values == null ? 0 : values.size();
     }
 
     static void release(String train, NodeReleasePublished release) {

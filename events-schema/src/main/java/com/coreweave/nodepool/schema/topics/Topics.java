@@ -7,6 +7,7 @@ import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
 import com.coreweave.nodepool.schema.events.NodeAlert;
+import com.coreweave.nodepool.schema.events.NodeChangeRequested;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.NodeDeletionRequested;
 import com.coreweave.nodepool.schema.events.NodeFact;
@@ -281,6 +282,18 @@ public final class Topics {
             "Inbound: a node to drain, remove and replace.");
     public static final Topic<String, byte[]> NODE_DELETION_REQUESTED_DLQ = deadLetters(
             NODE_DELETION_REQUESTED, PROVISIONER, "Node deletion requests that could not be used, with reason.");
+    public static final Topic<PoolKey, NodeChangeRequested> NODE_CHANGE_REQUESTED = new Topic<>(
+            "node-change-requested",
+            KeyFormat.POOL,
+            ValueFormat.json(NodeChangeRequested.class),
+            RecordChecks::changeRequested,
+            DELETED,
+            WEEK,
+            API + " (REST: kubectl cordon, label, annotate, taint, drain)",
+            KEY_PARTITION,
+            "Inbound: a user's cordon, labels, annotations, taints or eviction of one node.");
+    public static final Topic<String, byte[]> NODE_CHANGE_REQUESTED_DLQ = deadLetters(
+            NODE_CHANGE_REQUESTED, PROVISIONER, "Node change requests that could not be used, with reason.");
 
     /** Records a service could not read from an internal topic (see {@link DeadLetters}). */
     public static Topic<String, byte[]> serviceDeadLetters(String service) {
@@ -336,6 +349,8 @@ public final class Topics {
                 NODE_ALERT_RAISED,
                 NODE_ALERT_RAISED_DLQ,
                 NODE_DELETION_REQUESTED,
-                NODE_DELETION_REQUESTED_DLQ);
+                NODE_DELETION_REQUESTED_DLQ,
+                NODE_CHANGE_REQUESTED,
+                NODE_CHANGE_REQUESTED_DLQ);
     }
 }

@@ -3,11 +3,14 @@ package com.coreweave.nodepool.schema.topics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.topics.Rejection.Code;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,6 +56,7 @@ class TopicReadTest {
                 Arguments.of(Topics.NODE_RELEASE_PUBLISHED, "node-release-published.json", "stable"),
                 Arguments.of(Topics.NODE_ALERT_RAISED, "node-alert-raised.json", POOL),
                 Arguments.of(Topics.NODE_DELETION_REQUESTED, "node-deletion-requested.json", POOL),
+                Arguments.of(Topics.NODE_CHANGE_REQUESTED, "node-change-requested.json", POOL),
                 Arguments.of(Topics.NODE_ACTIVITY_REPORTED, "node-activity-reported-pdb.json", POOL),
                 Arguments.of(Topics.NODEPOOL_NODES_CHANGED, "node-removed-triaged.json", POOL),
                 Arguments.of(Topics.NODEPOOL_NODES_CHANGED, "nodepool-reconciled-errors.json", POOL));
@@ -265,6 +269,17 @@ class TopicReadTest {
         String accepted = new String(golden("nodepool-accepted.json"), StandardCharsets.UTF_8)
                 .replaceAll("\"uid\"\\s*:\\s*\"[^\"]*\"\\s*,", "");
         assertThat(refusal(Topics.NODEPOOL_ACCEPTED, POOL, accepted)).isEqualTo(Code.INVALID_RECORD);
+    }
+
+    @Test
+    void aNodeChangeNamingMoreThanAUserMaySetIsRefused() throws IOException {
+        String golden = new String(golden("node-change-requested.json"), StandardCharsets.UTF_8);
+        String many = IntStream.rangeClosed(0, Limits.MAX_USER_NODE_MARKS)
+                .mapToObj(i -> "\"k" + i + "\" : \"v\"")
+                .collect(Collectors.joining(", ", "{", "}"));
+        String tooMany = golden.replaceFirst("\\{\\s*\"team\" : \"a\"\\s*}", many);
+        assertThat(tooMany).isNotEqualTo(golden);
+        assertThat(refusal(Topics.NODE_CHANGE_REQUESTED, POOL, tooMany)).isEqualTo(Code.INVALID_RECORD);
     }
 
     private static String keyOf(Topic<?, ?> topic) {

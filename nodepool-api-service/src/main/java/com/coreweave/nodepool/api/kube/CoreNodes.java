@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.api.kube;
 
+import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.resource.Condition;
 import com.coreweave.nodepool.schema.resource.Node;
@@ -38,6 +39,20 @@ public final class CoreNodes {
                 .toString();
     }
 
+    /**
+     * A node's resourceVersion: a digest of the node as published, so it changes whenever the node does and a patch
+     * made against an older node is told apart (409). A node that goes back to an earlier state gets its earlier
+     * version, which is harmless for a precondition: the patch is then made against what it was computed from.
+     */
+    public static String resourceVersion(String org, Node node) {
+        byte[] published = Json.bytes(node);
+        byte[] owner = org.getBytes(StandardCharsets.UTF_8);
+        byte[] all = new byte[owner.length + published.length];
+        System.arraycopy(owner, 0, all, 0, owner.length);
+        System.arraycopy(published, 0, all, owner.length, published.length);
+        return Long.toString(UUID.nameUUIDFromBytes(all).getMostSignificantBits() & Long.MAX_VALUE);
+    }
+
     public static io.fabric8.kubernetes.api.model.Node of(Node node, String org, InstanceType type) {
         Map<String, Quantity> capacity = new LinkedHashMap<>();
         if (type != null) {
@@ -54,6 +69,7 @@ public final class CoreNodes {
                 .withNewMetadata()
                 .withName(node.name())
                 .withUid(uid(org, node))
+                .withResourceVersion(resourceVersion(org, node))
                 .withCreationTimestamp(time(node.metadata().creationTimestamp()))
                 .withLabels(node.metadata().labels())
                 .withAnnotations(node.metadata().annotations())
@@ -72,6 +88,23 @@ public final class CoreNodes {
                 .endNodeInfo()
                 .endStatus()
                 .build();
+    }
+
+    /** Whether a user holds the node's cordon ({@code kubectl cordon}). */
+    public static boolean cordonedByUser(Node node) {
+        String by = cordonedBy(node);
+        return by != null && by.contains("user");
+    }
+
+    /** Whether the platform holds the node's cordon: a remediation, a drain or a preemption. */
+    public static boolean cordonedByPlatform(Node node) {
+        String by = cordonedBy(node);
+        return node.spec().unschedulable() && (by == null || by.contains("platform"));
+    }
+
+    private static String cordonedBy(Node node) {
+        var annotations = node.metadata().annotations();
+        return annotations == null ? null : annotations.get(Node.ANNOTATION_CORDONED_BY);
     }
 
     /** Whether the node is Ready (registered, possibly draining), as kubectl's STATUS column says it. */

@@ -62,9 +62,15 @@ public final class Discovery {
                                 "node",
                                 "Node",
                                 false,
-                                List.of("delete", "get", "list", "watch"),
+                                List.of("delete", "get", "list", "patch", "watch"),
                                 List.of("no")),
-                        resource("pods", "pod", "Pod", true, List.of("get", "list"), List.of("po")))
+                        resource("pods", "pod", "Pod", true, List.of("get", "list"), List.of("po")),
+                        // What drain looks for before it evicts: the eviction subresource, of policy/v1.
+                        new APIResourceBuilder(
+                                        resource("pods/eviction", "", "Eviction", true, List.of("create"), List.of()))
+                                .withGroup("policy")
+                                .withVersion("v1")
+                                .build())
                 .build();
     }
 

@@ -10,7 +10,6 @@ import com.coreweave.nodepool.schema.resource.Statuses;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventList;
 import io.fabric8.kubernetes.api.model.EventListBuilder;
-import io.fabric8.kubernetes.api.model.PodListBuilder;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.GET;
@@ -27,8 +26,7 @@ import java.util.Set;
 /**
  * The core {@code v1} Events of the caller's pools and their nodes: what {@code kubectl describe} (with its field
  * selectors), {@code kubectl get events} and {@code kubectl events} read. They live in the {@code default} namespace,
- * as events about cluster-scoped objects do. Pods are served too, always none: describe node lists them, and no pod
- * runs in this simulation.
+ * as events about cluster-scoped objects do.
  */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
@@ -74,18 +72,6 @@ public class EventResource implements CoreLister<Event> {
                         "events \"" + name + "\" not found",
                         Statuses.details(name, null, "events", null))));
         return listings.one(this, event, options);
-    }
-
-    @GET
-    @Path("/api/v1/pods")
-    public Object pods() {
-        return new PodListBuilder().withNewMetadata().endMetadata().build();
-    }
-
-    @GET
-    @Path("/api/v1/namespaces/{namespace}/pods")
-    public Object pods(@PathParam("namespace") String namespace) {
-        return pods();
     }
 
     @Override

@@ -57,6 +57,19 @@ public class PoolReads {
         return all;
     }
 
+    /** A node of the pools of {@code org} by its name, with its pool; empty when the org has no such node. */
+    public Optional<OwnedNode> node(String org, String name) {
+        for (var entry : nodes(org).entrySet()) {
+            if (entry.getKey().endsWith("/" + ViewPart.NODES + name)) {
+                return Optional.of(new OwnedNode(PoolKey.ofPart(entry.getKey()), entry.getValue()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A node and the pool it belongs to. */
+    public record OwnedNode(PoolKey pool, Node node) {}
+
     /** This instance's share of {@link #nodes}. */
     public SortedMap<String, Node> localNodes(String org) {
         SortedMap<String, Node> nodes = new TreeMap<>();

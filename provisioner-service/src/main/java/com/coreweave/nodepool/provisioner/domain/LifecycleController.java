@@ -138,7 +138,12 @@ final class LifecycleController {
         }
         PoolNode reported = node.withWorkload(report.terminationGracePeriodSeconds(), report.disruptionsAllowed());
         if (node.active() == report.active()) {
-            pool.keep(reported);
+            // A changed budget of a busy node is published: an eviction is checked against it.
+            if (reported.published().equals(node.published())) {
+                pool.keep(reported);
+            } else {
+                pool.updated(reported, "Workload");
+            }
         } else {
             reported = reported.withNode(NodeTemplate.withActivity(node.node(), report.active(), pool.now()));
             pool.updated(reported, report.active() ? NodeTemplate.ACTIVE : NodeTemplate.IDLE);

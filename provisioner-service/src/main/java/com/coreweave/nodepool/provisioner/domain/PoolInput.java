@@ -4,6 +4,7 @@ import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
 import com.coreweave.nodepool.schema.events.NodeAlert;
+import com.coreweave.nodepool.schema.events.NodeChangeRequested;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.NodeDeletionRequested;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
@@ -39,4 +40,7 @@ public sealed interface PoolInput {
 
     /** A user asked for one node to be deleted (and replaced), from {@code node-deletion-requested}. */
     record DeletionRequested(NodeDeletionRequested request) implements PoolInput {}
+
+    /** A user's cordon, labels, annotations, taints or eviction of one node, from {@code node-change-requested}. */
+    record ChangeRequested(NodeChangeRequested request) implements PoolInput {}
 }

@@ -42,6 +42,8 @@ final class PoolInputs {
             case PoolInput.AlertReported alert -> onPool(state, now, pool -> health.onAlert(pool, alert.alert()));
             case PoolInput.DeletionRequested deletion ->
                 onPool(state, now, pool -> HealthController.onDeletion(pool, deletion.request()));
+            case PoolInput.ChangeRequested change ->
+                onPool(state, now, pool -> UserChanges.onChange(pool, change.request()));
         };
     }
 

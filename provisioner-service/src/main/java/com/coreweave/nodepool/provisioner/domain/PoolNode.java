@@ -4,7 +4,9 @@ import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -12,7 +14,9 @@ import java.util.stream.Stream;
  * (boot end, drain end), what its workload last reported (grace period, disruptions its budget allows), why it is
  * leaving (null while it stays), where it is in a reconfigure reboot (null when none was asked for), a failed removal
  * or configuration staging waiting for its next attempt ({@code retry}), and its health: active alerts, recent raises
- * and the remediation under way ({@code health}, null while it never had an alert).
+ * and the remediation under way ({@code health}, null while it never had an alert), and what a user set on it with
+ * kubectl ({@code user}, null while nothing): {@code node} is the platform's node, {@link #published} the node as
+ * everyone sees it.
  */
 public record PoolNode(
         Node node,
@@ -24,7 +28,8 @@ public record PoolNode(
         Reconfigure reconfigure,
         Integer disruptionsAllowed,
         Retry retry,
-        NodeHealth health) {
+        NodeHealth health,
+        UserMarks user) {
 
     /** A reconfigure reboot: asked for (the node reboots once it is idle), then rebooting into the active config. */
     public enum Reconfigure {
@@ -37,7 +42,7 @@ public record PoolNode(
 
     /** A granted machine that starts its first boot. */
     public static PoolNode assigned(Node node, Grant grant, Instant bootDeadline) {
-        return new PoolNode(node, grant, bootDeadline, null, null, null, null, null, null, null);
+        return new PoolNode(node, grant, bootDeadline, null, null, null, null, null, null, null, null);
     }
 
     @JsonIgnore
@@ -97,12 +102,23 @@ public record PoolNode(
                 reconfigure,
                 disruptionsAllowed,
                 retry,
-                health);
+                health,
+                user);
     }
 
     public PoolNode booting(Node next, Instant deadline) {
         return new PoolNode(
-                next, grant, deadline, null, graceSeconds, removal, reconfigure, disruptionsAllowed, retry, health);
+                next,
+                grant,
+                deadline,
+                null,
+                graceSeconds,
+                removal,
+                reconfigure,
+                disruptionsAllowed,
+                retry,
+                health,
+                user);
     }
 
     public PoolNode registered(Node next) {
@@ -116,12 +132,23 @@ public record PoolNode(
                 reconfigure,
                 disruptionsAllowed,
                 retry,
-                health);
+                health,
+                user);
     }
 
     public PoolNode leaving(Node next, RemovalCause cause, Instant drainUntil) {
         return new PoolNode(
-                next, grant, bootDeadline, drainUntil, graceSeconds, cause, null, disruptionsAllowed, retry, health);
+                next,
+                grant,
+                bootDeadline,
+                drainUntil,
+                graceSeconds,
+                cause,
+                null,
+                disruptionsAllowed,
+                retry,
+                health,
+                user);
     }
 
     /** Draining for a reason other than leaving (a reboot): cordoned until {@code drainUntil}. */
@@ -136,18 +163,39 @@ public record PoolNode(
                 reconfigure,
                 disruptionsAllowed,
                 retry,
-                health);
+                health,
+                user);
     }
 
     public PoolNode staying(Node next) {
         return new PoolNode(
-                next, grant, bootDeadline, null, graceSeconds, null, reconfigure, disruptionsAllowed, null, health);
+                next,
+                grant,
+                bootDeadline,
+                null,
+                graceSeconds,
+                null,
+                reconfigure,
+                disruptionsAllowed,
+                null,
+                health,
+                user);
     }
 
     /** What the workload reported: its grace period and the disruptions its budget allows. */
     public PoolNode withWorkload(Integer seconds, Integer disruptions) {
         return new PoolNode(
-                node, grant, bootDeadline, drainDeadline, seconds, removal, reconfigure, disruptions, retry, health);
+                node,
+                grant,
+                bootDeadline,
+                drainDeadline,
+                seconds,
+                removal,
+                reconfigure,
+                disruptions,
+                retry,
+                health,
+                user);
     }
 
     public PoolNode withReconfigure(Reconfigure next) {
@@ -161,7 +209,8 @@ public record PoolNode(
                 next,
                 disruptionsAllowed,
                 retry,
-                health);
+                health,
+                user);
     }
 
     public PoolNode withRetry(Retry next) {
@@ -175,7 +224,8 @@ public record PoolNode(
                 reconfigure,
                 disruptionsAllowed,
                 next,
-                health);
+                health,
+                user);
     }
 
     public PoolNode withHealth(NodeHealth next) {
@@ -189,6 +239,52 @@ public record PoolNode(
                 reconfigure,
                 disruptionsAllowed,
                 retry,
-                next);
+                next,
+                user);
+    }
+
+    /**
+     * The node as published: the platform's node with what the user set on top, and the workload's disruption budget
+     * while it runs ({@link Node#ANNOTATION_DISRUPTIONS_ALLOWED}), and who cordoned it while a user did
+     * ({@link Node#ANNOTATION_CORDONED_BY}).
+     */
+    @JsonIgnore
+    public Node published() {
+        Node shown = user == null ? node : user.onto(node);
+        Map<String, String> added = new TreeMap<>();
+        if (disruptionsAllowed != null && shown.isActive()) {
+            added.put(Node.ANNOTATION_DISRUPTIONS_ALLOWED, disruptionsAllowed.toString());
+        }
+        if (user != null && user.cordoned()) {
+            added.put(Node.ANNOTATION_CORDONED_BY, node.spec().unschedulable() ? "platform,user" : "user");
+        }
+        if (added.isEmpty()) {
+            return shown;
+        }
+        var meta = shown.metadata();
+        Map<String, String> annotations = new TreeMap<>(meta.annotations() == null ? Map.of() : meta.annotations());
+        annotations.putAll(added);
+        return shown.withMetadata(new Node.Meta(meta.name(), meta.creationTimestamp(), meta.labels(), annotations));
+    }
+
+    /** What the user set on the node with kubectl. */
+    @JsonIgnore
+    public UserMarks marks() {
+        return user == null ? UserMarks.NONE : user;
+    }
+
+    public PoolNode withUser(UserMarks next) {
+        return new PoolNode(
+                node,
+                grant,
+                bootDeadline,
+                drainDeadline,
+                graceSeconds,
+                removal,
+                reconfigure,
+                disruptionsAllowed,
+                retry,
+                health,
+                next == null || next.none() ? null : next);
     }
 }

@@ -24,7 +24,8 @@ import java.util.TreeSet;
 /**
  * The working copy of one pool while an input or a timer is applied: the state being changed, and every fact and event
  * that change produces, in order. The controllers change it only through its methods, so that a node's change never
- * goes without its fact; {@link #outcome()} freezes the result.
+ * goes without its fact; {@link #outcome()} freezes the result. A node's fact carries it as published, with what a user
+ * set on it ({@link PoolNode#published}).
  */
 final class WorkingPool {
 
@@ -166,21 +167,21 @@ final class WorkingPool {
 
     void assigned(PoolNode node) {
         nodes.put(node.name(), node);
-        facts.add(new NodeFact.NodeAssigned(ref(), node.node(), node.grant(), now));
+        facts.add(new NodeFact.NodeAssigned(ref(), node.published(), node.grant(), now));
     }
 
     void registered(PoolNode node) {
         nodes.put(node.name(), node);
-        facts.add(new NodeFact.NodeRegistered(ref(), node.node(), node.grant(), now));
+        facts.add(new NodeFact.NodeRegistered(ref(), node.published(), node.grant(), now));
     }
 
     void bootFailed(PoolNode node, Node failed, String message) {
-        facts.add(new NodeFact.NodeRegistrationFailed(ref(), failed, node.grant(), message, now));
+        facts.add(new NodeFact.NodeRegistrationFailed(ref(), node.marks().onto(failed), node.grant(), message, now));
     }
 
     void updated(PoolNode node, String change) {
         nodes.put(node.name(), node);
-        facts.add(new NodeFact.NodeUpdated(ref(), node.node(), node.grant(), change, now));
+        facts.add(new NodeFact.NodeUpdated(ref(), node.published(), node.grant(), change, now));
     }
 
     /**
@@ -194,7 +195,11 @@ final class WorkingPool {
         }
         released.add(node.grant().grantId());
         facts.add(new NodeFact.NodeRemoved(
-                ref(), NodeTemplate.removed(node.node(), cause, message, now), node.grant(), cause.name(), now));
+                ref(),
+                node.marks().onto(NodeTemplate.removed(node.node(), cause, message, now)),
+                node.grant(),
+                cause.name(),
+                now));
     }
 
     /** A grant the pool does not need is released before it became a node. */

@@ -28,10 +28,10 @@ import org.apache.kafka.streams.state.Stores;
 
 /**
  * The provisioner's topology: the accepted spec, the ledger's grants, activity reports, spot preemption steps,
- * configuration requests, node alerts and node deletion requests of a pool (all keyed {@code <org>/<pool>}, so
- * co-partitioned) meet in one {@link ProvisionerProcessor} per partition, which owns the pool's nodes and writes
- * {@code nodepool-nodes-changed} and {@code nodepool-event-recorded}. Upstream releases (written to every partition)
- * reach every task.
+ * configuration requests, node alerts, node deletion requests and users' node changes of a pool (all keyed
+ * {@code <org>/<pool>}, so co-partitioned) meet in one {@link ProvisionerProcessor} per partition, which owns the
+ * pool's nodes and writes {@code nodepool-nodes-changed} and {@code nodepool-event-recorded}. Upstream releases
+ * (written to every partition) reach every task.
  */
 @ApplicationScoped
 public class ProvisionerTopology {
@@ -93,6 +93,9 @@ public class ProvisionerTopology {
                         Interpretation.asIs(),
                         Topics.NODE_DELETION_REQUESTED_DLQ.name())
                 .mapValues(PoolInput.DeletionRequested::new, Named.as("as-deletion"));
+        KStream<String, PoolInput> changes = in.read(
+                        Topics.NODE_CHANGE_REQUESTED, Interpretation.asIs(), Topics.NODE_CHANGE_REQUESTED_DLQ.name())
+                .mapValues(PoolInput.ChangeRequested::new, Named.as("as-change"));
         KStream<String, PoolInput> releases = in.read(Topics.NODE_RELEASE_PUBLISHED)
                 .filter((train, release) -> release != null, Named.as("present-release"))
                 .mapValues(PoolInput.ReleasePublished::new, Named.as("as-release"));
@@ -103,6 +106,7 @@ public class ProvisionerTopology {
                 .merge(configurations, Named.as("merge-configurations"))
                 .merge(alerts, Named.as("merge-alerts"))
                 .merge(deletions, Named.as("merge-deletions"))
+                .merge(changes, Named.as("merge-changes"))
                 .merge(releases, Named.as("merge-releases"))
                 .process(
                         () -> new ProvisionerProcessor(policy, timerInterval, clock),

@@ -8,6 +8,7 @@ import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
 import com.coreweave.nodepool.schema.events.NodeAlert;
+import com.coreweave.nodepool.schema.events.NodeChangeRequested;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.NodeDeletionRequested;
 import com.coreweave.nodepool.schema.events.NodeFact;
@@ -95,6 +96,11 @@ final class PoolDriver {
     PoolDriver deleteNode(int machine) {
         return apply(new PoolInput.DeletionRequested(new NodeDeletionRequested(
                 "delete-" + (++alerts), Fixtures.ORG, Fixtures.POOL, Fixtures.UID, Fixtures.machine(machine), now)));
+    }
+
+    /** A user changes one node through the core Node API (kubectl cordon, label, annotate, taint, drain). */
+    PoolDriver change(NodeChangeRequested request) {
+        return apply(new PoolInput.ChangeRequested(request));
     }
 
     /** Time passes; the punctuator reconciles the pool. */
