@@ -10,6 +10,7 @@ import com.coreweave.nodepool.api.messaging.DecisionWaiter;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.streams.ProcessorLayers;
+import com.coreweave.nodepool.kit.streams.io.GlobalStoreUpdater;
 import com.coreweave.nodepool.kit.streams.io.Inputs;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
 import com.coreweave.nodepool.kit.streams.store.SplitValues;

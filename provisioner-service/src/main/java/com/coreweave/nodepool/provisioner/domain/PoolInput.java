@@ -8,6 +8,7 @@ import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.NodeDeletionRequested;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
+import com.coreweave.nodepool.schema.events.PoolDemand;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
 
 /** What reaches the provisioner about one pool, from each of the topics it reads. */
@@ -39,4 +40,7 @@ public sealed interface PoolInput {
 
     /** A user asked for one node to be deleted (and replaced), from {@code node-deletion-requested}. */
     record DeletionRequested(NodeDeletionRequested request) implements PoolInput {}
+
+    /** The pending demand the demand planner gives the pool, from {@code pool-demand-planned}. */
+    record DemandPlanned(PoolDemand demand) implements PoolInput {}
 }

@@ -42,6 +42,8 @@ final class PoolInputs {
             case PoolInput.AlertReported alert -> onPool(state, now, pool -> health.onAlert(pool, alert.alert()));
             case PoolInput.DeletionRequested deletion ->
                 onPool(state, now, pool -> HealthController.onDeletion(pool, deletion.request()));
+            case PoolInput.DemandPlanned planned ->
+                onPool(state, now, pool -> pool.changeDemand(pool.demand().withDemand(planned.demand())));
         };
     }
 
@@ -57,8 +59,9 @@ final class PoolInputs {
 
     private static Outcome onSpec(PoolState state, NodePoolAccepted received, Instant now) {
         if (received == null) {
-            // The pool is gone for good; the ledger frees whatever it still held for it when the tombstone reaches it.
-            return Outcome.unchanged(null);
+            // The pool is gone for good; the ledger frees whatever it still held for it when the tombstone reaches it,
+            // and the demand planner stops asking it for nodes.
+            return new Outcome(null, List.of(), List.of(), List.of(), DemandOffers.withdrawal(state));
         }
         NodePoolAccepted accepted = kept(received);
         if (state == null) {

@@ -8,6 +8,7 @@ import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodePoolRequested;
+import com.coreweave.nodepool.schema.events.PoolOffer;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.resource.CwEvent;
@@ -47,6 +48,8 @@ final class WorkingPool {
     private final List<String> handledRequests;
     private String deliveryError;
     private DisruptionLog disruptions;
+    private DemandState demand;
+    private PoolOffer offer;
     private final List<NodeFact> facts = new ArrayList<>();
     private final List<RecordedEvent> events = new ArrayList<>();
     private final List<CloudEvent<NodePoolRequested>> requests = new ArrayList<>();
@@ -68,6 +71,7 @@ final class WorkingPool {
         this.handledRequests = new ArrayList<>(state.handledRequests());
         this.deliveryError = state.deliveryError();
         this.disruptions = state.disruptions();
+        this.demand = state.demand();
     }
 
     Outcome outcome() {
@@ -87,10 +91,12 @@ final class WorkingPool {
                         autoscaleAt,
                         handledRequests,
                         deliveryError,
-                        disruptions),
+                        disruptions,
+                        demand),
                 List.copyOf(facts),
                 List.copyOf(events),
-                List.copyOf(requests));
+                List.copyOf(requests),
+                offer);
     }
 
     Instant now() {
@@ -333,6 +339,22 @@ final class WorkingPool {
     /** When the autoscaler looks at the pool again; null when nothing it waits for is due. */
     void autoscaleAt(Instant next) {
         autoscaleAt = next;
+    }
+
+    // ---- demand
+
+    DemandState demand() {
+        return demand;
+    }
+
+    void changeDemand(DemandState next) {
+        demand = next;
+    }
+
+    /** An offer to send the demand planner: the pool's offer changed. */
+    void offer(PoolOffer next) {
+        offer = next;
+        demand = demand.withOffered(next);
     }
 
     // ---- disruption budgets
