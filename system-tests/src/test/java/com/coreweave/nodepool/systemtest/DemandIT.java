@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * Autoscaling on pending demand through all five services: a cluster's scheduler publishes {@code WorkloadPending} to
  * {@code workload-pending} (here with a plain producer on an explicit partition, as kcat would), the provisioner's
  * demand planner gives the pool that fits the nodes it needs, and the autoscaler asks the api-service for them; quota
- * and capacity decide as for anyone. Each test has a zone × instance type no other test uses.
+ * and capacity decide as for anyone. Each test has a zone × instance type no other test uses, and its workloads name
+ * their zone where another test's pools would fit them too (the planner plans the whole org).
  */
 class DemandIT {
 
@@ -81,9 +82,15 @@ class DemandIT {
         OnePool pool = autoscaled("demand-zero", "US-EAST-06A", "cd-hp-a96-genoa", 4, 0);
         awaitAtTarget(pool, 0);
 
-        pending("batch-zero", 3, false, "{\"instanceType\":\"cd-hp-a96-genoa\"}");
+        pending("batch-zero", 3, false, "{\"instanceType\":\"cd-hp-a96-genoa\",\"zone\":\"US-EAST-06A\"}");
 
         awaitAtTarget(pool, 3);
+        await().atMost(WAIT).untilAsserted(() -> {
+            Api.Answer answer = pool.get();
+            assertThat(answer.number("/status/pendingDemand/nodes"))
+                    .as("the pool's status shows what its pending workloads need: %s", answer.body())
+                    .isEqualTo(3);
+        });
         assertThat(pool.events("TriggeredScaleUp"))
                 .singleElement()
                 .asString()
@@ -100,6 +107,8 @@ class DemandIT {
 
         awaitAtTarget(pool, 0);
         assertThat(pool.events("ScaleDown")).singleElement().asString().contains("targetNodes 3 -> 0");
+        assertThat(pool.get().body().at("/status/pendingDemand").isMissingNode())
+                .isTrue();
     }
 
     @Test
@@ -139,5 +148,40 @@ class DemandIT {
         awaitAtTarget(fallback, 1);
         assertThat(preferred.get().number("/spec/targetNodes")).isZero();
         assertThat(preferred.events("TriggeredScaleUp")).isEmpty();
+    }
+
+    @Test
+    void aWorkloadPostedThroughTheApiScalesItsPoolAndIsReadOnlyByItsOrg() {
+        OnePool pool = autoscaled("demand-rest", "EU-SOUTH-04A", "cd-hp-a96-genoa", 2, 0);
+        String workloads = "/apis/compute.coreweave.com/v1alpha1/workloads";
+
+        Api.Answer bad = pool.demo.post(workloads, """
+        {"name":"rest-job","pods":0,"needs":{"instanceType":"cd-hp-a96-genoa","zone":"EU-SOUTH-04A"}}""");
+        assertThat(bad.code()).isEqualTo(422);
+        assertThat(bad.body().path("message").asText()).contains("pods");
+
+        Api.Answer posted = pool.demo.post(workloads, """
+        {"name":"rest-job","pods":2,"needs":{"instanceType":"cd-hp-a96-genoa","zone":"EU-SOUTH-04A"}}""");
+        assertThat(posted.code()).as("post answered %s", posted.body()).isEqualTo(202);
+        assertThat(posted.body().path("org").asText()).isEqualTo("demo");
+
+        awaitAtTarget(pool, 2);
+        await().atMost(WAIT)
+                .untilAsserted(() -> assertThat(pool.demo
+                                .get(workloads + "/rest-job")
+                                .body()
+                                .path("pool")
+                                .asText())
+                        .isEqualTo("demand-rest"));
+        assertThat(pool.demo.get(workloads).body().path("items").findValuesAsText("name"))
+                .contains("rest-job");
+        Api other = SystemStack.api("other-token");
+        assertThat(other.get(workloads + "/rest-job").code()).isEqualTo(404);
+        assertThat(other.get(workloads).body().path("items").findValuesAsText("name"))
+                .doesNotContain("rest-job");
+        assertThat(other.delete(workloads + "/rest-job").code()).isEqualTo(404);
+
+        assertThat(pool.demo.delete(workloads + "/rest-job").code()).isEqualTo(202);
+        awaitAtTarget(pool, 0);
     }
 }

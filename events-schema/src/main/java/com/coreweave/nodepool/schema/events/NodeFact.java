@@ -2,6 +2,7 @@ package com.coreweave.nodepool.schema.events;
 
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
+import com.coreweave.nodepool.schema.resource.PendingDemand;
 import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
@@ -112,8 +113,49 @@ public sealed interface NodeFact {
             String removalError,
             String deliveryError,
             String stagingError,
-            Verdicts verdicts)
+            Verdicts verdicts,
+            PendingDemand pendingDemand)
             implements NodeFact {
+
+        /** A summary without pending demand (a pool that does not autoscale on demand, or has none). */
+        public NodePoolReconciled(
+                PoolRef pool,
+                int targetNodes,
+                int currentNodes,
+                int inProgress,
+                int removing,
+                String nodeProfile,
+                PendingNodeConfiguration pendingNodeConfiguration,
+                List<NodeConfigurationRevision> nodeConfigurationRevisions,
+                boolean deleting,
+                boolean nodesRemoved,
+                boolean disabled,
+                String disabledMessage,
+                Instant at,
+                String removalError,
+                String deliveryError,
+                String stagingError,
+                Verdicts verdicts) {
+            this(
+                    pool,
+                    targetNodes,
+                    currentNodes,
+                    inProgress,
+                    removing,
+                    nodeProfile,
+                    pendingNodeConfiguration,
+                    nodeConfigurationRevisions,
+                    deleting,
+                    nodesRemoved,
+                    disabled,
+                    disabledMessage,
+                    at,
+                    removalError,
+                    deliveryError,
+                    stagingError,
+                    verdicts,
+                    null);
+        }
 
         public NodePoolReconciled {
             nodeConfigurationRevisions =
@@ -174,7 +216,8 @@ public sealed interface NodeFact {
                     removalError,
                     deliveryError,
                     stagingError,
-                    verdicts);
+                    verdicts,
+                    pendingDemand);
         }
     }
 }

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.List;
 
-/** The observed state of a NodePool, every status field of the reference (000) plus {@code observedGeneration}. */
+/**
+ * The observed state of a NodePool, every status field of the reference (000) plus {@code observedGeneration} and an
+ * autoscaling pool's {@code pendingDemand}.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({
     "observedGeneration",
@@ -14,7 +17,8 @@ import java.util.List;
     "queuedNodes",
     "nodeProfile",
     "pendingNodeConfiguration",
-    "nodeConfigurationRevisions"
+    "nodeConfigurationRevisions",
+    "pendingDemand"
 })
 public record NodePoolStatus(
         Long observedGeneration,
@@ -24,7 +28,30 @@ public record NodePoolStatus(
         Integer queuedNodes,
         String nodeProfile,
         PendingNodeConfiguration pendingNodeConfiguration,
-        List<NodeConfigurationRevision> nodeConfigurationRevisions) {
+        List<NodeConfigurationRevision> nodeConfigurationRevisions,
+        PendingDemand pendingDemand) {
+
+    /** A status without pending demand. */
+    public NodePoolStatus(
+            Long observedGeneration,
+            List<Condition> conditions,
+            Integer currentNodes,
+            Integer inProgress,
+            Integer queuedNodes,
+            String nodeProfile,
+            PendingNodeConfiguration pendingNodeConfiguration,
+            List<NodeConfigurationRevision> nodeConfigurationRevisions) {
+        this(
+                observedGeneration,
+                conditions,
+                currentNodes,
+                inProgress,
+                queuedNodes,
+                nodeProfile,
+                pendingNodeConfiguration,
+                nodeConfigurationRevisions,
+                null);
+    }
 
     public Condition condition(String type) {
         return conditions == null

@@ -80,7 +80,8 @@ public final class StatusProjector {
                 queued,
                 profile,
                 reconciled == null ? null : reconciled.pendingNodeConfiguration(),
-                revisions(reconciled));
+                revisions(reconciled),
+                reconciled == null ? null : reconciled.pendingDemand());
     }
 
     /** The nodes capacity's queue holds for the pool, as its last verdict said. */

@@ -13,6 +13,7 @@ import com.coreweave.nodepool.schema.events.PoolOffer;
 import com.coreweave.nodepool.schema.resource.Disruption;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
+import com.coreweave.nodepool.schema.resource.PendingDemand;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -102,6 +103,7 @@ class DemandAutoscalerTest {
                 .isEqualTo(3);
         assertThat(pool.lastReasons()).containsExactly("TriggeredScaleUp");
         assertThat(pool.last.events().get(0).message()).contains("train-llm", "targetNodes 0 -> 3");
+        assertThat(pool.summary().pendingDemand()).as("the status shows it").isEqualTo(new PendingDemand(3, 1));
     }
 
     @Test
