@@ -106,7 +106,11 @@ class DemandIT {
         publish("WorkloadGone", "batch-zero", "{\"org\":\"demo\",\"name\":\"batch-zero\"}");
 
         awaitAtTarget(pool, 0);
-        assertThat(pool.events("ScaleDown")).singleElement().asString().contains("targetNodes 3 -> 0");
+        assertThat(pool.events("ScaleDown"))
+                .as("consolidated after the pool's consolidateAfter, not the platform's 5 s")
+                .singleElement()
+                .asString()
+                .contains("idle for 2s", "targetNodes 3 -> 0");
         assertThat(pool.get().body().at("/status/pendingDemand").isMissingNode())
                 .isTrue();
     }
