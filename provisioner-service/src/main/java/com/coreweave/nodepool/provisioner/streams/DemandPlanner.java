@@ -44,6 +44,12 @@ final class DemandPlanner implements Processor<String, DemandInput, String, Outb
 
     static final Duration REPLAN_INTERVAL = Duration.ofSeconds(5);
 
+    /**
+     * How often the orgs changed since the last look are planned: once for a burst of a thousand workloads, not a
+     * thousand times (each plan reads the whole org).
+     */
+    static final Duration PLAN_INTERVAL = Duration.ofMillis(100);
+
     private static final StringSerializer KEYS = new StringSerializer();
 
     private final Clock clock;
@@ -52,6 +58,8 @@ final class DemandPlanner implements Processor<String, DemandInput, String, Outb
     private KeyValueStore<String, PlannedPool> pools;
     private ReadOnlyKeyValueStore<String, ValueAndTimestamp<FleetAvailability>> fleet;
     private ReadOnlyKeyValueStore<String, ValueAndTimestamp<InstanceType>> catalogue;
+    /** Orgs with a change not planned yet; a restart loses it, and the periodic plan of every org covers that. */
+    private final Set<String> changed = new LinkedHashSet<>();
 
     DemandPlanner(Clock clock) {
         this.clock = clock;
@@ -64,6 +72,8 @@ final class DemandPlanner implements Processor<String, DemandInput, String, Outb
         pools = context.getStateStore(StoreNames.DEMAND_POOLS);
         fleet = context.getStateStore(StoreNames.FLEET_AVAILABILITY);
         catalogue = context.getStateStore(StoreNames.INSTANCE_TYPES);
+        changed.clear();
+        context.schedule(PLAN_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> planChanged());
         context.schedule(REPLAN_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> replanAll());
     }
 
@@ -76,7 +86,13 @@ final class DemandPlanner implements Processor<String, DemandInput, String, Outb
         } else if (!onWorkload(record, input.type(), input.workload())) {
             return;
         }
-        plan(org);
+        changed.add(org);
+    }
+
+    private void planChanged() {
+        List<String> orgs = List.copyOf(changed);
+        changed.clear();
+        orgs.forEach(this::plan);
     }
 
     private void onOffer(PoolOffer offer) {
