@@ -60,24 +60,27 @@ REGISTRY_TOPICS=(
   spot-reclaim-requested node-activity-reported node-activity-reported-dlq nodepool-nodes-changed
   spot-preemption-progressed nodepool-event-recorded nodepool-events nodepool-status nodepool-configuration-requested
   nodepool-configuration-requested-dlq node-release-published node-alert-raised node-alert-raised-dlq
-  node-deletion-requested node-deletion-requested-dlq
+  node-deletion-requested node-deletion-requested-dlq workload-pending workload-pending-dlq workload-status
+  fleet-availability pool-offered pool-demand-planned
   nodepool-api-service-dlq quota-service-dlq capacity-service-dlq provisioner-service-dlq preemption-service-dlq
 )
 # TenantTopics.INBOUND with each one's retention (all a week, as their shared topics; AccessSetup.configOf).
-INBOUND_TOPICS=(nodepool-requested node-activity-reported nodepool-configuration-requested node-deletion-requested)
+INBOUND_TOPICS=(nodepool-requested node-activity-reported nodepool-configuration-requested node-deletion-requested
+  workload-pending)
 INBOUND_RETENTION_MS=604800000
 # KafkaAccess.writers: the registry topics each principal writes (its entries' owners). Platform teams write only their
 # org topics instead, below.
 declare -A WRITES=(
   [nodepool-api-service]="nodepool-requested nodepool-requested-dlq nodepool-request-decided nodepool-accepted
     quota-demanded org-pools-counted node-activity-reported nodepool-event-recorded nodepool-events nodepool-status
-    nodepool-configuration-requested node-deletion-requested nodepool-api-service-dlq"
+    nodepool-configuration-requested node-deletion-requested workload-pending nodepool-api-service-dlq"
   [quota-service]="quota-limit-set capacity-demanded nodepool-event-recorded quota-service-dlq"
   [capacity-service]="instance-type-catalogued fleet-change-requested capacity-checked spot-reclaim-requested
-    nodepool-event-recorded capacity-service-dlq"
+    nodepool-event-recorded fleet-availability capacity-service-dlq"
   [provisioner-service]="nodepool-requested node-activity-reported-dlq nodepool-nodes-changed nodepool-event-recorded
     nodepool-configuration-requested-dlq node-release-published node-alert-raised node-alert-raised-dlq
-    node-deletion-requested-dlq provisioner-service-dlq"
+    node-deletion-requested-dlq workload-pending-dlq workload-status pool-offered pool-demand-planned
+    provisioner-service-dlq"
   [preemption-service]="spot-preemption-progressed nodepool-event-recorded preemption-service-dlq"
   [nodepool-operator]="quota-limit-set"
   [monitoring]="node-alert-raised"

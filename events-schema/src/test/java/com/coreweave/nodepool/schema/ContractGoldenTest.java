@@ -325,6 +325,7 @@ class ContractGoldenTest {
                                 Conditions.Capacity.PARTIAL,
                                 "1 node queued, position 3 of 5 for gd-8xa100-i128 in US-EAST-04A",
                                 1),
+                        null,
                         null));
     }
 

@@ -41,7 +41,8 @@ class KafkaAccessTest {
                         "nodepool-requested.demo",
                         "node-activity-reported.demo",
                         "nodepool-configuration-requested.demo",
-                        "node-deletion-requested.demo");
+                        "node-deletion-requested.demo",
+                        "workload-pending.demo");
         assertThat(acls).allSatisfy(acl -> {
             assertThat(acl.pattern().patternType()).isEqualTo(PatternType.LITERAL);
             assertThat(acl.pattern().name()).endsWith(".demo");

@@ -121,6 +121,7 @@ final class Facts {
                                 Conditions.Capacity.SUFFICIENT,
                                 "Sufficient capacity available for the requested instance type.",
                                 0),
+                        null,
                         null));
     }
 

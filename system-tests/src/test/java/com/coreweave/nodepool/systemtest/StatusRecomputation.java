@@ -84,6 +84,7 @@ final class StatusRecomputation {
                 s.nodeProfile(),
                 s.pendingNodeConfiguration(),
                 s.nodeConfigurationRevisions(),
-                s.disruption()));
+                s.disruption(),
+                s.pendingDemand()));
     }
 }

@@ -5,9 +5,11 @@ import com.coreweave.nodepool.capacity.domain.Ledger;
 import com.coreweave.nodepool.capacity.domain.LedgerDecision;
 import com.coreweave.nodepool.capacity.domain.LedgerInput;
 import com.coreweave.nodepool.capacity.domain.LedgerRecord;
+import com.coreweave.nodepool.capacity.domain.Machine;
 import com.coreweave.nodepool.kit.streams.commit.CommitOutputs;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
 import com.coreweave.nodepool.kit.streams.store.PrefixedRecords;
+import com.coreweave.nodepool.schema.events.FleetAvailability;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
@@ -27,13 +29,17 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * {@link CapacityLedger} and writes the records it changed, and everything it decided, in the task's transaction. Each
  * ledger is read from the store once and then kept in memory, current with every input. A pool's
  * {@code capacity-checked} is written once per commit, its last decision listing what the pool holds then
- * ({@link PendingChecks}, {@link CommitOutputs}); spot reclaims and events that travel on their own go at once.
+ * ({@link PendingChecks}, {@link CommitOutputs}); spot reclaims and events that travel on their own go at once, and so
+ * does the ledger's {@code fleet-availability} when its total, free or queued machines changed.
  */
 class LedgerProcessor implements Processor<String, LedgerInput, String, Outbound> {
 
     private final CapacityLedger ledger;
     private final Clock clock;
     private final Map<String, Ledger> loaded = new HashMap<>();
+    /** The availability last published of each ledger of this task since it started: published again on a change. */
+    private final Map<String, FleetAvailability> published = new HashMap<>();
+
     private PendingChecks pending;
     private CommitOutputs<Outbound> checks;
     private ProcessorContext<String, Outbound> context;
@@ -52,6 +58,7 @@ class LedgerProcessor implements Processor<String, LedgerInput, String, Outbound
         // was kept in memory may be ahead of the store, so every ledger is read afresh, and what was held for a commit
         // that did not happen is dropped with it (the inputs that decided it are processed again).
         loaded.clear();
+        published.clear();
         pending = new PendingChecks();
         checks = CommitOutputs.atCommit(context, store, this::checkedAtCommit);
     }
@@ -79,11 +86,28 @@ class LedgerProcessor implements Processor<String, LedgerInput, String, Outbound
                         .forEach(chunk -> emit(
                                 reclaim.pool().key().toString(), Outbound.to(Topics.SPOT_RECLAIM_REQUESTED, chunk))));
         events.forEach(this::recorded);
+        if (decision.changed()) {
+            publishAvailability(record.key(), current);
+        }
+    }
+
+    /** The ledger's total, free and queued machines for the demand planner, when they changed. */
+    private void publishAvailability(String key, Ledger current) {
+        FleetAvailability now = new FleetAvailability(
+                current.zone(),
+                current.instanceType(),
+                (int) current.total(),
+                (int) current.count(Machine.Status.FREE),
+                current.reservedDemandWaiting() + current.spotDemandWaiting());
+        if (!now.equals(published.put(key, now))) {
+            emit(key, Outbound.to(Topics.FLEET_AVAILABILITY, now));
+        }
     }
 
     @Override
     public void close() {
         loaded.clear();
+        published.clear();
     }
 
     /** The pools' decisions of this commit, each listing what its ledger holds for it now. */

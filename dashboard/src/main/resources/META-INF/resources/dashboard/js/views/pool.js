@@ -146,6 +146,10 @@ function summary(pool) {
       field('In progress', h('span', { 'data-count': 'inProgress' }, status.inProgress ?? 0)),
       field('Queued', h('span', { 'data-count': 'queued' }, status.queuedNodes ?? 0),
         place ? ` (position ${place.position} of ${place.length})` : ''),
+      status.pendingDemand
+        ? field('Pending demand', h('span', { 'data-count': 'pendingDemand' }, status.pendingDemand.nodes),
+          ` node(s) for ${status.pendingDemand.workloads} workload(s)`)
+        : null,
       field('Scale-down', spec.lifecycle?.scaleDownStrategy ?? ''),
       field('Created', pool.metadata.creationTimestamp ?? ''),
       pool.metadata.deletionTimestamp ? field('Deleting since', pool.metadata.deletionTimestamp) : null),

@@ -3,6 +3,7 @@ package com.coreweave.nodepool.schema.events;
 import com.coreweave.nodepool.schema.resource.DisruptionStatus;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
+import com.coreweave.nodepool.schema.resource.PendingDemand;
 import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
@@ -95,7 +96,8 @@ public sealed interface NodeFact {
      * again), a configuration it could not stage onto a node for its reconfigure reboot ({@code stagingError}).
      * {@code verdicts} are quota's and capacity's last word on this incarnation, as capacity's decision carried them
      * (null until capacity decided for it): the pool's Quota and Capacity conditions. {@code disruption} is how many
-     * nodes are out of service for a voluntary disruption and what the budgets hold back ({@code status.disruption}).
+     * nodes are out of service for a voluntary disruption and what the budgets hold back ({@code status.disruption});
+     * {@code pendingDemand} what waits for the pool's nodes ({@code status.pendingDemand}, null when nothing does).
      */
     record NodePoolReconciled(
             PoolRef pool,
@@ -115,7 +117,8 @@ public sealed interface NodeFact {
             String deliveryError,
             String stagingError,
             Verdicts verdicts,
-            DisruptionStatus disruption)
+            DisruptionStatus disruption,
+            PendingDemand pendingDemand)
             implements NodeFact {
 
         public NodePoolReconciled {
@@ -123,7 +126,7 @@ public sealed interface NodeFact {
                     nodeConfigurationRevisions == null ? List.of() : List.copyOf(nodeConfigurationRevisions);
         }
 
-        /** A summary without fleet errors, verdicts or disruptions. */
+        /** A summary without fleet errors, verdicts, disruptions or pending demand. */
         public NodePoolReconciled(
                 PoolRef pool,
                 int targetNodes,
@@ -156,6 +159,7 @@ public sealed interface NodeFact {
                     null,
                     null,
                     null,
+                    null,
                     null);
         }
 
@@ -179,7 +183,8 @@ public sealed interface NodeFact {
                     deliveryError,
                     stagingError,
                     verdicts,
-                    disruption);
+                    disruption,
+                    pendingDemand);
         }
     }
 }

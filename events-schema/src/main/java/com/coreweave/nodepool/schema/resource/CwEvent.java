@@ -52,6 +52,8 @@ public enum CwEvent {
     /** Not in the reference: the autoscaler's events, named as the Kubernetes cluster-autoscaler names its own. */
     TriggeredScaleUp(CwEvent.NORMAL),
     ScaleDown(CwEvent.NORMAL),
+    /** Pending workloads that fit the pool did not make it scale up; the message says why. */
+    NotTriggerScaleUp(CwEvent.NORMAL),
     PreemptionPending("Preemption pending", CwEvent.WARNING),
     PreemptionInProgress("Preemption in progress", CwEvent.WARNING),
     DeletedForPreemption("Deleted for preemption", CwEvent.WARNING),

@@ -12,7 +12,12 @@ import java.util.regex.Pattern;
  * Not in the reference.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Disruption(List<Budget> budgets) {
+public record Disruption(List<Budget> budgets, String consolidateAfter) {
+
+    /** Budgets alone; idle nodes consolidated after the platform's default time. */
+    public Disruption(List<Budget> budgets) {
+        this(budgets, null);
+    }
 
     /** The three voluntary disruptions a budget governs. */
     public static final String SCALE_DOWN = "ScaleDown";

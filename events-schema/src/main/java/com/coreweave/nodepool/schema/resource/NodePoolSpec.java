@@ -3,6 +3,7 @@ package com.coreweave.nodepool.schema.resource;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -26,6 +27,7 @@ import java.util.Map;
     "gpu",
     "lifecycle",
     "disruption",
+    "weight",
     "nodeConfigurationUpdateStrategy"
 })
 public record NodePoolSpec(
@@ -43,7 +45,47 @@ public record NodePoolSpec(
         Lifecycle lifecycle,
         NodeConfigurationUpdateStrategy nodeConfigurationUpdateStrategy,
         String region,
-        Disruption disruption) {
+        Disruption disruption,
+        Integer weight) {
+
+    /** The highest {@code weight}: among pools that fit a pending workload, the highest weight is asked first. */
+    public static final int MAX_WEIGHT = 100;
+
+    /** A spec without a weight. */
+    public NodePoolSpec(
+            String computeClass,
+            String instanceType,
+            Integer targetNodes,
+            Integer minNodes,
+            Integer maxNodes,
+            Map<String, String> nodeLabels,
+            Map<String, String> nodeAnnotations,
+            List<Taint> nodeTaints,
+            Image image,
+            Gpu gpu,
+            Boolean autoscaling,
+            Lifecycle lifecycle,
+            NodeConfigurationUpdateStrategy nodeConfigurationUpdateStrategy,
+            String region,
+            Disruption disruption) {
+        this(
+                computeClass,
+                instanceType,
+                targetNodes,
+                minNodes,
+                maxNodes,
+                nodeLabels,
+                nodeAnnotations,
+                nodeTaints,
+                image,
+                gpu,
+                autoscaling,
+                lifecycle,
+                nodeConfigurationUpdateStrategy,
+                region,
+                disruption,
+                null);
+    }
 
     /** A spec without disruption budgets. */
     public NodePoolSpec(
@@ -76,6 +118,7 @@ public record NodePoolSpec(
                 lifecycle,
                 nodeConfigurationUpdateStrategy,
                 region,
+                null,
                 null);
     }
 
@@ -130,7 +173,8 @@ public record NodePoolSpec(
                         ? new NodeConfigurationUpdateStrategy(NodeConfigurationUpdateStrategy.ON_SPEC_UPDATE)
                         : nodeConfigurationUpdateStrategy,
                 region == null || region.isBlank() ? defaultZone : region,
-                disruption);
+                disruption,
+                weight);
     }
 
     public NodePoolSpec withTargetNodes(int target) {
@@ -149,12 +193,25 @@ public record NodePoolSpec(
                 lifecycle,
                 nodeConfigurationUpdateStrategy,
                 region,
-                disruption);
+                disruption,
+                weight);
     }
 
     /** The pool's disruption budgets as written; empty when it sets none. */
     @JsonIgnore
     public List<Disruption.Budget> budgets() {
         return disruption == null || disruption.budgets() == null ? List.of() : disruption.budgets();
+    }
+
+    /** The pool's {@code weight}, 0 when unset. */
+    @JsonIgnore
+    public int preference() {
+        return weight == null ? 0 : weight;
+    }
+
+    /** How long a node stays idle before the autoscaler removes it ({@code disruption.consolidateAfter}), or null. */
+    @JsonIgnore
+    public Duration consolidateAfter() {
+        return disruption == null ? null : Disruption.duration(disruption.consolidateAfter());
     }
 }

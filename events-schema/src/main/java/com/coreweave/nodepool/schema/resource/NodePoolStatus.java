@@ -4,7 +4,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.List;
 
-/** The observed state of a NodePool, every status field of the reference (000) plus {@code observedGeneration}. */
+/**
+ * The observed state of a NodePool, every status field of the reference (000) plus {@code observedGeneration} and an
+ * autoscaling pool's {@code pendingDemand}.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({
     "observedGeneration",
@@ -15,7 +18,8 @@ import java.util.List;
     "nodeProfile",
     "pendingNodeConfiguration",
     "nodeConfigurationRevisions",
-    "disruption"
+    "disruption",
+    "pendingDemand"
 })
 public record NodePoolStatus(
         Long observedGeneration,
@@ -26,7 +30,8 @@ public record NodePoolStatus(
         String nodeProfile,
         PendingNodeConfiguration pendingNodeConfiguration,
         List<NodeConfigurationRevision> nodeConfigurationRevisions,
-        DisruptionStatus disruption) {
+        DisruptionStatus disruption,
+        PendingDemand pendingDemand) {
 
     public Condition condition(String type) {
         return conditions == null

@@ -11,6 +11,9 @@ import java.util.function.Function;
 public record KeyFormat<K>(String description, Function<String, K> parser) {
 
     public static final KeyFormat<PoolKey> POOL = new KeyFormat<>("<org>/<pool>", PoolKey::parse);
+    /** A workload of an org: the same shape as a pool's key. */
+    public static final KeyFormat<PoolKey> WORKLOAD = new KeyFormat<>("<org>/<workload>", PoolKey::parse);
+
     public static final KeyFormat<QuotaKey> QUOTA = new KeyFormat<>("<org>/<zone>/<instanceType>", QuotaKey::parse);
     public static final KeyFormat<ZoneTypeKey> ZONE_TYPE = new KeyFormat<>("<zone>/<instanceType>", ZoneTypeKey::parse);
     public static final KeyFormat<String> INSTANCE_TYPE = name("<instanceType>");

@@ -4,6 +4,7 @@ import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.CapacityDemanded;
+import com.coreweave.nodepool.schema.events.FleetAvailability;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
@@ -14,7 +15,9 @@ import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
 import com.coreweave.nodepool.schema.events.OrgPoolCount;
+import com.coreweave.nodepool.schema.events.PoolDemand;
 import com.coreweave.nodepool.schema.events.PoolKey;
+import com.coreweave.nodepool.schema.events.PoolOffer;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
 import com.coreweave.nodepool.schema.events.QuotaDemanded;
@@ -24,6 +27,7 @@ import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
+import com.coreweave.nodepool.schema.events.WorkloadStatus;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.topics.Rejection.Code;
@@ -303,6 +307,29 @@ final class RecordChecks {
         if (pool.metadata() == null || !key.pool().equals(pool.name())) {
             throw new Rejection(Code.KEY_MISMATCH, "key '" + key + "' does not match the NodePool's metadata.name");
         }
+    }
+
+    static void workloadStatus(PoolKey key, WorkloadStatus status) {
+        sameKey(key, status.org(), status.name());
+    }
+
+    static void availability(ZoneTypeKey key, FleetAvailability availability) {
+        if (!key.equals(availability.key())) {
+            throw new Rejection(Code.KEY_MISMATCH, "key '" + key + "' does not match " + availability.key());
+        }
+    }
+
+    static void poolOffer(String org, PoolOffer offer) {
+        if (!org.equals(offer.org()) || blank(offer.pool())) {
+            throw new Rejection(Code.KEY_MISMATCH, "key '" + org + "' does not match the offer of " + offer.org());
+        }
+        if (!offer.withdrawn() && (!segment(offer.instanceType()) || !segment(offer.zone()))) {
+            throw invalid("a pool offer needs instanceType and zone without '/'");
+        }
+    }
+
+    static void poolDemand(PoolKey key, PoolDemand demand) {
+        sameKey(key, demand.org(), demand.pool());
     }
 
     private static void pool(PoolKey key, PoolRef pool) {

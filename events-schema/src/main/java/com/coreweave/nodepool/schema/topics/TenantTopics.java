@@ -17,7 +17,8 @@ public final class TenantTopics {
             Topics.NODEPOOL_REQUESTED,
             Topics.NODE_ACTIVITY_REPORTED,
             Topics.NODEPOOL_CONFIGURATION_REQUESTED,
-            Topics.NODE_DELETION_REQUESTED);
+            Topics.NODE_DELETION_REQUESTED,
+            Topics.WORKLOAD_PENDING);
 
     private static final String SEPARATOR = ".";
     /** An org id as the API takes it: a DNS subdomain, at most 200 characters so the topic name stays within 249. */

@@ -3,6 +3,7 @@ package com.coreweave.nodepool.schema.topics;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.CapacityDemanded;
 import com.coreweave.nodepool.schema.events.CloudEvent;
+import com.coreweave.nodepool.schema.events.FleetAvailability;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
@@ -14,7 +15,9 @@ import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
 import com.coreweave.nodepool.schema.events.OrgPoolCount;
+import com.coreweave.nodepool.schema.events.PoolDemand;
 import com.coreweave.nodepool.schema.events.PoolKey;
+import com.coreweave.nodepool.schema.events.PoolOffer;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
 import com.coreweave.nodepool.schema.events.QuotaDemanded;
 import com.coreweave.nodepool.schema.events.QuotaKey;
@@ -22,6 +25,8 @@ import com.coreweave.nodepool.schema.events.QuotaLimit;
 import com.coreweave.nodepool.schema.events.RecordedEvents;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
+import com.coreweave.nodepool.schema.events.Workload;
+import com.coreweave.nodepool.schema.events.WorkloadStatus;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -295,6 +300,59 @@ public final class Topics {
     public static final Topic<String, byte[]> NODE_CHANGE_REQUESTED_DLQ = deadLetters(
             NODE_CHANGE_REQUESTED, PROVISIONER, "Node change requests that could not be used, with reason.");
 
+    public static final Topic<PoolKey, CloudEvent<Workload>> WORKLOAD_PENDING = new Topic<>(
+            "workload-pending",
+            KeyFormat.WORKLOAD,
+            Workloads.FORMAT,
+            Workloads.CHECK,
+            DELETED,
+            WEEK,
+            "platform teams (a cluster's scheduler), " + API + " (REST)",
+            ANY_PARTITION,
+            "Inbound: WorkloadPending / WorkloadScheduled / WorkloadGone CloudEvents, pods waiting for nodes.");
+    public static final Topic<String, byte[]> WORKLOAD_PENDING_DLQ =
+            deadLetters(WORKLOAD_PENDING, PROVISIONER, "Workloads that could not be used, with reason.");
+    public static final Topic<PoolKey, WorkloadStatus> WORKLOAD_STATUS = new Topic<>(
+            "workload-status",
+            KeyFormat.WORKLOAD,
+            ValueFormat.json(WorkloadStatus.class),
+            RecordChecks::workloadStatus,
+            COMPACTED,
+            FOREVER,
+            PROVISIONER,
+            KEY_PARTITION,
+            "The demand planner's verdict on each pending workload; tombstone once it is gone.");
+    public static final Topic<ZoneTypeKey, FleetAvailability> FLEET_AVAILABILITY = new Topic<>(
+            "fleet-availability",
+            KeyFormat.ZONE_TYPE,
+            ValueFormat.json(FleetAvailability.class),
+            RecordChecks::availability,
+            COMPACTED,
+            FOREVER,
+            CAPACITY,
+            KEY_PARTITION,
+            "Total, free and queued machines of each capacity ledger, written when they change.");
+    public static final Topic<String, PoolOffer> POOL_OFFERED = new Topic<>(
+            "pool-offered",
+            KeyFormat.name("<org>"),
+            ValueFormat.json(PoolOffer.class),
+            RecordChecks::poolOffer,
+            DELETED,
+            WEEK,
+            PROVISIONER,
+            KEY_PARTITION,
+            "What each autoscaling pool offers pending workloads, keyed by org for the demand planner.");
+    public static final Topic<PoolKey, PoolDemand> POOL_DEMAND_PLANNED = new Topic<>(
+            "pool-demand-planned",
+            KeyFormat.POOL,
+            ValueFormat.json(PoolDemand.class),
+            RecordChecks::poolDemand,
+            DELETED,
+            WEEK,
+            PROVISIONER,
+            KEY_PARTITION,
+            "The pending demand the demand planner gives each autoscaling pool.");
+
     /** Records a service could not read from an internal topic (see {@link DeadLetters}). */
     public static Topic<String, byte[]> serviceDeadLetters(String service) {
         return new Topic<>(
@@ -351,6 +409,12 @@ public final class Topics {
                 NODE_DELETION_REQUESTED,
                 NODE_DELETION_REQUESTED_DLQ,
                 NODE_CHANGE_REQUESTED,
-                NODE_CHANGE_REQUESTED_DLQ);
+                NODE_CHANGE_REQUESTED_DLQ,
+                WORKLOAD_PENDING,
+                WORKLOAD_PENDING_DLQ,
+                WORKLOAD_STATUS,
+                FLEET_AVAILABILITY,
+                POOL_OFFERED,
+                POOL_DEMAND_PLANNED);
     }
 }

@@ -59,7 +59,12 @@ class TopicReadTest {
                 Arguments.of(Topics.NODE_CHANGE_REQUESTED, "node-change-requested.json", POOL),
                 Arguments.of(Topics.NODE_ACTIVITY_REPORTED, "node-activity-reported-pdb.json", POOL),
                 Arguments.of(Topics.NODEPOOL_NODES_CHANGED, "node-removed-triaged.json", POOL),
-                Arguments.of(Topics.NODEPOOL_NODES_CHANGED, "nodepool-reconciled-errors.json", POOL));
+                Arguments.of(Topics.NODEPOOL_NODES_CHANGED, "nodepool-reconciled-errors.json", POOL),
+                Arguments.of(Topics.WORKLOAD_PENDING, "workload-pending.json", "demo/train-llm"),
+                Arguments.of(Topics.WORKLOAD_STATUS, "workload-status.json", "demo/train-llm"),
+                Arguments.of(Topics.FLEET_AVAILABILITY, "fleet-availability.json", "US-EAST-04A/gd-8xa100-i128"),
+                Arguments.of(Topics.POOL_OFFERED, "pool-offered.json", "demo"),
+                Arguments.of(Topics.POOL_DEMAND_PLANNED, "pool-demand-planned.json", POOL));
     }
 
     /** Every topic a service reads (dead letters are only written). */
@@ -99,7 +104,9 @@ class TopicReadTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("readTopics")
     void everyTopicRefusesJsonOfAnotherShape(Topic<?, ?> topic) {
-        Code expected = topic == Topics.NODEPOOL_REQUESTED || topic == Topics.NODE_ALERT_RAISED
+        Code expected = topic == Topics.NODEPOOL_REQUESTED
+                        || topic == Topics.NODE_ALERT_RAISED
+                        || topic == Topics.WORKLOAD_PENDING
                 ? Code.INVALID_CLOUD_EVENT
                 : Code.INVALID_RECORD;
         assertThat(refusal(topic, keyOf(topic), "[1, 2]")).isEqualTo(expected);
@@ -280,6 +287,46 @@ class TopicReadTest {
         String tooMany = golden.replaceFirst("\\{\\s*\"team\" : \"a\"\\s*}", many);
         assertThat(tooMany).isNotEqualTo(golden);
         assertThat(refusal(Topics.NODE_CHANGE_REQUESTED, POOL, tooMany)).isEqualTo(Code.INVALID_RECORD);
+    }
+
+    @Test
+    void aWorkloadIsReadWithEveryFieldBoundedAndAnythingElseIsDeadLetteredWithItsReason() throws IOException {
+        String pending = new String(golden("workload-pending.json"), StandardCharsets.UTF_8);
+        String key = "demo/train-llm";
+        var event = Topics.WORKLOAD_PENDING.read(key, utf8(pending));
+        assertThat(event.data().pods()).isEqualTo(8);
+        assertThat(event.data().needs().nodeSelector()).containsEntry("team", "ml");
+        assertThat(Topics.WORKLOAD_PENDING
+                        .read(key, utf8(pending.replace("WorkloadPending", "WorkloadGone")))
+                        .type())
+                .isEqualTo("WorkloadGone");
+        assertThat(refusal(Topics.WORKLOAD_PENDING, "demo/other", utf8(pending)))
+                .isEqualTo(Code.KEY_MISMATCH);
+        assertThat(refusal(
+                        Topics.WORKLOAD_PENDING,
+                        "other/train-llm",
+                        utf8(pending.replace("demo/train-llm", "other/train-llm"))))
+                .as("the data names another org than the key")
+                .isEqualTo(Code.KEY_MISMATCH);
+        assertThat(refusal(Topics.WORKLOAD_PENDING, key, pending.replace("WorkloadPending", "PodPending")))
+                .isEqualTo(Code.UNSUPPORTED_TYPE);
+        assertThat(refusal(Topics.WORKLOAD_PENDING, key, pending.replace("\"pods\" : 8", "\"pods\" : 10001")))
+                .isEqualTo(Code.INVALID_RECORD);
+        assertThat(refusal(Topics.WORKLOAD_PENDING, key, pending.replace("\"pods\" : 8", "\"pods\" : 0")))
+                .isEqualTo(Code.INVALID_RECORD);
+        assertThat(refusal(
+                        Topics.WORKLOAD_PENDING,
+                        key,
+                        pending.replace(
+                                "\"gpuModel\" : \"H100\"", "\"gpuModel\" : \"H100\", \"instanceType\" : \"x\"")))
+                .as("an instance type or a GPU model, not both")
+                .isEqualTo(Code.INVALID_RECORD);
+        assertThat(refusal(Topics.WORKLOAD_PENDING, key, pending.replace("\"Exists\"", "\"Sometimes\"")))
+                .isEqualTo(Code.INVALID_RECORD);
+        assertThat(refusal(Topics.WORKLOAD_PENDING, key, pending.replace("\"ml\"", "\"" + "m".repeat(400) + "\"")))
+                .isEqualTo(Code.INVALID_RECORD);
+        assertThat(refusal(Topics.WORKLOAD_PENDING, key, pending.replace("\"gpus\" : 8", "\"gpus\" : \"eight\"")))
+                .isEqualTo(Code.INVALID_RECORD);
     }
 
     private static String keyOf(Topic<?, ?> topic) {

@@ -80,7 +80,9 @@ public final class ManifestValidator {
             BUDGETS + "[].duration",
             d -> Disruption.durationError(d, Disruption.MAX_DURATION),
             BUDGETS + "[].window",
-            w -> Disruption.durationError(w, Disruption.MAX_WINDOW));
+            w -> Disruption.durationError(w, Disruption.MAX_WINDOW),
+            "spec.disruption.consolidateAfter",
+            d -> Disruption.durationError(d, Disruption.MAX_DURATION));
     /** The rules of each string of the schema, by its node in the schema: looked up, not worked out, per value. */
     private static final Map<JSONSchemaProps, StringRule> STRINGS = strings();
 

@@ -81,7 +81,8 @@ public final class StatusProjector {
                 profile,
                 reconciled == null ? null : reconciled.pendingNodeConfiguration(),
                 revisions(reconciled),
-                deleting || reconciled == null ? null : reconciled.disruption());
+                deleting || reconciled == null ? null : reconciled.disruption(),
+                reconciled == null ? null : reconciled.pendingDemand());
     }
 
     /** The nodes capacity's queue holds for the pool, as its last verdict said. */

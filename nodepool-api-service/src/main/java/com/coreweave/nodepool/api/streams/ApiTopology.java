@@ -10,12 +10,14 @@ import com.coreweave.nodepool.api.messaging.DecisionWaiter;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.streams.ProcessorLayers;
+import com.coreweave.nodepool.kit.streams.io.GlobalStoreUpdater;
 import com.coreweave.nodepool.kit.streams.io.Inputs;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
 import com.coreweave.nodepool.kit.streams.store.SplitValues;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.OrgPoolCount;
 import com.coreweave.nodepool.schema.events.RequestDecided;
+import com.coreweave.nodepool.schema.events.WorkloadStatus;
 import com.coreweave.nodepool.schema.topics.Topic;
 import com.coreweave.nodepool.schema.topics.Topics;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -112,6 +114,17 @@ public class ApiTopology {
                 Topics.ORG_POOLS_COUNTED.name(),
                 Consumed.with(Serdes.String(), Serdes.ByteArray()),
                 () -> new GlobalStoreUpdater<>(Topics.ORG_POOLS_COUNTED, StoreNames.ORG_POOL_COUNTS));
+
+        // Every instance answers GET .../workloads from its own copy: at most 1,000 workloads an org, small records.
+        builder.addGlobalStore(
+                Stores.timestampedKeyValueStoreBuilder(
+                                Stores.persistentTimestampedKeyValueStore(StoreNames.WORKLOAD_STATUSES),
+                                Serdes.String(),
+                                JsonSerde.of(WorkloadStatus.class))
+                        .withLoggingDisabled(),
+                Topics.WORKLOAD_STATUS.name(),
+                Consumed.with(Serdes.String(), Serdes.ByteArray()),
+                () -> new GlobalStoreUpdater<>(Topics.WORKLOAD_STATUS, StoreNames.WORKLOAD_STATUSES));
 
         Inputs in = new Inputs(builder, SERVICE, partitions, clock, new ForbiddenRequestAudit(clock));
         RequestReader reader = new RequestReader();

@@ -20,6 +20,8 @@ public final class StoreNames {
     public static final String UNVALIDATED = "unvalidated-pools";
     /** Global: instance type name → {@code InstanceType}, the capacity-service's catalogue. */
     public static final String INSTANCE_TYPES = "instance-types";
+    /** Global: {@code <org>/<workload>} → {@code WorkloadStatus}, the demand planner's verdicts (REST's workloads). */
+    public static final String WORKLOAD_STATUSES = "workload-statuses";
     /** {@code <org>/<pool>} → its conditions as last published, compactly (the {@code nodepool_pools} gauges). */
     public static final String POOL_CONDITIONS = "pool-conditions";
     /** {@code <org>} → its pools in this task's partition (the pool count quota). */

@@ -277,7 +277,8 @@ public final class Fixtures {
                 r.deliveryError(),
                 r.stagingError(),
                 verdicts,
-                disruption);
+                disruption,
+                r.pendingDemand());
     }
 
     /** The view with quota's verdict changed in its summary. */
@@ -343,6 +344,7 @@ public final class Fixtures {
                 removal,
                 delivery,
                 staging,
+                null,
                 null,
                 null);
     }

@@ -824,6 +824,20 @@ class ManifestValidatorTest {
         }
 
         @Test
+        void shouldAcceptAWeightAndAConsolidateAfterAndRejectThemOutOfBounds() {
+            ObjectNode good = manifest();
+            ((ObjectNode) good.get("spec")).put("weight", 100);
+            ((ObjectNode) good.get("spec")).set("disruption", json("{\"consolidateAfter\": \"1m30s\"}"));
+            assertThat(ManifestValidator.validate(good)).isEmpty();
+
+            ObjectNode bad = manifest();
+            ((ObjectNode) bad.get("spec")).put("weight", 101);
+            ((ObjectNode) bad.get("spec")).set("disruption", json("{\"consolidateAfter\": \"soon\"}"));
+            assertCauses(bad)
+                    .contains(tuple(INVALID, "spec.weight"), tuple(INVALID, "spec.disruption.consolidateAfter"));
+        }
+
+        @Test
         void shouldRejectMoreThanFiftyBudgets() {
             assertCauses(withBudgets("[" + "{\"nodes\": \"1\"},".repeat(50) + "{\"nodes\": \"1\"}]"))
                     .containsExactly(tuple(TOO_MANY, "spec.disruption.budgets"));

@@ -44,6 +44,7 @@ import com.coreweave.nodepool.schema.resource.Node.Phase;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolStatus;
+import com.coreweave.nodepool.schema.resource.PendingDemand;
 import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Event;
@@ -155,6 +156,35 @@ class StatusProjectorTest {
         assertThat(PoolView.eventsIn(before.getBytes(StandardCharsets.UTF_8)))
                 .as("a view stored before events moved into it")
                 .isEqualTo(PoolEvents.EMPTY);
+    }
+
+    @Test
+    void anAutoscalingPoolsPendingDemandIsOnItsStatus() {
+        NodePoolReconciled r = reconciled(GEN_1, "profile-1");
+        PoolView view = PoolView.of(accepted(spec().build()))
+                .withReconciled(new NodePoolReconciled(
+                        r.pool(),
+                        r.targetNodes(),
+                        r.currentNodes(),
+                        r.inProgress(),
+                        r.removing(),
+                        r.nodeProfile(),
+                        r.pendingNodeConfiguration(),
+                        r.nodeConfigurationRevisions(),
+                        r.deleting(),
+                        r.nodesRemoved(),
+                        r.disabled(),
+                        r.disabledMessage(),
+                        r.at(),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        new PendingDemand(3, 1)));
+
+        assertThat(status(view).pendingDemand()).isEqualTo(new PendingDemand(3, 1));
+        assertThat(status(healthy()).pendingDemand()).isNull();
     }
 
     @Test

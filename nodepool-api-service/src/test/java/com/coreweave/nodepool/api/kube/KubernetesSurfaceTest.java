@@ -40,7 +40,8 @@ class KubernetesSurfaceTest {
                 "np-1",
                 null,
                 null,
-                new DisruptionStatus(1, null));
+                new DisruptionStatus(1, null),
+                null);
         return NodePool.of(new ObjectMeta("p", "u", 1L, "7", CREATED, null, null, null), spec, status);
     }
 

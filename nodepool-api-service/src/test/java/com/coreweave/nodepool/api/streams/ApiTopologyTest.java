@@ -165,6 +165,7 @@ class ApiTopologyTest {
                         null,
                         null,
                         new Verdicts(Conditions.Quota.UNDER, "NodePool is within instance type quota.", null, null, 0),
+                        null,
                         null)));
         NodePool afterQuota = lastStatus();
 

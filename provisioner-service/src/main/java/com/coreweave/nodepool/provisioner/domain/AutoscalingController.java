@@ -8,6 +8,7 @@ import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -21,6 +22,10 @@ import java.util.List;
  * concurrent edit wins, and quota and capacity decide the new target as they decide anyone's. It asks once per version
  * of the pool (a refused request, say because the user wrote the pool meanwhile, is asked again on the next version)
  * and only while the pool is settled at its target.
+ *
+ * <p>Pending demand from the demand planner comes first ({@link DemandAutoscaler}): it sizes the pool from the nodes
+ * its pending workloads need, from 0 and back; idle nodes beyond what demand waits for are consolidated after
+ * {@code spec.disruption.consolidateAfter} (Karpenter's name; {@code scaleDownUnneededTime} when unset).
  */
 final class AutoscalingController {
 
@@ -37,8 +42,11 @@ final class AutoscalingController {
                 || !pool.valid()
                 // A later generation that was not applied waits for its author: applying over it would discard the
                 // edit.
-                || pool.accepted().lastValid() != null
-                || version(pool).equals(pool.autoscaledVersion())) {
+                || pool.accepted().lastValid() != null) {
+            return;
+        }
+        DemandAutoscaler.recordVerdict(pool);
+        if (version(pool).equals(pool.autoscaledVersion()) || DemandAutoscaler.scale(pool)) {
             return;
         }
         int target = spec.target();
@@ -75,12 +83,18 @@ final class AutoscalingController {
                             + " (maxNodes " + max + ").");
             return;
         }
-        if (target <= min || idleSince.isEmpty()) {
+        // Idle nodes pending demand waits for are kept.
+        int reserved = pool.demand().pendingNodes();
+        if (target <= min || idleSince.size() <= reserved) {
             return;
         }
-        long unneeded = idleSince.stream()
-                .filter(t -> !t.plus(policy.scaleDownUnneededTime()).isAfter(pool.now()))
-                .count();
+        Duration consolidateAfter =
+                spec.consolidateAfter() == null ? policy.scaleDownUnneededTime() : spec.consolidateAfter();
+        long unneeded = Math.min(
+                idleSince.size() - reserved,
+                idleSince.stream()
+                        .filter(t -> !t.plus(consolidateAfter).isAfter(pool.now()))
+                        .count());
         int next = (int) Math.max(min, target - unneeded);
         if (next < target) {
             ask(
@@ -88,13 +102,13 @@ final class AutoscalingController {
                     next,
                     CwEvent.ScaleDown,
                     unneeded + " node(s) idle for "
-                            + policy.scaleDownUnneededTime().toSeconds() + "s or more: targetNodes " + target + " -> "
+                            + consolidateAfter.toSeconds() + "s or more: targetNodes " + target + " -> "
                             + next
                             + " (minNodes " + min + ").");
             return;
         }
         pool.autoscaleAt(
-                idleSince.stream().min(Instant::compareTo).orElseThrow().plus(policy.scaleDownUnneededTime()));
+                idleSince.stream().min(Instant::compareTo).orElseThrow().plus(consolidateAfter));
     }
 
     /** Since when the node has been busy or idle as it is now: its last activity change, or its registration. */
@@ -108,7 +122,7 @@ final class AutoscalingController {
         return registered == null || changed != null && changed.isAfter(registered) ? changed : registered;
     }
 
-    private static void ask(WorkingPool pool, int target, CwEvent event, String why) {
+    static void ask(WorkingPool pool, int target, CwEvent event, String why) {
         NodePool accepted = pool.accepted().nodePool();
         ObjectMeta meta = accepted.metadata();
         ObjectMeta precondition = new ObjectMeta(

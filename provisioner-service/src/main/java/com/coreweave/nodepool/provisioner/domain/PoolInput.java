@@ -9,6 +9,7 @@ import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.NodeDeletionRequested;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
+import com.coreweave.nodepool.schema.events.PoolDemand;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
 
 /** What reaches the provisioner about one pool, from each of the topics it reads. */
@@ -43,4 +44,7 @@ public sealed interface PoolInput {
 
     /** A user's cordon, labels, annotations, taints or eviction of one node, from {@code node-change-requested}. */
     record ChangeRequested(NodeChangeRequested request) implements PoolInput {}
+
+    /** The pending demand the demand planner gives the pool, from {@code pool-demand-planned}. */
+    record DemandPlanned(PoolDemand demand) implements PoolInput {}
 }

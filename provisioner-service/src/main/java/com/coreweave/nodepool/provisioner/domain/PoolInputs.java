@@ -44,6 +44,8 @@ final class PoolInputs {
                 onPool(state, now, pool -> HealthController.onDeletion(pool, deletion.request()));
             case PoolInput.ChangeRequested change ->
                 onPool(state, now, pool -> UserChanges.onChange(pool, change.request()));
+            case PoolInput.DemandPlanned planned ->
+                onPool(state, now, pool -> pool.changeDemand(pool.demand().withDemand(planned.demand())));
         };
     }
 
@@ -59,8 +61,9 @@ final class PoolInputs {
 
     private static Outcome onSpec(PoolState state, NodePoolAccepted received, Instant now) {
         if (received == null) {
-            // The pool is gone for good; the ledger frees whatever it still held for it when the tombstone reaches it.
-            return Outcome.unchanged(null);
+            // The pool is gone for good; the ledger frees whatever it still held for it when the tombstone reaches it,
+            // and the demand planner stops asking it for nodes.
+            return new Outcome(null, List.of(), List.of(), List.of(), DemandOffers.withdrawal(state));
         }
         NodePoolAccepted accepted = kept(received);
         if (state == null) {

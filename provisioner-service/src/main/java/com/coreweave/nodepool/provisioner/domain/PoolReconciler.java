@@ -76,6 +76,7 @@ public final class PoolReconciler {
         lifecycle.applyPoolMetadata(pool);
         scaling.reconcile(pool);
         AutoscalingController.autoscale(pool, policy);
+        DemandOffers.offer(pool);
         PoolSummary.summarize(pool);
         return pool.outcome();
     }
@@ -90,7 +91,8 @@ public final class PoolReconciler {
                 next.state(),
                 concat(first.facts(), next.facts()),
                 concat(first.events(), next.events()),
-                concat(first.requests(), next.requests()));
+                concat(first.requests(), next.requests()),
+                next.offer() != null ? next.offer() : first.offer());
     }
 
     /**
@@ -119,7 +121,8 @@ public final class PoolReconciler {
         }
         return kept.size() == facts.size()
                 ? outcome
-                : new Outcome(outcome.state(), List.copyOf(kept), outcome.events(), outcome.requests());
+                : new Outcome(
+                        outcome.state(), List.copyOf(kept), outcome.events(), outcome.requests(), outcome.offer());
     }
 
     /** A node's boot on one grant. */

@@ -28,6 +28,7 @@ import java.util.stream.Stream;
  *   <li>The last delivery failure of a granted machine: null once a node was delivered after it.
  *   <li>Its recent voluntary disruptions, the replacements they still wait for, and what its budgets hold back
  *       ({@link DisruptionLog}, bounded whatever the pool's size).
+ *   <li>What the demand planner last gave it and what it last offered the planner ({@link DemandState}).
  *   <li>It is stored split: its nodes, grants and released grant ids each under a key of their own ({@code PoolShape}).
  * </ul>
  */
@@ -46,7 +47,8 @@ public record PoolState(
         Instant autoscaleAt,
         List<String> handledRequests,
         String deliveryError,
-        DisruptionLog disruptions) {
+        DisruptionLog disruptions,
+        DemandState demand) {
 
     /** A scaling in progress: up to the target, down to it, or down to nothing for a deletion. */
     public enum Scaling {
@@ -60,6 +62,7 @@ public record PoolState(
         releasedGrants = releasedGrants == null ? List.of() : List.copyOf(releasedGrants);
         handledRequests = handledRequests == null ? List.of() : List.copyOf(handledRequests);
         disruptions = disruptions == null ? DisruptionLog.EMPTY : disruptions;
+        demand = demand == null ? DemandState.NONE : demand;
     }
 
     public static PoolState of(NodePoolAccepted accepted, CapacityChecked capacity) {
@@ -78,7 +81,8 @@ public record PoolState(
                 null,
                 List.of(),
                 null,
-                DisruptionLog.EMPTY);
+                DisruptionLog.EMPTY,
+                DemandState.NONE);
     }
 
     @JsonIgnore
@@ -115,7 +119,8 @@ public record PoolState(
                 autoscaleAt,
                 handledRequests,
                 deliveryError,
-                disruptions);
+                disruptions,
+                demand);
     }
 
     public PoolState withCapacity(CapacityChecked next, List<Long> released) {
@@ -134,7 +139,8 @@ public record PoolState(
                 autoscaleAt,
                 handledRequests,
                 deliveryError,
-                disruptions);
+                disruptions,
+                demand);
     }
 
     /**
@@ -157,7 +163,8 @@ public record PoolState(
                 autoscaleAt,
                 handledRequests,
                 deliveryError,
-                disruptions);
+                disruptions,
+                demand);
     }
 
     /** The spec changed: the failure streak and a disabled flag start over. */
@@ -177,6 +184,7 @@ public record PoolState(
                 autoscaleAt,
                 handledRequests,
                 deliveryError,
-                disruptions);
+                disruptions,
+                demand);
     }
 }

@@ -2,10 +2,12 @@ package com.coreweave.nodepool.provisioner.domain;
 
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
+import com.coreweave.nodepool.schema.events.PoolDemand;
 import com.coreweave.nodepool.schema.events.Verdicts;
 import com.coreweave.nodepool.schema.resource.DisruptionStatus;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationRevision;
+import com.coreweave.nodepool.schema.resource.PendingDemand;
 import com.coreweave.nodepool.schema.resource.PendingNodeConfiguration;
 import java.util.Collection;
 import java.util.List;
@@ -58,7 +60,8 @@ final class PoolSummary {
                 pool.deliveryError(),
                 error(pool.nodes(), ReconfigureReboots::retrying),
                 verdicts(pool),
-                disruption(pool));
+                disruption(pool),
+                pendingDemand(pool));
         NodePoolReconciled last = pool.lastReconciled();
         if (last == null || !next.equals(last.at(pool.now()))) {
             pool.summary(next);
@@ -88,6 +91,14 @@ final class PoolSummary {
     private static Verdicts verdicts(WorkingPool pool) {
         CapacityChecked capacity = decidedForThisIncarnation(pool);
         return capacity == null ? null : Verdicts.of(capacity);
+    }
+
+    /** The demand the planner gives the pool, for its status; null when there is none. */
+    private static PendingDemand pendingDemand(WorkingPool pool) {
+        PoolDemand demand = pool.demand().demand();
+        return demand == null || demand.nodes() == 0 && demand.workloads() == 0
+                ? null
+                : new PendingDemand(demand.nodes(), demand.workloads());
     }
 
     /** Capacity's last decision, if it was about this incarnation of the pool. */

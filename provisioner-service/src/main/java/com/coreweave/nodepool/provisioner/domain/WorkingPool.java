@@ -8,6 +8,7 @@ import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodePoolRequested;
+import com.coreweave.nodepool.schema.events.PoolOffer;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.resource.CwEvent;
@@ -48,6 +49,8 @@ final class WorkingPool {
     private final List<String> handledRequests;
     private String deliveryError;
     private DisruptionLog disruptions;
+    private DemandState demand;
+    private PoolOffer offer;
     private final List<NodeFact> facts = new ArrayList<>();
     private final List<RecordedEvent> events = new ArrayList<>();
     private final List<CloudEvent<NodePoolRequested>> requests = new ArrayList<>();
@@ -69,6 +72,7 @@ final class WorkingPool {
         this.handledRequests = new ArrayList<>(state.handledRequests());
         this.deliveryError = state.deliveryError();
         this.disruptions = state.disruptions();
+        this.demand = state.demand();
     }
 
     Outcome outcome() {
@@ -88,10 +92,12 @@ final class WorkingPool {
                         autoscaleAt,
                         handledRequests,
                         deliveryError,
-                        disruptions),
+                        disruptions,
+                        demand),
                 List.copyOf(facts),
                 List.copyOf(events),
-                List.copyOf(requests));
+                List.copyOf(requests),
+                offer);
     }
 
     Instant now() {
@@ -338,6 +344,22 @@ final class WorkingPool {
     /** When the autoscaler looks at the pool again; null when nothing it waits for is due. */
     void autoscaleAt(Instant next) {
         autoscaleAt = next;
+    }
+
+    // ---- demand
+
+    DemandState demand() {
+        return demand;
+    }
+
+    void changeDemand(DemandState next) {
+        demand = next;
+    }
+
+    /** An offer to send the demand planner: the pool's offer changed. */
+    void offer(PoolOffer next) {
+        offer = next;
+        demand = demand.withOffered(next);
     }
 
     // ---- disruption budgets

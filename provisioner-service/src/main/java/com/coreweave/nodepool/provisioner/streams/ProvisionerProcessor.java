@@ -160,5 +160,10 @@ class ProvisionerProcessor implements Processor<String, PoolInput, String, Outbo
         outcome.requests()
                 .forEach(request ->
                         context.forward(new Record<>(key, Outbound.to(Topics.NODEPOOL_REQUESTED, request), timestamp)));
+        if (outcome.offer() != null) {
+            // Keyed by org: the demand planner plans an org's pools together.
+            context.forward(
+                    new Record<>(outcome.offer().org(), Outbound.to(Topics.POOL_OFFERED, outcome.offer()), timestamp));
+        }
     }
 }

@@ -3,6 +3,7 @@ package com.coreweave.nodepool.provisioner.streams;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.streams.ProcessorLayers;
+import com.coreweave.nodepool.kit.streams.io.GlobalStoreUpdater;
 import com.coreweave.nodepool.kit.streams.io.Inputs;
 import com.coreweave.nodepool.kit.streams.io.Interpretation;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
@@ -13,6 +14,8 @@ import com.coreweave.nodepool.provisioner.domain.PoolInput;
 import com.coreweave.nodepool.provisioner.domain.PoolReconciler;
 import com.coreweave.nodepool.provisioner.domain.PoolState;
 import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
+import com.coreweave.nodepool.schema.events.FleetAvailability;
+import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
 import com.coreweave.nodepool.schema.topics.Topics;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,10 +23,13 @@ import jakarta.enterprise.inject.Produces;
 import java.time.Clock;
 import java.time.Duration;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -31,7 +37,8 @@ import org.apache.kafka.streams.state.Stores;
  * configuration requests, node alerts, node deletion requests and users' node changes of a pool (all keyed
  * {@code <org>/<pool>}, so co-partitioned) meet in one {@link ProvisionerProcessor} per partition, which owns the
  * pool's nodes and writes {@code nodepool-nodes-changed} and {@code nodepool-event-recorded}. Upstream releases
- * (written to every partition) reach every task.
+ * (written to every partition) reach every task. A second sub-topology, the demand planner ({@link DemandPlanner}),
+ * turns pending workloads into each autoscaling pool's demand.
  */
 @ApplicationScoped
 public class ProvisionerTopology {
@@ -96,6 +103,8 @@ public class ProvisionerTopology {
         KStream<String, PoolInput> changes = in.read(
                         Topics.NODE_CHANGE_REQUESTED, Interpretation.asIs(), Topics.NODE_CHANGE_REQUESTED_DLQ.name())
                 .mapValues(PoolInput.ChangeRequested::new, Named.as("as-change"));
+        KStream<String, PoolInput> demands =
+                in.read(Topics.POOL_DEMAND_PLANNED).mapValues(PoolInput.DemandPlanned::new, Named.as("as-demand"));
         KStream<String, PoolInput> releases = in.read(Topics.NODE_RELEASE_PUBLISHED)
                 .filter((train, release) -> release != null, Named.as("present-release"))
                 .mapValues(PoolInput.ReleasePublished::new, Named.as("as-release"));
@@ -107,6 +116,7 @@ public class ProvisionerTopology {
                 .merge(alerts, Named.as("merge-alerts"))
                 .merge(deletions, Named.as("merge-deletions"))
                 .merge(changes, Named.as("merge-changes"))
+                .merge(demands, Named.as("merge-demands"))
                 .merge(releases, Named.as("merge-releases"))
                 .process(
                         () -> new ProvisionerProcessor(policy, timerInterval, clock),
@@ -116,6 +126,60 @@ public class ProvisionerTopology {
                         StoreNames.TIMERS,
                         StoreNames.RELEASES);
         Outbound.route(outputs, "write-outputs");
+        demandPlanner(builder, in, partitions, clock);
         return builder.build();
+    }
+
+    /**
+     * The second sub-topology: workloads re-keyed by org meet the autoscaling pools' offers (written keyed by org) in
+     * one {@link DemandPlanner} per partition, with the fleet's availability and the catalogue as global stores.
+     */
+    private static void demandPlanner(StreamsBuilder builder, Inputs in, int partitions, Clock clock) {
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(StoreNames.DEMAND_WORKLOADS),
+                Serdes.String(),
+                JsonSerde.of(PlannedWorkload.class)));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(StoreNames.DEMAND_POOLS),
+                Serdes.String(),
+                JsonSerde.of(PlannedPool.class)));
+        // Global stores are restored from their topic, so they keep no changelog.
+        builder.addGlobalStore(
+                Stores.timestampedKeyValueStoreBuilder(
+                                Stores.persistentTimestampedKeyValueStore(StoreNames.FLEET_AVAILABILITY),
+                                Serdes.String(),
+                                JsonSerde.of(FleetAvailability.class))
+                        .withLoggingDisabled(),
+                Topics.FLEET_AVAILABILITY.name(),
+                Consumed.with(Serdes.String(), Serdes.ByteArray()),
+                () -> new GlobalStoreUpdater<>(Topics.FLEET_AVAILABILITY, StoreNames.FLEET_AVAILABILITY));
+        builder.addGlobalStore(
+                Stores.timestampedKeyValueStoreBuilder(
+                                Stores.persistentTimestampedKeyValueStore(StoreNames.INSTANCE_TYPES),
+                                Serdes.String(),
+                                JsonSerde.of(InstanceType.class))
+                        .withLoggingDisabled(),
+                Topics.INSTANCE_TYPE_CATALOGUED.name(),
+                Consumed.with(Serdes.String(), Serdes.ByteArray()),
+                () -> new GlobalStoreUpdater<>(Topics.INSTANCE_TYPE_CATALOGUED, StoreNames.INSTANCE_TYPES));
+        KStream<String, DemandInput> workloads = in.read(
+                        Topics.WORKLOAD_PENDING, Interpretation.asIs(), Topics.WORKLOAD_PENDING_DLQ.name())
+                .map(
+                        (key, event) ->
+                                KeyValue.pair(event.data().org(), DemandInput.workload(event.type(), event.data())),
+                        Named.as("workload-by-org"))
+                .repartition(Repartitioned.with(Serdes.String(), JsonSerde.of(DemandInput.class))
+                        .withName("workload-pending-by-org")
+                        .withNumberOfPartitions(partitions));
+        KStream<String, DemandInput> offers =
+                in.read(Topics.POOL_OFFERED).mapValues(DemandInput::offer, Named.as("as-offer"));
+        KStream<String, Outbound> planned = workloads
+                .merge(offers, Named.as("merge-offers"))
+                .process(
+                        () -> new DemandPlanner(clock),
+                        Named.as("demand-planner"),
+                        StoreNames.DEMAND_WORKLOADS,
+                        StoreNames.DEMAND_POOLS);
+        Outbound.route(planned, "write-plans");
     }
 }

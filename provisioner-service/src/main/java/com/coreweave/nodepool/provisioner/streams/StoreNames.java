@@ -23,4 +23,19 @@ public final class StoreNames {
     public static final String TIMERS = "provisioner-timers";
     /** release train → the newest {@code NodeReleasePublished} of it; every task keeps all of them. */
     public static final String RELEASES = "provisioner-node-releases";
+
+    /**
+     * {@code <org>/<workload>} → {@code PlannedWorkload}: each pending workload of an org the demand planner holds,
+     * with when it arrived and the verdict last published; the planner scans {@code <org>/}.
+     */
+    public static final String DEMAND_WORKLOADS = "provisioner-demand-workloads";
+    /**
+     * {@code <org>/<pool>} → {@code PlannedPool}: each autoscaling pool's offer to the planner and the demand last
+     * given it.
+     */
+    public static final String DEMAND_POOLS = "provisioner-demand-pools";
+    /** {@code <zone>/<instanceType>} → {@code FleetAvailability}: a global store of {@code fleet-availability}. */
+    public static final String FLEET_AVAILABILITY = "provisioner-fleet-availability";
+    /** {@code <instanceType>} → {@code InstanceType}: a global store of the catalogue. */
+    public static final String INSTANCE_TYPES = "provisioner-instance-types";
 }

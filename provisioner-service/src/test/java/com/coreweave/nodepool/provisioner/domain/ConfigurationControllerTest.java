@@ -363,6 +363,7 @@ class ConfigurationControllerTest {
                 null,
                 List.of(),
                 null,
+                null,
                 null);
 
         pool.release(STABLE_NEXT);

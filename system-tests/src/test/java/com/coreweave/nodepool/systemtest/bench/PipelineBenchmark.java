@@ -2,6 +2,7 @@ package com.coreweave.nodepool.systemtest.bench;
 
 import static com.coreweave.nodepool.systemtest.bench.Phases.log;
 
+import com.coreweave.nodepool.schema.topics.Topics;
 import com.coreweave.nodepool.systemtest.bench.BenchClient.Answer;
 import com.coreweave.nodepool.systemtest.bench.PoolTracker.Trace;
 import com.coreweave.nodepool.systemtest.bench.ReportTables.Row;
@@ -70,6 +71,9 @@ public final class PipelineBenchmark {
     private final int lists = Settings.integer("lists", 20);
     private final int converge1 = Settings.integer("converge-small", 20);
     private final int converge8 = Settings.integer("converge-large", 10);
+    /** Autoscaling pools at 0 brought to one node by a published WorkloadPending (3d). */
+    private final int convergeDemand = Settings.integer("converge-demand", 10);
+
     private final int largeNodes = Settings.integer("converge-large-nodes", 8);
     private final int replays = Settings.integer("replays", 30);
     private final int deletes = Settings.integer("deletes", 20);
@@ -219,8 +223,8 @@ public final class PipelineBenchmark {
         for (int i = 1; i <= rest; i++) {
             plan(DEMO_ORG, restLedger(i), 1);
         }
-        if (converge1 + converge8 > 0) {
-            plan(DEMO_ORG, convergeLedger, converge1 + converge8 * largeNodes);
+        if (converge1 + converge8 + convergeDemand > 0) {
+            plan(DEMO_ORG, convergeLedger, converge1 + converge8 * largeNodes + convergeDemand);
         }
         for (int i = 0; i < warmupTopic; i++) {
             plan(org(i), pipelineLedgers.get(i % pipelineLedgers.size()), pipelineNodes);
@@ -475,9 +479,77 @@ public final class PipelineBenchmark {
     }
 
     /** POST → first nodepool-status showing AtTarget/TargetMet with all nodes, one pool at a time. */
-    private void convergence() {
+    private void convergence() throws Exception {
         convergeRun("3a", 1, converge1, "1-node pools");
         convergeRun("3b", largeNodes, converge8, largeNodes + "-node pools");
+        demandRun("3d", convergeDemand);
+    }
+
+    /**
+     * Demand → TargetMet: an autoscaling pool at 0 nodes, then a {@code WorkloadPending} of one pod for it published
+     * straight to {@code workload-pending}; timed from the publish to the pool's status TargetMet with the node (the
+     * demand planner, the autoscaler's APPLY, then the path of 3a). Each workload selects its own pool by the node-pool
+     * label, so an earlier pool's idle node does not serve it; each is gone once measured.
+     */
+    private void demandRun(String id, int count) throws Exception {
+        if (count == 0) {
+            return;
+        }
+        Samples total = new Samples();
+        String[] ledger = convergeLedger.split("/");
+        try (KafkaProducer<String, String> producer = Requests.producer(stack.bootstrapServers())) {
+            for (int i = 1; i <= count; i++) {
+                String name = String.format(Locale.ROOT, "bd-%04d", i);
+                String key = DEMO_ORG + "/" + name;
+                Trace empty = tracker.expect(key, 0);
+                Answer answer = client.post(
+                        api, BenchClient.POOLS, DEMO_TOKEN, """
+                        {"apiVersion":"compute.coreweave.com/v1alpha1","kind":"NodePool","metadata":{"name":"%s"},\
+                        "spec":{"region":"%s","instanceType":"%s","autoscaling":true,"minNodes":0,"targetNodes":0}}""".formatted(name, ledger[0], ledger[1]), null);
+                if (answer.code() != 201 || tracker.await(empty, t -> t.targetMet, Duration.ofSeconds(60)) == 0) {
+                    total.error();
+                    noteError("POST " + name, answer);
+                    continue;
+                }
+                Trace trace = tracker.expect(key, 1);
+                String workload = "bw-" + runId + "-" + i;
+                long sent = System.nanoTime();
+                producer.send(new ProducerRecord<>(
+                                Topics.WORKLOAD_PENDING.name(),
+                                DEMO_ORG + "/" + workload,
+                                workloadEvent(workload, "WorkloadPending", """
+                                        {"org":"demo","name":"%s","pods":1,"needs":{"instanceType":"%s","zone":"%s",\
+                                        "nodeSelector":{"compute.coreweave.com/node-pool":"%s"}}}""".formatted(
+                                                workload, ledger[1], ledger[0], name))))
+                        .get();
+                long met = tracker.await(trace, t -> t.targetMet, Duration.ofSeconds(60));
+                if (met == 0) {
+                    total.error();
+                    notes.add("pool " + name + " did not reach TargetMet within 60 s of its workload");
+                } else {
+                    total.add(met - sent);
+                }
+                producer.send(new ProducerRecord<>(
+                                Topics.WORKLOAD_PENDING.name(),
+                                DEMO_ORG + "/" + workload,
+                                workloadEvent(
+                                        workload, "WorkloadGone", "{\"org\":\"demo\",\"name\":\"" + workload + "\"}")))
+                        .get();
+            }
+        }
+        rows.add(new Row(
+                id,
+                "WorkloadPending published → status TargetMet, autoscaling pools at 0 → 1 node (one at a time)",
+                total.count(),
+                total,
+                "–",
+                errors(total) + "; compare 3a (POST → TargetMet)"));
+    }
+
+    private String workloadEvent(String workload, String type, String data) {
+        return """
+                {"specversion":"1.0","id":"bench-%s-%s-%s","source":"benchmark","type":"%s",\
+                "subject":"demo/%s","datacontenttype":"application/json","data":%s}""".formatted(runId, workload, type, type, workload, data);
     }
 
     private final List<String> smallConverged = new ArrayList<>();

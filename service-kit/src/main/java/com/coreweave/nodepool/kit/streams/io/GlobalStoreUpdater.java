@@ -1,4 +1,4 @@
-package com.coreweave.nodepool.api.streams;
+package com.coreweave.nodepool.kit.streams.io;
 
 import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.Topic;
@@ -15,7 +15,7 @@ import org.jboss.logging.Logger;
  * what the store held: a global store cannot dead-letter, so the topic's owner dead-letters it (docs/flow.md). Kafka
  * Streams runs this on restore too, so a refused record never reaches the store.
  */
-final class GlobalStoreUpdater<V> implements Processor<String, byte[], Void, Void> {
+public final class GlobalStoreUpdater<V> implements Processor<String, byte[], Void, Void> {
 
     private static final Logger LOG = Logger.getLogger(GlobalStoreUpdater.class);
 
@@ -24,7 +24,7 @@ final class GlobalStoreUpdater<V> implements Processor<String, byte[], Void, Voi
     private ProcessorContext<Void, Void> context;
     private TimestampedKeyValueStore<String, V> store;
 
-    GlobalStoreUpdater(Topic<?, V> topic, String storeName) {
+    public GlobalStoreUpdater(Topic<?, V> topic, String storeName) {
         this.topic = topic;
         this.storeName = storeName;
     }

@@ -1,0 +1,161 @@
+package com.coreweave.nodepool.provisioner.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.coreweave.nodepool.provisioner.domain.DemandPlan;
+import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
+import com.coreweave.nodepool.schema.Json;
+import com.coreweave.nodepool.schema.events.PoolDemand;
+import com.coreweave.nodepool.schema.events.PoolOffer;
+import com.coreweave.nodepool.schema.events.WorkloadStatus;
+import com.coreweave.nodepool.schema.topics.DeadLetters;
+import com.coreweave.nodepool.schema.topics.Topics;
+import com.coreweave.nodepool.testing.StreamsDriver;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The demand planner's wiring without a broker: workloads re-keyed by org meet the pools' offers, a pool is given its
+ * demand and a workload its verdict, only on a change, and an org's 1,001st workload is dead-lettered with the reason.
+ */
+class DemandPlannerTopologyTest {
+
+    static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");
+
+    StreamsDriver driver;
+
+    @BeforeEach
+    void start() {
+        var policy = new ProvisioningPolicy(
+                Duration.ofSeconds(5),
+                0.0,
+                0,
+                Set.of(),
+                3,
+                Duration.ofSeconds(30),
+                1,
+                ProvisioningPolicy.SCALE_UP_AFTER,
+                ProvisioningPolicy.SCALE_DOWN_UNNEEDED_TIME);
+        driver = StreamsDriver.start(
+                "demand-planner-topology-test",
+                T0,
+                clock -> ProvisionerTopology.build(policy, Duration.ofMillis(500), 1, clock));
+    }
+
+    @AfterEach
+    void stop() {
+        driver.close();
+    }
+
+    void offer(String pool) {
+        driver.pipeJson(
+                Topics.POOL_OFFERED,
+                "demo",
+                new PoolOffer(
+                        "demo",
+                        pool,
+                        false,
+                        "gd-8xa100-i128",
+                        "US-EAST-04A",
+                        Map.of(),
+                        List.of(),
+                        0,
+                        10,
+                        0,
+                        0,
+                        0,
+                        0,
+                        false));
+    }
+
+    /** The planner's next look at the orgs that changed. */
+    void plan() {
+        driver.elapse(DemandPlanner.PLAN_INTERVAL);
+    }
+
+    void pending(String workload, int pods) {
+        driver.bytesInput(Topics.WORKLOAD_PENDING)
+                .pipeInput("demo/" + workload, """
+                        {"specversion":"1.0","id":"%s","source":"scheduler/test","type":"WorkloadPending",\
+                        "subject":"demo/%s","data":{"org":"demo","name":"%s","pods":%d,\
+                        "needs":{"instanceType":"gd-8xa100-i128"}}}""".formatted(workload, workload, workload, pods)
+                        .getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aPendingWorkloadGivesTheFittingPoolItsDemandAndItselfAVerdictOnlyWhenTheyChange() {
+        offer("train");
+        plan();
+        assertThat(driver.values(Topics.POOL_DEMAND_PLANNED))
+                .as("no demand, nothing to say")
+                .isEmpty();
+
+        pending("job", 2);
+        plan();
+
+        assertThat(driver.values(Topics.POOL_DEMAND_PLANNED))
+                .singleElement()
+                .extracting(PoolDemand::pool, PoolDemand::nodes, PoolDemand::names)
+                .containsExactly("train", 2, List.of("job"));
+        assertThat(driver.values(Topics.WORKLOAD_STATUS))
+                .singleElement()
+                .extracting(WorkloadStatus::pool, WorkloadStatus::reason)
+                .containsExactly("train", DemandPlan.WAITING_FOR_NODES);
+
+        pending("job", 2);
+        driver.elapse(DemandPlanner.REPLAN_INTERVAL);
+        assertThat(driver.values(Topics.POOL_DEMAND_PLANNED))
+                .as("the same plan again")
+                .isEmpty();
+        assertThat(driver.values(Topics.WORKLOAD_STATUS)).isEmpty();
+
+        driver.pipeJson(Topics.POOL_OFFERED, "demo", PoolOffer.withdrawn("demo", "train"));
+        plan();
+        assertThat(driver.values(Topics.POOL_DEMAND_PLANNED))
+                .singleElement()
+                .isEqualTo(PoolDemand.none("demo", "train"));
+        assertThat(driver.values(Topics.WORKLOAD_STATUS))
+                .singleElement()
+                .extracting(WorkloadStatus::reason)
+                .isEqualTo(DemandPlan.NO_POOL_FITS);
+    }
+
+    @Test
+    void aBurstOfAThousandWorkloadsIsPlannedOnceAndTheOrgsNextOneIsDeadLetteredWithTheReason() {
+        for (int i = 0; i < DemandPlanner.MAX_WORKLOADS_PER_ORG; i++) {
+            pending("job-" + i, 1);
+        }
+        plan();
+        assertThat(driver.values(Topics.WORKLOAD_STATUS))
+                .as("a burst is planned once")
+                .hasSize(DemandPlanner.MAX_WORKLOADS_PER_ORG);
+
+        pending("one-too-many", 1);
+        plan();
+
+        List<TestRecord<String, String>> dead =
+                driver.output(Topics.WORKLOAD_PENDING_DLQ).readRecordsToList();
+        assertThat(dead).singleElement().satisfies(record -> {
+            assertThat(record.key()).isEqualTo("demo/one-too-many");
+            assertThat(header(record, DeadLetters.REASON)).contains("1000 workloads waiting");
+        });
+        assertThat(driver.values(Topics.WORKLOAD_STATUS)).isEmpty();
+    }
+
+    static String header(TestRecord<String, String> record, String name) {
+        var header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    static byte[] json(Object value) {
+        return Json.bytes(value);
+    }
+}
