@@ -55,6 +55,7 @@ final class DemandPlanner implements Processor<String, DemandInput, String, Outb
     private final Clock clock;
     private ProcessorContext<String, Outbound> context;
     private KeyValueStore<String, PlannedWorkload> workloads;
+    private KeyValueStore<String, Integer> orgWorkloads;
     private KeyValueStore<String, PlannedPool> pools;
     private ReadOnlyKeyValueStore<String, ValueAndTimestamp<FleetAvailability>> fleet;
     private ReadOnlyKeyValueStore<String, ValueAndTimestamp<InstanceType>> catalogue;
@@ -69,6 +70,7 @@ final class DemandPlanner implements Processor<String, DemandInput, String, Outb
     public void init(ProcessorContext<String, Outbound> context) {
         this.context = context;
         workloads = context.getStateStore(StoreNames.DEMAND_WORKLOADS);
+        orgWorkloads = context.getStateStore(StoreNames.DEMAND_ORG_WORKLOADS);
         pools = context.getStateStore(StoreNames.DEMAND_POOLS);
         fleet = context.getStateStore(StoreNames.FLEET_AVAILABILITY);
         catalogue = context.getStateStore(StoreNames.INSTANCE_TYPES);
@@ -121,12 +123,16 @@ final class DemandPlanner implements Processor<String, DemandInput, String, Outb
                 return false;
             }
             workloads.delete(key);
+            count(workload.org(), -1);
             forward(key, Outbound.tombstone(Topics.WORKLOAD_STATUS));
             return true;
         }
-        if (held == null && count(workload.org()) >= MAX_WORKLOADS_PER_ORG) {
-            deadLetter(record, workload);
-            return false;
+        if (held == null) {
+            if (count(workload.org(), 0) >= MAX_WORKLOADS_PER_ORG) {
+                deadLetter(record, workload);
+                return false;
+            }
+            count(workload.org(), 1);
         }
         workloads.put(
                 key,
@@ -152,15 +158,18 @@ final class DemandPlanner implements Processor<String, DemandInput, String, Outb
                         rejection, meta.topic(), meta.partition(), meta.offset(), ProvisionerTopology.SERVICE, clock)));
     }
 
-    private int count(String org) {
-        int n = 0;
-        try (KeyValueIterator<String, PlannedWorkload> it = workloads.prefixScan(PoolKey.orgPrefix(org), KEYS)) {
-            while (it.hasNext()) {
-                it.next();
-                n++;
+    /** The org's workloads, moved by {@code by} (a new one +1, a gone one -1, 0 to read). */
+    private int count(String org, int by) {
+        Integer held = orgWorkloads.get(org);
+        int next = (held == null ? 0 : held) + by;
+        if (by != 0) {
+            if (next <= 0) {
+                orgWorkloads.delete(org);
+            } else {
+                orgWorkloads.put(org, next);
             }
         }
-        return n;
+        return next;
     }
 
     /** Plans every org that has workloads: the fleet may have changed under them. */

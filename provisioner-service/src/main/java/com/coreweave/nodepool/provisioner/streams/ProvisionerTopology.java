@@ -140,6 +140,8 @@ public class ProvisionerTopology {
                 Serdes.String(),
                 JsonSerde.of(PlannedWorkload.class)));
         builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(StoreNames.DEMAND_ORG_WORKLOADS), Serdes.String(), Serdes.Integer()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(StoreNames.DEMAND_POOLS),
                 Serdes.String(),
                 JsonSerde.of(PlannedPool.class)));
@@ -179,6 +181,7 @@ public class ProvisionerTopology {
                         () -> new DemandPlanner(clock),
                         Named.as("demand-planner"),
                         StoreNames.DEMAND_WORKLOADS,
+                        StoreNames.DEMAND_ORG_WORKLOADS,
                         StoreNames.DEMAND_POOLS);
         Outbound.route(planned, "write-plans");
     }

@@ -29,6 +29,8 @@ public final class StoreNames {
      * with when it arrived and the verdict last published; the planner scans {@code <org>/}.
      */
     public static final String DEMAND_WORKLOADS = "provisioner-demand-workloads";
+    /** {@code <org>} → how many workloads {@link #DEMAND_WORKLOADS} holds for it (the cap's count, without a scan). */
+    public static final String DEMAND_ORG_WORKLOADS = "provisioner-demand-org-workloads";
     /**
      * {@code <org>/<pool>} → {@code PlannedPool}: each autoscaling pool's offer to the planner and the demand last
      * given it.
