@@ -13,9 +13,6 @@ import java.util.List;
 @JsonPropertyOrder({"outOfService", "blocked"})
 public record DisruptionStatus(int outOfService, List<Blocked> blocked) {
 
-    /** Nothing out of service and nothing held back. */
-    public static final DisruptionStatus NONE = new DisruptionStatus(0, null);
-
     public DisruptionStatus {
         blocked = blocked == null || blocked.isEmpty() ? null : List.copyOf(blocked);
     }

@@ -68,7 +68,10 @@ final class PoolSummary {
         }
     }
 
-    /** How many nodes are out of service for a disruption, as the budgets count them, and what they hold back. */
+    /**
+     * How many nodes are out of service for a disruption, as the budgets count them, and what they hold back; null when
+     * neither, so a quiet pool's status shows nothing of it.
+     */
     private static DisruptionStatus disruption(WorkingPool pool) {
         DisruptionLog log = pool.disruptions();
         int out = log.replacing();
@@ -80,7 +83,7 @@ final class PoolSummary {
         List<DisruptionStatus.Blocked> blocked = log.held().entrySet().stream()
                 .map(e -> new DisruptionStatus.Blocked(e.getKey().name(), e.getValue()))
                 .toList();
-        return new DisruptionStatus(out, blocked);
+        return out == 0 && blocked.isEmpty() ? null : new DisruptionStatus(out, blocked);
     }
 
     private static boolean awaitsCapacity(WorkingPool pool) {
