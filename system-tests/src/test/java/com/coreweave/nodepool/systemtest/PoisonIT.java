@@ -53,6 +53,7 @@ class PoisonIT {
     static final String POOL = "poison-spot";
     static final String ZONE = "EU-SOUTH-04A";
     static final String TYPE = "gd-8xl40s-i128";
+    static final String WORKLOADS = "/apis/compute.coreweave.com/v1alpha1/workloads";
     static final Duration PROGRESS = Duration.ofSeconds(120);
 
     private static final Logger LOG = Logger.getLogger(PoisonIT.class.getName());
@@ -98,8 +99,8 @@ class PoisonIT {
     static void onePoolThroughEveryTopic() {
         stack = SystemStack.forFaults();
         api = new Api(stack.url(Service.API), SystemStack.token(ORG));
-        SystemStack.quota(stack, ORG, ZONE, TYPE, 4);
-        SystemStack.fleet(stack, ZONE, TYPE, 4);
+        SystemStack.quota(stack, ORG, ZONE, TYPE, 5);
+        SystemStack.fleet(stack, ZONE, TYPE, 5);
         assertThat(api.post(
                                 Api.POOLS,
                                 SpotPreemptionIT.spotPool(POOL, TYPE, 2)
@@ -130,6 +131,19 @@ class PoisonIT {
                         .post("/admin/fleet/" + ZONE + "/" + TYPE + "/reclaim-spot", "{\"nodes\": 1}")
                         .code())
                 .isIn(200, 202);
+        // A user's cordon (node-change-requested); an autoscaling pool (pool-offered) and a workload it is given
+        // (workload-pending, pool-demand-planned).
+        assertThat(api.patch("/api/v1/nodes/" + node, "{\"spec\":{\"unschedulable\":true}}")
+                        .code())
+                .isEqualTo(200);
+        assertThat(api.post(Api.POOLS, """
+        {"apiVersion":"compute.coreweave.com/v1alpha1","kind":"NodePool","metadata":{"name":"poison-demand"},
+         "spec":{"instanceType":"%s","region":"%s","autoscaling":true,"minNodes":0,"maxNodes":1,"targetNodes":0}}""".formatted(TYPE, ZONE)).code()).isEqualTo(201);
+        assertThat(api.post(WORKLOADS, """
+                        {"name":"poison-workload","pods":1,"needs":{"instanceType":"%s"}}""".formatted(TYPE)).code()).isEqualTo(202);
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> api.get(Api.POOLS + "/poison-demand").number("/spec/targetNodes") == 1);
         // The release the fleet starts with, published again: changes nothing, and gives the topic a record.
         assertThat(SystemStack.admin(stack, Service.PROVISIONER)
                         .post(

@@ -79,6 +79,7 @@ class BigPoolReleaseIT {
                                     Topics.CAPACITY_CHECKED.name(),
                                     Topics.SPOT_RECLAIM_REQUESTED.name(),
                                     Topics.NODEPOOL_EVENT_RECORDED.name(),
+                                    Topics.FLEET_AVAILABILITY.name(),
                                     "capacity-service-dlq")
                             .stream()
                             .map(name -> new NewTopic(name, 1, (short) 1))

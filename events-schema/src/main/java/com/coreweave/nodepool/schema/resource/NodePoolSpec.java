@@ -51,43 +51,7 @@ public record NodePoolSpec(
     /** The highest {@code weight}: among pools that fit a pending workload, the highest weight is asked first. */
     public static final int MAX_WEIGHT = 100;
 
-    /** A spec without a weight. */
-    public NodePoolSpec(
-            String computeClass,
-            String instanceType,
-            Integer targetNodes,
-            Integer minNodes,
-            Integer maxNodes,
-            Map<String, String> nodeLabels,
-            Map<String, String> nodeAnnotations,
-            List<Taint> nodeTaints,
-            Image image,
-            Gpu gpu,
-            Boolean autoscaling,
-            Lifecycle lifecycle,
-            NodeConfigurationUpdateStrategy nodeConfigurationUpdateStrategy,
-            String region,
-            Disruption disruption) {
-        this(
-                computeClass,
-                instanceType,
-                targetNodes,
-                minNodes,
-                maxNodes,
-                nodeLabels,
-                nodeAnnotations,
-                nodeTaints,
-                image,
-                gpu,
-                autoscaling,
-                lifecycle,
-                nodeConfigurationUpdateStrategy,
-                region,
-                disruption,
-                null);
-    }
-
-    /** A spec without disruption budgets. */
+    /** A spec without disruption budgets, weight or consolidation time. */
     public NodePoolSpec(
             String computeClass,
             String instanceType,

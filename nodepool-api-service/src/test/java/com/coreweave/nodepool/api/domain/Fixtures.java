@@ -18,6 +18,7 @@ import com.coreweave.nodepool.schema.resource.NodeConfigurationUpdateStrategy;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
+import com.coreweave.nodepool.schema.resource.PendingDemand;
 import com.coreweave.nodepool.schema.resource.Taint;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -250,15 +251,21 @@ public final class Fixtures {
 
     /** {@code reconciled} carrying {@code next} verdicts instead of its own. */
     static NodePoolReconciled withVerdicts(NodePoolReconciled r, Verdicts next) {
-        return copy(r, next, r.disruption());
+        return copy(r, next, r.disruption(), r.pendingDemand());
     }
 
     /** {@code reconciled} saying {@code next} of the pool's disruptions instead of what it said. */
     static NodePoolReconciled withDisruption(NodePoolReconciled r, DisruptionStatus next) {
-        return copy(r, r.verdicts(), next);
+        return copy(r, r.verdicts(), next, r.pendingDemand());
     }
 
-    private static NodePoolReconciled copy(NodePoolReconciled r, Verdicts verdicts, DisruptionStatus disruption) {
+    /** {@code reconciled} saying {@code next} of the pool's pending demand instead of what it said. */
+    static NodePoolReconciled withPendingDemand(NodePoolReconciled r, PendingDemand next) {
+        return copy(r, r.verdicts(), r.disruption(), next);
+    }
+
+    private static NodePoolReconciled copy(
+            NodePoolReconciled r, Verdicts verdicts, DisruptionStatus disruption, PendingDemand pendingDemand) {
         return new NodePoolReconciled(
                 r.pool(),
                 r.targetNodes(),
@@ -278,7 +285,7 @@ public final class Fixtures {
                 r.stagingError(),
                 verdicts,
                 disruption,
-                r.pendingDemand());
+                pendingDemand);
     }
 
     /** The view with quota's verdict changed in its summary. */

@@ -20,6 +20,7 @@ import static com.coreweave.nodepool.api.domain.Fixtures.ref;
 import static com.coreweave.nodepool.api.domain.Fixtures.spec;
 import static com.coreweave.nodepool.api.domain.Fixtures.verdicts;
 import static com.coreweave.nodepool.api.domain.Fixtures.withDisruption;
+import static com.coreweave.nodepool.api.domain.Fixtures.withPendingDemand;
 import static com.coreweave.nodepool.api.domain.Fixtures.withVerdicts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -160,28 +161,8 @@ class StatusProjectorTest {
 
     @Test
     void anAutoscalingPoolsPendingDemandIsOnItsStatus() {
-        NodePoolReconciled r = reconciled(GEN_1, "profile-1");
         PoolView view = PoolView.of(accepted(spec().build()))
-                .withReconciled(new NodePoolReconciled(
-                        r.pool(),
-                        r.targetNodes(),
-                        r.currentNodes(),
-                        r.inProgress(),
-                        r.removing(),
-                        r.nodeProfile(),
-                        r.pendingNodeConfiguration(),
-                        r.nodeConfigurationRevisions(),
-                        r.deleting(),
-                        r.nodesRemoved(),
-                        r.disabled(),
-                        r.disabledMessage(),
-                        r.at(),
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        new PendingDemand(3, 1)));
+                .withReconciled(withPendingDemand(reconciled(GEN_1, "profile-1"), new PendingDemand(3, 1)));
 
         assertThat(status(view).pendingDemand()).isEqualTo(new PendingDemand(3, 1));
         assertThat(status(healthy()).pendingDemand()).isNull();

@@ -215,7 +215,8 @@ final class Fixtures {
                 spec.lifecycle(),
                 spec.nodeConfigurationUpdateStrategy(),
                 spec.region(),
-                new Disruption(List.of(budgets)));
+                new Disruption(List.of(budgets)),
+                null);
     }
 
     static NodeActivityReported activity(int machine, boolean active, Integer graceSeconds) {
