@@ -28,7 +28,6 @@ import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.state.Stores;
@@ -89,42 +88,18 @@ public class ApiTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(StoreNames.UNVALIDATED), Serdes.String(), Serdes.String()));
         // Uncached (the default of a store builder): a catalogue published after this service started must be visible
-        // to validation at once. Global stores are restored from their topic, so they keep no changelog. Timestamped,
-        // the format the GlobalKTable of earlier versions left on disk, so an upgraded instance can open it.
-        builder.addGlobalStore(
-                Stores.timestampedKeyValueStoreBuilder(
-                                Stores.persistentTimestampedKeyValueStore(StoreNames.INSTANCE_TYPES),
-                                Serdes.String(),
-                                JsonSerde.of(InstanceType.class))
-                        .withLoggingDisabled(),
-                Topics.INSTANCE_TYPE_CATALOGUED.name(),
-                Consumed.with(Serdes.String(), Serdes.ByteArray()),
-                () -> new GlobalStoreUpdater<>(Topics.INSTANCE_TYPE_CATALOGUED, StoreNames.INSTANCE_TYPES));
+        // to validation at once.
+        GlobalStoreUpdater.addTo(
+                builder, Topics.INSTANCE_TYPE_CATALOGUED, StoreNames.INSTANCE_TYPES, InstanceType.class);
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(StoreNames.POOL_CONDITIONS), Serdes.String(), Serdes.String()));
         // Every task's count of each org's pools, so that each task holds creates to the org's pool count quota.
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(StoreNames.ORG_POOLS), Serdes.String(), Serdes.Integer()));
-        builder.addGlobalStore(
-                Stores.timestampedKeyValueStoreBuilder(
-                                Stores.persistentTimestampedKeyValueStore(StoreNames.ORG_POOL_COUNTS),
-                                Serdes.String(),
-                                JsonSerde.of(OrgPoolCount.class))
-                        .withLoggingDisabled(),
-                Topics.ORG_POOLS_COUNTED.name(),
-                Consumed.with(Serdes.String(), Serdes.ByteArray()),
-                () -> new GlobalStoreUpdater<>(Topics.ORG_POOLS_COUNTED, StoreNames.ORG_POOL_COUNTS));
+        GlobalStoreUpdater.addTo(builder, Topics.ORG_POOLS_COUNTED, StoreNames.ORG_POOL_COUNTS, OrgPoolCount.class);
 
         // Every instance answers GET .../workloads from its own copy: at most 1,000 workloads an org, small records.
-        builder.addGlobalStore(
-                Stores.timestampedKeyValueStoreBuilder(
-                                Stores.persistentTimestampedKeyValueStore(StoreNames.WORKLOAD_STATUSES),
-                                Serdes.String(),
-                                JsonSerde.of(WorkloadStatus.class))
-                        .withLoggingDisabled(),
-                Topics.WORKLOAD_STATUS.name(),
-                Consumed.with(Serdes.String(), Serdes.ByteArray()),
-                () -> new GlobalStoreUpdater<>(Topics.WORKLOAD_STATUS, StoreNames.WORKLOAD_STATUSES));
+        GlobalStoreUpdater.addTo(builder, Topics.WORKLOAD_STATUS, StoreNames.WORKLOAD_STATUSES, WorkloadStatus.class);
 
         Inputs in = new Inputs(builder, SERVICE, partitions, clock, new ForbiddenRequestAudit(clock));
         RequestReader reader = new RequestReader();

@@ -26,7 +26,6 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
@@ -145,25 +144,10 @@ public class ProvisionerTopology {
                 Stores.persistentKeyValueStore(StoreNames.DEMAND_POOLS),
                 Serdes.String(),
                 JsonSerde.of(PlannedPool.class)));
-        // Global stores are restored from their topic, so they keep no changelog.
-        builder.addGlobalStore(
-                Stores.timestampedKeyValueStoreBuilder(
-                                Stores.persistentTimestampedKeyValueStore(StoreNames.FLEET_AVAILABILITY),
-                                Serdes.String(),
-                                JsonSerde.of(FleetAvailability.class))
-                        .withLoggingDisabled(),
-                Topics.FLEET_AVAILABILITY.name(),
-                Consumed.with(Serdes.String(), Serdes.ByteArray()),
-                () -> new GlobalStoreUpdater<>(Topics.FLEET_AVAILABILITY, StoreNames.FLEET_AVAILABILITY));
-        builder.addGlobalStore(
-                Stores.timestampedKeyValueStoreBuilder(
-                                Stores.persistentTimestampedKeyValueStore(StoreNames.INSTANCE_TYPES),
-                                Serdes.String(),
-                                JsonSerde.of(InstanceType.class))
-                        .withLoggingDisabled(),
-                Topics.INSTANCE_TYPE_CATALOGUED.name(),
-                Consumed.with(Serdes.String(), Serdes.ByteArray()),
-                () -> new GlobalStoreUpdater<>(Topics.INSTANCE_TYPE_CATALOGUED, StoreNames.INSTANCE_TYPES));
+        GlobalStoreUpdater.addTo(
+                builder, Topics.FLEET_AVAILABILITY, StoreNames.FLEET_AVAILABILITY, FleetAvailability.class);
+        GlobalStoreUpdater.addTo(
+                builder, Topics.INSTANCE_TYPE_CATALOGUED, StoreNames.INSTANCE_TYPES, InstanceType.class);
         KStream<String, DemandInput> workloads = in.read(
                         Topics.WORKLOAD_PENDING, Interpretation.asIs(), Topics.WORKLOAD_PENDING_DLQ.name())
                 .map(

@@ -1,10 +1,15 @@
 package com.coreweave.nodepool.kit.streams.io;
 
+import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.Topic;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.TimestampedKeyValueStore;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
 import org.jboss.logging.Logger;
@@ -27,6 +32,23 @@ public final class GlobalStoreUpdater<V> implements Processor<String, byte[], Vo
     public GlobalStoreUpdater(Topic<?, V> topic, String storeName) {
         this.topic = topic;
         this.storeName = storeName;
+    }
+
+    /**
+     * Adds the global store {@code storeName} of {@code topic}, kept by an updater of this kind: uncached, without a
+     * changelog (a global store is restored from its topic), and timestamped, the format the GlobalKTable of earlier
+     * versions left on disk, so an upgraded instance can open it.
+     */
+    public static <V> void addTo(StreamsBuilder builder, Topic<?, V> topic, String storeName, Class<V> type) {
+        builder.addGlobalStore(
+                Stores.timestampedKeyValueStoreBuilder(
+                                Stores.persistentTimestampedKeyValueStore(storeName),
+                                Serdes.String(),
+                                JsonSerde.of(type))
+                        .withLoggingDisabled(),
+                topic.name(),
+                Consumed.with(Serdes.String(), Serdes.ByteArray()),
+                () -> new GlobalStoreUpdater<>(topic, storeName));
     }
 
     @Override
