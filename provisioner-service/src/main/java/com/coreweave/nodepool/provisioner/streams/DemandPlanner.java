@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -61,6 +62,10 @@ final class DemandPlanner implements Processor<String, DemandInput, String, Outb
     private ReadOnlyKeyValueStore<String, ValueAndTimestamp<InstanceType>> catalogue;
     /** Orgs with a change not planned yet; a restart loses it, and the periodic plan of every org covers that. */
     private final Set<String> changed = new LinkedHashSet<>();
+    /** The look at the changed orgs, scheduled while one waits for it. */
+    private Cancellable planning;
+    /** The periodic plan of every org, scheduled while the planner holds a workload. */
+    private Cancellable replanning;
 
     DemandPlanner(Clock clock) {
         this.clock = clock;
@@ -75,8 +80,29 @@ final class DemandPlanner implements Processor<String, DemandInput, String, Outb
         fleet = context.getStateStore(StoreNames.FLEET_AVAILABILITY);
         catalogue = context.getStateStore(StoreNames.INSTANCE_TYPES);
         changed.clear();
-        context.schedule(PLAN_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> planChanged());
-        context.schedule(REPLAN_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> replanAll());
+        planning = null;
+        replanning = null;
+        try (KeyValueIterator<String, PlannedWorkload> it = workloads.all()) {
+            if (it.hasNext()) {
+                replanEvery();
+            }
+        }
+    }
+
+    /*
+     * Both punctuators run only while they have something to do: Kafka Streams commits a task after every punctuation,
+     * so an always-ticking one would make an idle service write an empty transaction each commit interval.
+     */
+    private void planSoon() {
+        if (planning == null) {
+            planning = context.schedule(PLAN_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> planChanged());
+        }
+    }
+
+    private void replanEvery() {
+        if (replanning == null) {
+            replanning = context.schedule(REPLAN_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> replanAll());
+        }
     }
 
     @Override
@@ -89,9 +115,12 @@ final class DemandPlanner implements Processor<String, DemandInput, String, Outb
             return;
         }
         changed.add(org);
+        planSoon();
     }
 
     private void planChanged() {
+        planning.cancel();
+        planning = null;
         List<String> orgs = List.copyOf(changed);
         changed.clear();
         orgs.forEach(this::plan);
@@ -134,6 +163,7 @@ final class DemandPlanner implements Processor<String, DemandInput, String, Outb
             }
             count(workload.org(), 1);
         }
+        replanEvery();
         workloads.put(
                 key,
                 new PlannedWorkload(
@@ -177,6 +207,11 @@ final class DemandPlanner implements Processor<String, DemandInput, String, Outb
         Set<String> orgs = new LinkedHashSet<>();
         try (KeyValueIterator<String, PlannedWorkload> it = workloads.all()) {
             it.forEachRemaining(entry -> orgs.add(entry.value.workload().org()));
+        }
+        if (orgs.isEmpty()) {
+            replanning.cancel();
+            replanning = null;
+            return;
         }
         orgs.forEach(this::plan);
     }
