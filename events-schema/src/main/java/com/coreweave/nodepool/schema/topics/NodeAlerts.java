@@ -26,12 +26,7 @@ final class NodeAlerts {
     static final ValueFormat<CloudEvent<NodeAlert>> FORMAT =
             new ValueFormat<>("CloudEvent NodeAlertRaised", NodeAlerts::decode);
 
-    static final RecordCheck<PoolKey, CloudEvent<NodeAlert>> CHECK = (key, event) -> {
-        if (!key.toString().equals(event.subject())) {
-            throw new Rejection(
-                    Code.KEY_MISMATCH, "record key \"" + key + "\" does not match subject \"" + event.subject() + "\"");
-        }
-    };
+    static final RecordCheck<PoolKey, CloudEvent<NodeAlert>> CHECK = NodePoolRequests::requireSubject;
 
     private static CloudEvent<NodeAlert> decode(byte[] value) {
         CloudEvent<JsonNode> event = NodePoolRequests.envelope(value, Set.of(NodeAlert.RAISED, NodeAlert.RESOLVED));

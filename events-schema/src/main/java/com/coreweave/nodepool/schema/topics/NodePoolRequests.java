@@ -66,11 +66,16 @@ public final class NodePoolRequests {
                 CloudEvent.SPEC_VERSION, id, source, type, subject, time(event), contentType, event.get("data"));
     }
 
-    private static void check(PoolKey key, CloudEvent<JsonNode> event) {
+    /** The key a CloudEvent of an inbound topic is published under must be its subject; shared like the envelope. */
+    static void requireSubject(PoolKey key, CloudEvent<?> event) {
         if (!key.toString().equals(event.subject())) {
             throw new Rejection(
                     Code.KEY_MISMATCH, "record key \"" + key + "\" does not match subject \"" + event.subject() + "\"");
         }
+    }
+
+    private static void check(PoolKey key, CloudEvent<JsonNode> event) {
+        requireSubject(key, event);
         JsonNode data = event.data();
         if (data == null || !data.isObject()) {
             throw invalid("data must be an object {operation, nodePool}");

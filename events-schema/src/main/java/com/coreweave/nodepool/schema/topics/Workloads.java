@@ -33,10 +33,7 @@ final class Workloads {
             new ValueFormat<>("CloudEvent WorkloadPending", Workloads::decode);
 
     static final RecordCheck<PoolKey, CloudEvent<Workload>> CHECK = (key, event) -> {
-        if (!key.toString().equals(event.subject())) {
-            throw new Rejection(
-                    Code.KEY_MISMATCH, "record key \"" + key + "\" does not match subject \"" + event.subject() + "\"");
-        }
+        NodePoolRequests.requireSubject(key, event);
         Workload workload = event.data();
         if (!key.org().equals(workload.org()) || !key.pool().equals(workload.name())) {
             throw new Rejection(
