@@ -25,7 +25,8 @@ import org.jboss.resteasy.reactive.server.ServerResponseFilter;
  * Audits every REST write ({@link AuditEvents#audited}: not GET, HEAD or OPTIONS) once answered, refusals included: 401
  * before authentication, 403, 409, 413, 422, 429. Reads are not audited: this is Kubernetes' level Metadata for writes
  * only. A request filter ahead of authentication notes when the request came and from where; the response filter, which
- * also runs for a request a filter refused, writes the line.
+ * also runs for a request a filter refused, hands the event to the {@link AuditTrail}, which writes it after the answer
+ * (a flood of refusals summarized per caller and reason).
  */
 public class AuditFilter {
 
@@ -37,6 +38,9 @@ public class AuditFilter {
 
     @Inject
     Clock clock;
+
+    @Inject
+    AuditTrail trail;
 
     @ConfigProperty(name = "quarkus.application.name", defaultValue = "")
     String service;
@@ -60,21 +64,32 @@ public class AuditFilter {
         var uri = request.getUriInfo().getRequestUri();
         @SuppressWarnings("unchecked")
         List<String> sourceIPs = (List<String>) request.getProperty(SOURCE_IPS);
-        AuditLog.write(AuditEvents.of(new AuditEvents.HttpWrite(
-                UUID.randomUUID().toString(),
-                caller(),
-                request.getMethod(),
-                uri.getRawQuery() == null ? uri.getRawPath() : uri.getRawPath() + "?" + uri.getRawQuery(),
-                response.getStatus(),
-                entity instanceof Status status ? status : null,
-                entity instanceof NodePool pool && pool.metadata() != null
-                        ? pool.metadata().generation()
-                        : null,
-                sourceIPs,
-                request.getHeaderString(HttpHeaders.USER_AGENT),
-                received instanceof Instant at ? at : completed,
-                completed,
-                service)));
+        Caller caller = caller();
+        trail.record(
+                AuditEvents.of(new AuditEvents.HttpWrite(
+                        UUID.randomUUID().toString(),
+                        caller,
+                        request.getMethod(),
+                        uri.getRawQuery() == null ? uri.getRawPath() : uri.getRawPath() + "?" + uri.getRawQuery(),
+                        response.getStatus(),
+                        entity instanceof Status status ? status : null,
+                        entity instanceof NodePool pool && pool.metadata() != null
+                                ? pool.metadata().generation()
+                                : null,
+                        sourceIPs,
+                        request.getHeaderString(HttpHeaders.USER_AGENT),
+                        received instanceof Instant at ? at : completed,
+                        completed,
+                        service)),
+                who(caller, sourceIPs));
+    }
+
+    /** Whom a refusal is counted against: the caller, or an unknown one's connection (its peer, not a header). */
+    static String who(Caller caller, List<String> sourceIPs) {
+        if (caller != null) {
+            return caller.user() + "@" + caller.org();
+        }
+        return AuditEvents.ANONYMOUS.username() + "@" + (sourceIPs == null ? "" : sourceIPs.getLast());
     }
 
     /** The authenticated caller, or null for a request refused before (or without) authentication. */
