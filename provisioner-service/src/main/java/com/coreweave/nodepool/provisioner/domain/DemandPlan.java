@@ -38,16 +38,10 @@ public final class DemandPlan {
     /** A workload the planner holds, and when it first arrived. */
     public record Waiting(Workload workload, Instant arrivedAt) {}
 
-    /**
-     * Each offered pool's demand and each workload's verdict, and the plan's work: its pool checks ({@link PoolFits})
-     * and the workloads and pools it went through.
-     */
+    /** Each offered pool's demand, each workload's verdict, and the plan's work ({@link PoolFits}'s checks and more). */
     public record Result(List<PoolDemand> demands, List<WorkloadStatus> statuses, int work) {}
 
-    /**
-     * The most pool checks one plan makes: a plan of an org with a thousand workloads of a thousand different needs and
-     * a thousand pools of one type stops looking for new needs' pools there (docs/autoscaling.md has what it costs).
-     */
+    /** The most pool checks one plan makes, whatever the org's workloads ask (docs/autoscaling.md: what it costs). */
     public static final int MAX_CHECKS_PER_PLAN = 100_000;
 
     public static final String NO_POOL_FITS = "NoPoolFits";
