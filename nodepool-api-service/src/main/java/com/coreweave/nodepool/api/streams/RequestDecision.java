@@ -23,7 +23,6 @@ import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.Rejection.Code;
 import com.coreweave.nodepool.schema.topics.TenantTopics;
 import com.coreweave.nodepool.schema.topics.Topics;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.fabric8.kubernetes.api.model.Status;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -171,14 +170,15 @@ final class RequestDecision {
                     appended,
                     now,
                     ApiTopology.SERVICE)));
-            AuditLog.write(event);
-            stores.context()
-                    .forward(new Record<>(
-                            AuditKeys.of(pool.org()),
-                            Outbound.to(
-                                    Topics.AUDIT_EVENTS, AuditLog.line(event).getBytes(StandardCharsets.UTF_8)),
-                            now.toEpochMilli()));
-        } catch (RuntimeException | JsonProcessingException e) {
+            String line = AuditLog.write(event);
+            if (line != null) {
+                stores.context()
+                        .forward(new Record<>(
+                                AuditKeys.of(pool.org()),
+                                Outbound.to(Topics.AUDIT_EVENTS, line.getBytes(StandardCharsets.UTF_8)),
+                                now.toEpochMilli()));
+            }
+        } catch (RuntimeException e) {
             // The decision stands whether or not it could be audited.
             LOG.errorf(e, "cannot audit the decision of request %s for %s", request.id(), key);
         }

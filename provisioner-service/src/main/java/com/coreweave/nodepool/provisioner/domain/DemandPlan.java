@@ -38,7 +38,9 @@ public final class DemandPlan {
     /** A workload the planner holds, and when it first arrived. */
     public record Waiting(Workload workload, Instant arrivedAt) {}
 
-    /** Each offered pool's demand, each workload's verdict, and the plan's work ({@link PoolFits}'s checks and more). */
+    /**
+     * Each offered pool's demand, each workload's verdict, and the plan's work ({@link PoolFits}'s checks and more).
+     */
     public record Result(List<PoolDemand> demands, List<WorkloadStatus> statuses, int work) {}
 
     /** The most pool checks one plan makes, whatever the org's workloads ask (docs/autoscaling.md: what it costs). */

@@ -65,23 +65,51 @@ public class AuditFilter {
         @SuppressWarnings("unchecked")
         List<String> sourceIPs = (List<String>) request.getProperty(SOURCE_IPS);
         Caller caller = caller();
+        AuditEvent event = AuditEvents.of(new AuditEvents.HttpWrite(
+                UUID.randomUUID().toString(),
+                caller,
+                request.getMethod(),
+                uri.getRawQuery() == null ? uri.getRawPath() : uri.getRawPath() + "?" + uri.getRawQuery(),
+                response.getStatus(),
+                entity instanceof Status status ? status : null,
+                entity instanceof NodePool pool && pool.metadata() != null
+                        ? pool.metadata().generation()
+                        : null,
+                sourceIPs,
+                request.getHeaderString(HttpHeaders.USER_AGENT),
+                received instanceof Instant at ? at : completed,
+                completed,
+                service));
         trail.record(
-                AuditEvents.of(new AuditEvents.HttpWrite(
-                        UUID.randomUUID().toString(),
-                        caller,
-                        request.getMethod(),
-                        uri.getRawQuery() == null ? uri.getRawPath() : uri.getRawPath() + "?" + uri.getRawQuery(),
-                        response.getStatus(),
-                        entity instanceof Status status ? status : null,
-                        entity instanceof NodePool pool && pool.metadata() != null
-                                ? pool.metadata().generation()
-                                : null,
-                        sourceIPs,
-                        request.getHeaderString(HttpHeaders.USER_AGENT),
-                        received instanceof Instant at ? at : completed,
-                        completed,
-                        service)),
+                entity instanceof NodePool pool && pool.metadata() != null
+                        ? named(event, pool.metadata().name())
+                        : event,
                 who(caller, sourceIPs));
+    }
+
+    /** A create names no object in its path: as Kubernetes does, its event names the object created. */
+    static AuditEvent named(AuditEvent event, String name) {
+        AuditEvent.ObjectRef ref = event.objectRef();
+        if (ref == null || ref.name() != null || name == null) {
+            return event;
+        }
+        return new AuditEvent(
+                event.kind(),
+                event.apiVersion(),
+                event.level(),
+                event.auditID(),
+                event.stage(),
+                event.requestURI(),
+                event.verb(),
+                event.user(),
+                event.sourceIPs(),
+                event.userAgent(),
+                new AuditEvent.ObjectRef(
+                        ref.resource(), ref.namespace(), name, ref.apiGroup(), ref.apiVersion(), ref.subresource()),
+                event.responseStatus(),
+                event.requestReceivedTimestamp(),
+                event.stageTimestamp(),
+                event.annotations());
     }
 
     /** Whom a refusal is counted against: the caller, or an unknown one's connection (its peer, not a header). */

@@ -7,7 +7,6 @@ import com.coreweave.nodepool.kit.audit.RefusalTally;
 import com.coreweave.nodepool.kit.streams.io.RecordParse.Noted;
 import com.coreweave.nodepool.kit.streams.io.RecordParse.Parsed;
 import com.coreweave.nodepool.schema.topics.AuditKeys;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -72,13 +71,11 @@ final class TopicAudits<T> implements Processor<String, Parsed<T>, String, byte[
     }
 
     private void write(AuditEvent event) {
-        AuditLog.write(event);
-        String org = event.annotations() == null ? null : event.annotations().get(AuditEvents.ORG);
-        try {
-            context.forward(new Record<>(
-                    AuditKeys.of(org), AuditLog.line(event).getBytes(StandardCharsets.UTF_8), clock.millis()));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("an audit event that does not serialize: " + event.auditID(), e);
+        String line = AuditLog.write(event);
+        if (line == null) {
+            return;
         }
+        String org = event.annotations() == null ? null : event.annotations().get(AuditEvents.ORG);
+        context.forward(new Record<>(AuditKeys.of(org), line.getBytes(StandardCharsets.UTF_8), clock.millis()));
     }
 }
