@@ -61,27 +61,32 @@ REGISTRY_TOPICS=(
   spot-preemption-progressed nodepool-event-recorded nodepool-events nodepool-status nodepool-configuration-requested
   nodepool-configuration-requested-dlq node-release-published node-alert-raised node-alert-raised-dlq
   node-deletion-requested node-deletion-requested-dlq workload-pending workload-pending-dlq workload-status
-  fleet-availability pool-offered pool-demand-planned
+  fleet-availability pool-offered pool-demand-planned audit-events
   nodepool-api-service-dlq quota-service-dlq capacity-service-dlq provisioner-service-dlq preemption-service-dlq
 )
-# TenantTopics.INBOUND with each one's retention (all a week, as their shared topics; AccessSetup.configOf).
+# TenantTopics.INBOUND with each one's configuration (TenantTopics.brokerConfig): a week, as their shared topics,
+# stamped by the broker, and bounded in bytes per partition in small segments.
 INBOUND_TOPICS=(nodepool-requested node-activity-reported nodepool-configuration-requested node-deletion-requested
   workload-pending)
 INBOUND_RETENTION_MS=604800000
+INBOUND_RETENTION_BYTES=16777216
+INBOUND_SEGMENT_BYTES=4194304
+# KafkaAccess.TENANT_QUOTAS: each org principal's client quotas.
+TENANT_QUOTAS=producer_byte_rate=1048576,consumer_byte_rate=2097152,request_percentage=25
 # KafkaAccess.writers: the registry topics each principal writes (its entries' owners). Platform teams write only their
 # org topics instead, below.
 declare -A WRITES=(
   [nodepool-api-service]="nodepool-requested nodepool-requested-dlq nodepool-request-decided nodepool-accepted
     quota-demanded org-pools-counted node-activity-reported nodepool-event-recorded nodepool-events nodepool-status
-    nodepool-configuration-requested node-deletion-requested workload-pending nodepool-api-service-dlq"
-  [quota-service]="quota-limit-set capacity-demanded nodepool-event-recorded quota-service-dlq"
+    nodepool-configuration-requested node-deletion-requested workload-pending audit-events nodepool-api-service-dlq"
+  [quota-service]="quota-limit-set capacity-demanded nodepool-event-recorded audit-events quota-service-dlq"
   [capacity-service]="instance-type-catalogued fleet-change-requested capacity-checked spot-reclaim-requested
-    nodepool-event-recorded fleet-availability capacity-service-dlq"
+    nodepool-event-recorded fleet-availability audit-events capacity-service-dlq"
   [provisioner-service]="nodepool-requested node-activity-reported-dlq nodepool-nodes-changed nodepool-event-recorded
     nodepool-configuration-requested-dlq node-release-published node-alert-raised node-alert-raised-dlq
-    node-deletion-requested-dlq workload-pending-dlq workload-status pool-offered pool-demand-planned
+    node-deletion-requested-dlq workload-pending-dlq workload-status pool-offered pool-demand-planned audit-events
     provisioner-service-dlq"
-  [preemption-service]="spot-preemption-progressed nodepool-event-recorded preemption-service-dlq"
+  [preemption-service]="spot-preemption-progressed nodepool-event-recorded audit-events preemption-service-dlq"
   [nodepool-operator]="quota-limit-set"
   [monitoring]="node-alert-raised"
 )
@@ -295,7 +300,11 @@ principal_access() {
       for topic in "${INBOUND_TOPICS[@]}"; do
         kafka_tool kafka-topics.sh --create --if-not-exists --topic "$topic.$org" --partitions "$ORG_TOPIC_PARTITIONS" \
           --replication-factor 1 --config cleanup.policy=delete --config retention.ms="$INBOUND_RETENTION_MS"
+        # Set again on a topic that existed before these bounds (as AccessSetup's alignConfigs).
+        kafka_tool kafka-configs.sh --alter --entity-type topics --entity-name "$topic.$org" --add-config \
+          "message.timestamp.type=LogAppendTime,retention.bytes=$INBOUND_RETENTION_BYTES,segment.bytes=$INBOUND_SEGMENT_BYTES"
       done
+      kafka_tool kafka-configs.sh --alter --entity-type users --entity-name "$principal" --add-config "$TENANT_QUOTAS"
       # Its own topics only; reading one back lets a team check what it sent.
       mapfile -t writes < <(topic_options "${INBOUND_TOPICS[@]/%/.$org}")
       allow "$principal" -- Write Describe Read -- --resource-pattern-type literal "${writes[@]}"

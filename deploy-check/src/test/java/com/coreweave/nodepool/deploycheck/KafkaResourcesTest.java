@@ -86,7 +86,11 @@ class KafkaResourcesTest {
                 .containsExactlyInAnyOrderElementsOf(
                         Registry.topics().stream().map(Topic::name).toList());
         for (Topic<?, ?> topic : Registry.topics()) {
-            assertTopic(topics.get(topic.name()), topic, partitions);
+            assertTopic(
+                    topics.get(topic.name()),
+                    topic.name(),
+                    Registry.topicConfig(topic, Deployment.setting("NODEPOOL_KAFKA_MIN_INSYNC_REPLICAS")),
+                    partitions);
         }
     }
 
@@ -113,7 +117,10 @@ class KafkaResourcesTest {
                     .containsExactlyInAnyOrderElementsOf(expected.keySet());
             // Any partition count does for an org topic: its records are moved to their key's partition when read.
             expected.forEach((name, inbound) -> assertTopic(
-                    topics.get(name), inbound, topics.get(name).getSpec().getPartitions()));
+                    topics.get(name),
+                    name,
+                    Registry.orgTopicConfig(inbound, Deployment.setting("NODEPOOL_KAFKA_MIN_INSYNC_REPLICAS")),
+                    topics.get(name).getSpec().getPartitions()));
             List<KafkaUser> users = Manifests.all(manifests, KafkaUser.class);
             assertThat(users).extracting(u -> u.getMetadata().getName()).containsExactly(KafkaAccess.tenant(org));
             users.forEach(this::assertUser);
@@ -121,8 +128,7 @@ class KafkaResourcesTest {
         });
     }
 
-    private void assertTopic(KafkaTopic resource, Topic<?, ?> topic, int partitions) {
-        String name = topic.name();
+    private void assertTopic(KafkaTopic resource, String name, Map<String, String> expected, int partitions) {
         assertThat(resource.getMetadata().getLabels())
                 .as(name)
                 .containsEntry("strimzi.io/cluster", kafka.getMetadata().getName());
@@ -133,10 +139,7 @@ class KafkaResourcesTest {
                 .isEqualTo(Integer.parseInt(Deployment.setting("NODEPOOL_KAFKA_REPLICATION_FACTOR")));
         Map<String, String> config = new TreeMap<>();
         resource.getSpec().getConfig().forEach((key, value) -> config.put(key, String.valueOf(value)));
-        assertThat(config)
-                .as(name + REWRITE)
-                .isEqualTo(new TreeMap<>(
-                        Registry.topicConfig(topic, Deployment.setting("NODEPOOL_KAFKA_MIN_INSYNC_REPLICAS"))));
+        assertThat(config).as(name + REWRITE).isEqualTo(new TreeMap<>(expected));
     }
 
     private void assertUser(KafkaUser user) {
@@ -150,6 +153,20 @@ class KafkaResourcesTest {
         assertThat(Registry.grants(user))
                 .as("ACLs of " + name + REWRITE)
                 .containsExactlyInAnyOrderElementsOf(Registry.grants(name));
+        Map<String, Integer> quotas = new TreeMap<>();
+        var set = user.getSpec().getQuotas();
+        if (set != null) {
+            putIfSet(quotas, "producerByteRate", set.getProducerByteRate());
+            putIfSet(quotas, "consumerByteRate", set.getConsumerByteRate());
+            putIfSet(quotas, "requestPercentage", set.getRequestPercentage());
+        }
+        assertThat(quotas).as("client quotas of " + name + REWRITE).isEqualTo(new TreeMap<>(Registry.quotas(name)));
+    }
+
+    private static void putIfSet(Map<String, Integer> quotas, String name, Integer value) {
+        if (value != null) {
+            quotas.put(name, value);
+        }
     }
 
     private static int nodes(List<KafkaNodePool> pools, ProcessRoles role) {

@@ -55,6 +55,33 @@ final class Registry {
         return config;
     }
 
+    /** An org topic's broker configuration, as AccessSetup creates it, with {@code min.insync.replicas}. */
+    static Map<String, String> orgTopicConfig(Topic<?, ?> inbound, String minInsyncReplicas) {
+        Map<String, String> config = TenantTopics.brokerConfig(inbound);
+        config.put("min.insync.replicas", minInsyncReplicas);
+        return config;
+    }
+
+    /**
+     * A tenant principal's client quotas as a KafkaUser's {@code spec.quotas} names them (camel case, whole numbers);
+     * none for any other principal.
+     */
+    static Map<String, Integer> quotas(String principal) {
+        Map<String, Integer> quotas = new LinkedHashMap<>();
+        if (KafkaAccess.orgOf(principal) != null) {
+            quotas.put(
+                    "producerByteRate",
+                    KafkaAccess.TENANT_QUOTAS.get("producer_byte_rate").intValue());
+            quotas.put(
+                    "consumerByteRate",
+                    KafkaAccess.TENANT_QUOTAS.get("consumer_byte_rate").intValue());
+            quotas.put(
+                    "requestPercentage",
+                    KafkaAccess.TENANT_QUOTAS.get("request_percentage").intValue());
+        }
+        return quotas;
+    }
+
     /** What {@code principal} may do on the broker. */
     static Set<Grant> grants(String principal) {
         Set<Grant> grants = new LinkedHashSet<>();

@@ -62,8 +62,9 @@ class RegistryManifestsWriter {
 """;
 
     private static final String ORG_HEADER = """
-# Org "%s": its inbound topics <topic>.%s, replicated and kept as the shared topic each stands for, and
-# its principal %s, who alone may write them (docs/security.md, "The org is bound to the principal").
+# Org "%s": its inbound topics <topic>.%s, replicated and kept as the shared topic each stands for (bounded in
+# bytes, stamped by the broker), and its principal %s, who alone may write them, within its client quotas
+# (docs/security.md, "The org is bound to the principal").
 """;
 
     @Test
@@ -88,7 +89,10 @@ class RegistryManifestsWriter {
             List<JsonNode> onboarding = new ArrayList<>();
             Registry.orgTopics(org)
                     .forEach((name, inbound) -> onboarding.add(topic(
-                            name, ORG_TOPIC_PARTITIONS, replicas, Registry.topicConfig(inbound, minInsyncReplicas))));
+                            name,
+                            ORG_TOPIC_PARTITIONS,
+                            replicas,
+                            Registry.orgTopicConfig(inbound, minInsyncReplicas))));
             onboarding.add(user(KafkaAccess.tenant(org)));
             write(
                     Deployment.ORGS.resolve(org).resolve("org.yaml"),
@@ -113,6 +117,11 @@ class RegistryManifestsWriter {
     private static JsonNode user(String principal) {
         ObjectNode spec = NODES.objectNode();
         spec.putObject("authentication").put("type", "scram-sha-512");
+        Map<String, Integer> quotas = Registry.quotas(principal);
+        if (!quotas.isEmpty()) {
+            ObjectNode quotaNode = spec.putObject("quotas");
+            quotas.forEach(quotaNode::put);
+        }
         // One rule per resource, with its operations in KafkaAccess's order.
         Map<Registry.Grant, List<String>> rules = new LinkedHashMap<>();
         for (Registry.Grant grant : Registry.grants(principal)) {

@@ -53,4 +53,9 @@ public final class Limits {
     public static final int MAX_JSON_PATCH_COPIED_BYTES = 1024 * 1024;
     /** Kafka's default largest record (producer {@code max.request.size}, broker {@code message.max.bytes}). */
     public static final int MAX_RECORD_BYTES = 1024 * 1024;
+    /**
+     * Bytes of one audit event as JSON: every field a caller can choose is cut to its own bound first, so a request or
+     * a record costs the trail the same however large its headers or values were.
+     */
+    public static final int MAX_AUDIT_EVENT_BYTES = 4 * 1024;
 }

@@ -5,22 +5,32 @@ import com.coreweave.nodepool.schema.topics.Topic;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
 
 /**
  * Makes the secured broker's principals real, as an operator onboarding them would: a SCRAM-SHA-512 credential per
- * principal, its ACLs ({@link KafkaAccess}), and for an org's principal its inbound topics ({@link TenantTopics}).
- * Idempotent: run on every start, it sets the passwords given and adds what is missing.
+ * principal, its ACLs ({@link KafkaAccess}), and for an org's principal its inbound topics ({@link TenantTopics}) and
+ * its client quotas ({@link KafkaAccess#TENANT_QUOTAS}). Idempotent: run on every start, it sets the passwords and
+ * quotas given, adds what is missing, and sets the registry's configuration on the topics that exist, so a broker
+ * started again on older data gets the current bounds without a reset.
  */
 final class AccessSetup {
 
@@ -44,6 +54,7 @@ final class AccessSetup {
         List<UserScramCredentialAlteration> credentials = new ArrayList<>();
         List<AclBinding> acls = new ArrayList<>();
         List<NewTopic> orgTopics = new ArrayList<>();
+        List<ClientQuotaAlteration> quotas = new ArrayList<>();
         principals.forEach((principal, password) -> {
             credentials.add(new UserScramCredentialUpsertion(
                     principal, new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, SCRAM_ITERATIONS), password));
@@ -51,15 +62,16 @@ final class AccessSetup {
             String org = KafkaAccess.orgOf(principal);
             if (org != null) {
                 for (Topic<?, ?> inbound : TenantTopics.INBOUND) {
-                    // An org topic keeps its records as long as the shared topic it stands for.
                     orgTopics.add(new NewTopic(TenantTopics.of(inbound, org), ORG_TOPIC_PARTITIONS, replicas)
-                            .configs(inbound.brokerConfig()));
+                            .configs(TenantTopics.brokerConfig(inbound)));
                 }
+                quotas.add(quota(principal));
             }
         });
         try (Admin admin = Admin.create(superUserClient)) {
             admin.alterUserScramCredentials(credentials).all().get();
             admin.createAcls(acls).all().get();
+            admin.alterClientQuotas(quotas).all().get();
             awaitBrokers(admin, replicas);
             for (var created : admin.createTopics(orgTopics).values().values()) {
                 try {
@@ -70,6 +82,37 @@ final class AccessSetup {
                     }
                 }
             }
+            alignConfigs(admin, orgTopics);
+        }
+    }
+
+    /** The principal's client quotas, as a user entity's: they follow it on every connection. */
+    static ClientQuotaAlteration quota(String principal) {
+        List<ClientQuotaAlteration.Op> ops = new ArrayList<>();
+        KafkaAccess.TENANT_QUOTAS.forEach((key, value) -> ops.add(new ClientQuotaAlteration.Op(key, value)));
+        return new ClientQuotaAlteration(new ClientQuotaEntity(Map.of(ClientQuotaEntity.USER, principal)), ops);
+    }
+
+    /** Sets the configuration the registry gives each existing topic (org topics and the registry's). */
+    private static void alignConfigs(Admin admin, List<NewTopic> orgTopics)
+            throws InterruptedException, ExecutionException {
+        Map<String, Map<String, String>> wanted = new HashMap<>();
+        KafkaAccess.registryTopics().forEach(topic -> wanted.put(topic.name(), topic.brokerConfig()));
+        orgTopics.forEach(topic -> wanted.put(topic.name(), topic.configs()));
+        Set<String> existing = admin.listTopics().names().get();
+        Map<ConfigResource, Collection<AlterConfigOp>> changes = new HashMap<>();
+        wanted.forEach((name, config) -> {
+            if (existing.contains(name)) {
+                changes.put(
+                        new ConfigResource(ConfigResource.Type.TOPIC, name),
+                        config.entrySet().stream()
+                                .map(e -> new AlterConfigOp(
+                                        new ConfigEntry(e.getKey(), e.getValue()), AlterConfigOp.OpType.SET))
+                                .toList());
+            }
+        });
+        if (!changes.isEmpty()) {
+            admin.incrementalAlterConfigs(changes).all().get();
         }
     }
 

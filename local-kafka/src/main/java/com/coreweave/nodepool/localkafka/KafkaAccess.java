@@ -10,6 +10,7 @@ import com.coreweave.nodepool.schema.topics.Topics;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.kafka.common.acl.AccessControlEntry;
@@ -38,6 +39,17 @@ public final class KafkaAccess {
     public static final String MONITORING = "monitoring";
 
     private KafkaAccess() {}
+
+    /**
+     * The Kafka client quotas of every org's principal, as the broker names them: bytes a second it may produce and
+     * fetch, and the share of one broker thread its requests may take (percent). Past them the broker delays its
+     * answers, so one org's flood is slowed and the others' requests keep their turn (docs/security.md, the limits
+     * table, has the arithmetic).
+     */
+    public static final Map<String, Double> TENANT_QUOTAS = Map.of(
+            "producer_byte_rate", 1024.0 * 1024,
+            "consumer_byte_rate", 2 * 1024.0 * 1024,
+            "request_percentage", 25.0);
 
     /** The principal of an org's platform team. */
     public static String tenant(String org) {

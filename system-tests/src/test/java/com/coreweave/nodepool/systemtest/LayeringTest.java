@@ -4,12 +4,14 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.kafka.streams.StreamsBuilder;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -183,6 +185,21 @@ class LayeringTest {
                 .dependOnClassesThat()
                 .resideInAnyPackage(RUNTIME)
                 .because("selectors, patches, tables and discovery are values in, values out, as the domain is")
+                .check(classes);
+    }
+
+    @Test
+    void everyTopicIsReadThroughInputs() {
+        noClasses()
+                .that()
+                .doNotHaveFullyQualifiedName("com.coreweave.nodepool.kit.streams.io.Inputs")
+                .should()
+                .callMethodWhere(DescribedPredicate.describe(
+                        "StreamsBuilder.stream",
+                        call -> call.getTargetOwner().isEquivalentTo(StreamsBuilder.class)
+                                && call.getName().equals("stream")))
+                .because("Inputs is where every record is checked, dead-lettered with its reason and audited: a topic"
+                        + " read around it would skip all three (InboundTopicsShapeTest)")
                 .check(classes);
     }
 }

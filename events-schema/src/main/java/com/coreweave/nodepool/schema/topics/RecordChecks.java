@@ -383,6 +383,15 @@ final class RecordChecks {
         }
     }
 
+    /** An audit event is Kubernetes' {@code audit.k8s.io/v1} Event with an id. */
+    static void auditEvent(String key, JsonNode event) {
+        if (!"Event".equals(event.path("kind").asText())
+                || !"audit.k8s.io/v1".equals(event.path("apiVersion").asText())
+                || blank(event.path("auditID").asText(null))) {
+            throw invalid("an audit event is an audit.k8s.io/v1 Event with an auditID");
+        }
+    }
+
     private static Rejection invalid(String reason) {
         return new Rejection(Code.INVALID_RECORD, reason);
     }

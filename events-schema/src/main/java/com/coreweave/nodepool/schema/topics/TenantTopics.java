@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.schema.topics;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -63,6 +64,26 @@ public final class TenantTopics {
                     "'" + org + "' is not an org id (a DNS subdomain of at most " + MAX_ORG_LENGTH + " characters)");
         }
         return PRINCIPAL_PREFIX + org;
+    }
+
+    /**
+     * Bytes an org topic keeps per partition before its oldest segment is deleted: the org's share of the broker's disk
+     * (docs/security.md, "Limits on what comes in"), whatever it writes.
+     */
+    public static final long RETENTION_BYTES = 16L * 1024 * 1024;
+
+    /** Segments small enough that the byte bound holds: the broker deletes whole segments, never the active one. */
+    public static final long SEGMENT_BYTES = 4L * 1024 * 1024;
+
+    /**
+     * The broker configuration of an org's topic of {@code inbound}: as the shared topic (its retention, the broker's
+     * timestamps), bounded to {@link #RETENTION_BYTES} per partition in segments of {@link #SEGMENT_BYTES}.
+     */
+    public static Map<String, String> brokerConfig(Topic<?, ?> inbound) {
+        Map<String, String> config = inbound.brokerConfig();
+        config.put(Topic.RETENTION_BYTES, Long.toString(RETENTION_BYTES));
+        config.put("segment.bytes", Long.toString(SEGMENT_BYTES));
+        return config;
     }
 
     public static boolean validOrg(String org) {

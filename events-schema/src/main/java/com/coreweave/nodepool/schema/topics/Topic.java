@@ -47,7 +47,9 @@ public record Topic<K, V>(
 
     /**
      * The broker-side configuration of the topic ({@code cleanup.policy}, and {@code retention.ms} when it has a
-     * retention), the same wherever it is created: by a service at start-up, for an org, or as a Strimzi KafkaTopic.
+     * retention), the same wherever it is created: by a service at start-up, for an org, or as a Strimzi KafkaTopic. A
+     * topic outside parties write ({@code anyPartition}) is stamped by the broker ({@link #FAIR_TIMESTAMPS}), and,
+     * unless compacted, bounded in bytes per partition ({@link #SHARED_INBOUND_RETENTION_BYTES}).
      */
     public Map<String, String> brokerConfig() {
         Map<String, String> config = new LinkedHashMap<>();
@@ -55,8 +57,28 @@ public record Topic<K, V>(
         if (retention != null) {
             config.put("retention.ms", Long.toString(retention.toMillis()));
         }
+        if (anyPartition) {
+            config.putAll(FAIR_TIMESTAMPS);
+            if (!compacted) {
+                config.put(RETENTION_BYTES, Long.toString(SHARED_INBOUND_RETENTION_BYTES));
+            }
+        }
         return config;
     }
+
+    /**
+     * The record timestamps of a topic outside parties write: the broker's clock, not the producer's. Kafka Streams
+     * reads the lowest timestamp first among a task's partitions, and retention counts from it, so a writer's own
+     * timestamps would decide when everyone else's records of the task are processed and how long its own are kept.
+     */
+    public static final Map<String, String> FAIR_TIMESTAMPS = Map.of("message.timestamp.type", "LogAppendTime");
+
+    public static final String RETENTION_BYTES = "retention.bytes";
+    /**
+     * Bytes kept per partition of a shared inbound topic: written only by the services (REST) and trusted principals,
+     * so a bound against a runaway writer rather than a tenant's share.
+     */
+    public static final long SHARED_INBOUND_RETENTION_BYTES = 1024L * 1024 * 1024;
 
     /** The topic's dead-letter companion: same key, raw value, reason in headers. */
     public String deadLetterName() {

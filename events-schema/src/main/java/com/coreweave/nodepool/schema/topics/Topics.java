@@ -45,6 +45,9 @@ public final class Topics {
     private static final Duration WEEK = Duration.ofDays(7);
     private static final Duration FORTNIGHT = Duration.ofDays(14);
     private static final Duration DAY = Duration.ofDays(1);
+    /** Kept long enough for a quarter's review, as audit trails commonly are. */
+    private static final Duration AUDIT_RETENTION = Duration.ofDays(90);
+
     private static final Duration FOREVER = null;
     private static final boolean COMPACTED = true;
     private static final boolean DELETED = false;
@@ -353,6 +356,17 @@ public final class Topics {
             KEY_PARTITION,
             "The pending demand the demand planner gives each autoscaling pool.");
 
+    public static final Topic<String, JsonNode> AUDIT_EVENTS = new Topic<>(
+            "audit-events",
+            KeyFormat.name("<org>, or " + AuditKeys.UNAUTHENTICATED),
+            ValueFormat.json(JsonNode.class),
+            RecordChecks::auditEvent,
+            DELETED,
+            AUDIT_RETENTION,
+            "every service",
+            KEY_PARTITION,
+            "The audit trail: one Kubernetes audit event per write, REST and topic alike, refusals summarized.");
+
     /** Records a service could not read from an internal topic (see {@link DeadLetters}). */
     public static Topic<String, byte[]> serviceDeadLetters(String service) {
         return new Topic<>(
@@ -415,6 +429,7 @@ public final class Topics {
                 WORKLOAD_STATUS,
                 FLEET_AVAILABILITY,
                 POOL_OFFERED,
-                POOL_DEMAND_PLANNED);
+                POOL_DEMAND_PLANNED,
+                AUDIT_EVENTS);
     }
 }

@@ -14,8 +14,39 @@ class TopicBrokerConfigTest {
 
     @Test
     void aDeletedTopicKeepsRecordsForItsRetention() {
-        assertThat(Topics.NODEPOOL_REQUESTED.brokerConfig())
+        assertThat(Topics.NODEPOOL_ACCEPTED.brokerConfig()).isEqualTo(Map.of("cleanup.policy", "compact"));
+        assertThat(Topics.QUOTA_DEMANDED.brokerConfig())
                 .isEqualTo(Map.of("cleanup.policy", "delete", "retention.ms", "604800000"));
+    }
+
+    @Test
+    void aTopicOutsidePartiesWriteIsStampedByTheBrokerAndBoundedInBytes() {
+        assertThat(Topics.NODEPOOL_REQUESTED.brokerConfig())
+                .isEqualTo(Map.of(
+                        "cleanup.policy", "delete",
+                        "retention.ms", "604800000",
+                        "message.timestamp.type", "LogAppendTime",
+                        "retention.bytes", "1073741824"));
+        assertThat(Topics.QUOTA_LIMIT_SET.brokerConfig())
+                .as("compacted: every key kept, whatever its size, but stamped by the broker")
+                .isEqualTo(Map.of("cleanup.policy", "compact", "message.timestamp.type", "LogAppendTime"));
+    }
+
+    @Test
+    void anOrgsTopicKeepsItsShareOfTheDiskInSegmentsSmallEnoughToDelete() {
+        assertThat(TenantTopics.brokerConfig(Topics.WORKLOAD_PENDING))
+                .isEqualTo(Map.of(
+                        "cleanup.policy", "delete",
+                        "retention.ms", "604800000",
+                        "message.timestamp.type", "LogAppendTime",
+                        "retention.bytes", "16777216",
+                        "segment.bytes", "4194304"));
+    }
+
+    @Test
+    void theAuditTrailIsKeptForNinetyDays() {
+        assertThat(Topics.AUDIT_EVENTS.brokerConfig())
+                .isEqualTo(Map.of("cleanup.policy", "delete", "retention.ms", Long.toString(90L * 24 * 3600 * 1000)));
     }
 
     @Test

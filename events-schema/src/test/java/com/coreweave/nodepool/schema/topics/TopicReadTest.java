@@ -64,7 +64,8 @@ class TopicReadTest {
                 Arguments.of(Topics.WORKLOAD_STATUS, "workload-status.json", "demo/train-llm"),
                 Arguments.of(Topics.FLEET_AVAILABILITY, "fleet-availability.json", "US-EAST-04A/gd-8xa100-i128"),
                 Arguments.of(Topics.POOL_OFFERED, "pool-offered.json", "demo"),
-                Arguments.of(Topics.POOL_DEMAND_PLANNED, "pool-demand-planned.json", POOL));
+                Arguments.of(Topics.POOL_DEMAND_PLANNED, "pool-demand-planned.json", POOL),
+                Arguments.of(Topics.AUDIT_EVENTS, "audit-events.json", "demo"));
     }
 
     /** Every topic a service reads (dead letters are only written). */

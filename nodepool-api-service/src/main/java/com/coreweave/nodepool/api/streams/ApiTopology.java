@@ -101,7 +101,8 @@ public class ApiTopology {
         // Every instance answers GET .../workloads from its own copy: at most 1,000 workloads an org, small records.
         GlobalStoreUpdater.addTo(builder, Topics.WORKLOAD_STATUS, StoreNames.WORKLOAD_STATUSES, WorkloadStatus.class);
 
-        Inputs in = new Inputs(builder, SERVICE, partitions, clock, new ForbiddenRequestAudit(clock));
+        // A pool request is audited with its answer when it is decided (RequestDecision); its refusals as it is read.
+        Inputs in = new Inputs(builder, SERVICE, partitions, clock).auditingDecisionsOf(Topics.NODEPOOL_REQUESTED);
         RequestReader reader = new RequestReader();
         KStream<String, PoolInput> requests = in.read(
                         Topics.NODEPOOL_REQUESTED,

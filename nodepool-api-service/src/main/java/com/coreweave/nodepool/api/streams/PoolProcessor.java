@@ -84,7 +84,8 @@ class PoolProcessor implements Processor<String, PoolInput, String, Outbound> {
     public void process(Record<String, PoolInput> record) {
         Instant now = clock.instant();
         switch (record.value()) {
-            case PoolInput.Requested requested -> requests.onRequest(record.key(), requested.request(), now);
+            case PoolInput.Requested requested ->
+                requests.onRequest(record.key(), requested.request(), now, Instant.ofEpochMilli(record.timestamp()));
             case PoolInput.NodesChanged changed -> status.onFact(record.key(), changed.fact(), now);
             case PoolInput.PreemptionProgressed progressed -> status.onFact(record.key(), progressed.fact(), now);
             case PoolInput.EventsRecorded recorded ->

@@ -5,6 +5,8 @@ import com.coreweave.nodepool.api.domain.PoolDecider;
 import com.coreweave.nodepool.api.domain.PoolRequest;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.kube.ResourceVersions;
+import com.coreweave.nodepool.kit.audit.AuditBounds;
+import com.coreweave.nodepool.kit.audit.AuditEvent;
 import com.coreweave.nodepool.kit.audit.AuditEvents;
 import com.coreweave.nodepool.kit.audit.AuditLog;
 import com.coreweave.nodepool.kit.rest.FieldErrors;
@@ -16,6 +18,7 @@ import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.events.RequestDecided;
+import com.coreweave.nodepool.schema.topics.AuditKeys;
 import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.Rejection.Code;
 import com.coreweave.nodepool.schema.topics.TenantTopics;
@@ -59,12 +62,13 @@ final class RequestDecision {
         this.answered = answered;
     }
 
-    void onRequest(String key, PoolRequest request, Instant now) {
+    /** {@code appended}: the record's timestamp, the broker's own on a topic outside parties write. */
+    void onRequest(String key, PoolRequest request, Instant now, Instant appended) {
         String requestKey = key + "|" + request.id();
         RequestDecided earlier = stores.requestIds.get(requestKey);
         if (earlier != null) {
             // A repeated id changes nothing; the earlier answer is given again for a caller retrying with it.
-            answer(key, request, earlier, now);
+            answer(key, request, earlier, now, appended);
             return;
         }
         PoolView view = stores.views.get(key);
@@ -82,7 +86,7 @@ final class RequestDecision {
             decision = PoolDecider.decide(request, view == null ? null : view.accepted(), write, stores::judge);
         }
         stores.requestIds.put(requestKey, decision.answer());
-        answer(key, request, decision.answer(), now);
+        answer(key, request, decision.answer(), now, appended);
         if (decision.isRefusal() && !request.fromRest()) {
             deadLetter(key, request, view, decision.answer(), now);
         }
@@ -117,12 +121,12 @@ final class RequestDecision {
      * Publishes the answer to every instance's waiting REST call; a REST call waiting in this instance gets it as soon
      * as the transaction commits, a topic's round trip earlier.
      */
-    private void answer(String key, PoolRequest request, RequestDecided answer, Instant now) {
+    private void answer(String key, PoolRequest request, RequestDecided answer, Instant now, Instant appended) {
         stores.emit(key, Outbound.to(Topics.NODEPOOL_REQUEST_DECIDED, answer));
         if (request.fromRest()) {
             PromptCommits.afterCommit(() -> answered.accept(key, answer));
         } else {
-            audit(key, request, answer, now);
+            audit(key, request, answer, now, appended);
         }
     }
 
@@ -136,20 +140,19 @@ final class RequestDecision {
      *       autoscaler) and operators write it, so it names one of them.
      * </ul>
      *
-     * The source is kept as an annotation either way. Its auditID comes from the pool and the request id, so that a
-     * transaction that aborts and is processed again writes the same event again, which a reader can drop.
+     * The source is kept as an annotation either way; the time it was received is the record's (the broker's), not the
+     * CloudEvent's {@code time}, which its writer chose. Its auditID comes from the pool and the request id, so that a
+     * transaction that aborts and is processed again writes the same event again, which a reader can drop. It goes to
+     * {@code audit-events} in the decision's transaction (one small record) and to the local file.
      */
-    private void audit(String key, PoolRequest request, RequestDecided answer, Instant now) {
-        if (!AuditLog.enabled()) {
-            return;
-        }
+    private void audit(String key, PoolRequest request, RequestDecided answer, Instant now, Instant appended) {
         try {
             PoolKey pool = request.key() != null ? request.key() : PoolKey.parse(key);
             String record = stores.context()
                     .recordMetadata()
                     .map(m -> "kafka:" + m.topic() + "/" + m.partition() + "/" + m.offset())
                     .orElse("kafka:" + Topics.NODEPOOL_REQUESTED.name());
-            AuditLog.write(AuditEvents.of(new AuditEvents.TopicWrite(
+            AuditEvent event = AuditBounds.bounded(AuditEvents.of(new AuditEvents.TopicWrite(
                     UUID.nameUUIDFromBytes((key + "|" + request.id()).getBytes(StandardCharsets.UTF_8))
                             .toString(),
                     request.id(),
@@ -164,9 +167,17 @@ final class RequestDecision {
                     answer.nodePool() == null || answer.nodePool().metadata() == null
                             ? null
                             : answer.nodePool().metadata().generation(),
-                    request.time() != null ? request.time() : now,
+                    appended,
                     now,
                     ApiTopology.SERVICE)));
+            String line = AuditLog.write(event);
+            if (line != null) {
+                stores.context()
+                        .forward(new Record<>(
+                                AuditKeys.of(pool.org()),
+                                Outbound.to(Topics.AUDIT_EVENTS, line.getBytes(StandardCharsets.UTF_8)),
+                                now.toEpochMilli()));
+            }
         } catch (RuntimeException e) {
             // The decision stands whether or not it could be audited.
             LOG.errorf(e, "cannot audit the decision of request %s for %s", request.id(), key);

@@ -60,7 +60,8 @@ public class PreemptionTopology {
                 Serdes.String(),
                 JsonSerde.of(NodeActivity.class)));
 
-        Inputs in = new Inputs(builder, SERVICE, partitions, clock);
+        // Activity reports are audited once, by the provisioner, which reads them too.
+        Inputs in = new Inputs(builder, SERVICE, partitions, clock).auditedElsewhere(Topics.NODE_ACTIVITY_REPORTED);
         KStream<String, Object> inputs = input(in, Topics.SPOT_RECLAIM_REQUESTED)
                 .merge(input(in, Topics.NODE_ACTIVITY_REPORTED))
                 // A timeline ends when its node or its pool's nodes are removed; other node facts are skipped unparsed.

@@ -7,7 +7,6 @@ import com.coreweave.nodepool.schema.events.PoolOffer;
 import com.coreweave.nodepool.schema.events.Workload;
 import com.coreweave.nodepool.schema.events.WorkloadStatus;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
-import com.coreweave.nodepool.schema.resource.Taint;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -15,7 +14,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -40,16 +38,21 @@ public final class DemandPlan {
     /** A workload the planner holds, and when it first arrived. */
     public record Waiting(Workload workload, Instant arrivedAt) {}
 
-    /** Each offered pool's demand and each workload's verdict. */
-    public record Result(List<PoolDemand> demands, List<WorkloadStatus> statuses) {}
+    /**
+     * Each offered pool's demand, each workload's verdict, and the plan's work ({@link PoolFits}'s checks and more).
+     */
+    public record Result(List<PoolDemand> demands, List<WorkloadStatus> statuses, int work) {}
+
+    /** The most pool checks one plan makes, whatever the org's workloads ask (docs/autoscaling.md: what it costs). */
+    public static final int MAX_CHECKS_PER_PLAN = 100_000;
 
     public static final String NO_POOL_FITS = "NoPoolFits";
     public static final String MAX_NODES_REACHED = "MaxNodesReached";
     public static final String NONE_AVAILABLE = "NoneAvailable";
     public static final String GANG_DOES_NOT_FIT = "GangDoesNotFit";
     public static final String WAITING_FOR_NODES = "WaitingForNodes";
-
-    private static final Set<String> REPELLING = Set.of("NoSchedule", "NoExecute");
+    /** The plan's checks ran out before this workload's needs: it is planned once earlier ones are placed or gone. */
+    public static final String DEFERRED = "Deferred";
 
     private final Function<ZoneTypeKey, FleetAvailability> fleet;
     private final Function<String, InstanceType> catalogue;
@@ -80,22 +83,32 @@ public final class DemandPlan {
                 .filter(o -> !o.withdrawn())
                 .sorted(Comparator.comparingInt(PoolOffer::weight).reversed().thenComparing(PoolOffer::pool))
                 .forEach(o -> rooms.put(o.pool(), new Room(o)));
+        PoolFits<Room> fits =
+                new PoolFits<>(List.copyOf(rooms.values()), room -> room.offer, catalogue, MAX_CHECKS_PER_PLAN);
         List<WorkloadStatus> statuses = new ArrayList<>();
         workloads.stream()
                 .sorted(Comparator.comparing(Waiting::arrivedAt)
                         .thenComparing(w -> w.workload().name()))
-                .forEach(w -> statuses.add(place(w.workload(), rooms)));
+                .forEach(w -> statuses.add(place(w.workload(), fits)));
         List<PoolDemand> demands = rooms.values().stream().map(Room::demand).toList();
-        return new Result(demands, statuses);
+        return new Result(demands, statuses, fits.checks() + workloads.size());
     }
 
-    private WorkloadStatus place(Workload workload, Map<String, Room> rooms) {
+    private WorkloadStatus place(Workload workload, PoolFits<Room> fits) {
         if (workload.pending() == 0) {
             return status(workload, WorkloadStatus.SCHEDULED, null, 0, null, "Every pod is scheduled.");
         }
-        List<Room> fitting = rooms.values().stream()
-                .filter(room -> fits(room.offer, workload.needs()))
-                .toList();
+        List<Room> fitting = fits.of(workload.needs());
+        if (fitting == null) {
+            return status(
+                    workload,
+                    WorkloadStatus.PENDING,
+                    null,
+                    0,
+                    DEFERRED,
+                    "The org's plan made its " + MAX_CHECKS_PER_PLAN + " pool checks for earlier workloads' needs;"
+                            + " this one is planned once they are placed or gone.");
+        }
         if (fitting.isEmpty()) {
             return status(
                     workload,
@@ -178,37 +191,6 @@ public final class DemandPlan {
             Workload workload, String phase, String pool, int nodes, String reason, String message) {
         return new WorkloadStatus(
                 workload.org(), workload.name(), phase, workload.pods(), workload.gang(), pool, nodes, reason, message);
-    }
-
-    /** Whether the pool's nodes can run the workload's pods. */
-    private boolean fits(PoolOffer offer, Workload.Needs needs) {
-        if (needs.zone() != null && !needs.zone().equals(offer.zone())) {
-            return false;
-        }
-        if (needs.instanceType() != null && !needs.instanceType().equals(offer.instanceType())) {
-            return false;
-        }
-        InstanceType type = catalogue.apply(offer.instanceType());
-        if (needs.gpuModel() != null
-                && (type == null || type.gpuModel() == null || !type.gpuModel().equalsIgnoreCase(needs.gpuModel()))) {
-            return false;
-        }
-        if (needs.gpusPerPod() > 0 && (type == null || type.gpuCount() < needs.gpusPerPod())) {
-            return false;
-        }
-        for (Map.Entry<String, String> selected : needs.nodeSelector().entrySet()) {
-            if (!selected.getValue().equals(offer.labels().get(selected.getKey()))) {
-                return false;
-            }
-        }
-        for (Taint taint : offer.taints()) {
-            if (REPELLING.contains(taint.effect())
-                    && needs.tolerations().stream()
-                            .noneMatch(t -> t.tolerates(taint.key(), taint.value(), taint.effect()))) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** Free machines left in the pool's ledger, or {@link Integer#MAX_VALUE} when the fleet has not said. */

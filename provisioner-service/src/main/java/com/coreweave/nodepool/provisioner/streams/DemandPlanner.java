@@ -36,7 +36,9 @@ import org.apache.kafka.streams.state.ValueAndTimestamp;
  * entry each, scanned by org, so no record grows with an org) and plans the org again ({@link DemandPlan}) whenever one
  * of them changes, and every {@link #REPLAN_INTERVAL} for orgs with workloads, since the fleet's free machines (a
  * global store) change without telling it. It writes only what changed: a pool's demand to {@code pool-demand-planned},
- * a workload's verdict to {@code workload-status}.
+ * a workload's verdict to {@code workload-status}. One look plans orgs in turn until it has done {@link #STEP_WORK} (a
+ * plan's work is bounded too, {@link DemandPlan#MAX_CHECKS_PER_PLAN}); the rest wait for the next look, so the stream
+ * thread goes back to the other records in between and one org's plan delays another's by at most a bound.
  */
 final class DemandPlanner implements Processor<String, DemandInput, String, Outbound> {
 
@@ -50,6 +52,11 @@ final class DemandPlanner implements Processor<String, DemandInput, String, Outb
      * thousand times (each plan reads the whole org).
      */
     static final Duration PLAN_INTERVAL = Duration.ofMillis(100);
+
+    /**
+     * The work (pool checks, workloads and pools gone through) after which a look leaves the other orgs to the next.
+     */
+    static final int STEP_WORK = DemandPlan.MAX_CHECKS_PER_PLAN;
 
     private static final StringSerializer KEYS = new StringSerializer();
 
@@ -118,12 +125,19 @@ final class DemandPlanner implements Processor<String, DemandInput, String, Outb
         planSoon();
     }
 
+    /** Plans the changed orgs in the order they changed, until the look's work is done; the rest stay for the next. */
     private void planChanged() {
-        planning.cancel();
-        planning = null;
-        List<String> orgs = List.copyOf(changed);
-        changed.clear();
-        orgs.forEach(this::plan);
+        int work = 0;
+        var orgs = changed.iterator();
+        while (orgs.hasNext() && work < STEP_WORK) {
+            String org = orgs.next();
+            orgs.remove();
+            work += plan(org);
+        }
+        if (changed.isEmpty()) {
+            planning.cancel();
+            planning = null;
+        }
     }
 
     private void onOffer(PoolOffer offer) {
@@ -213,10 +227,12 @@ final class DemandPlanner implements Processor<String, DemandInput, String, Outb
             replanning = null;
             return;
         }
-        orgs.forEach(this::plan);
+        changed.addAll(orgs);
+        planSoon();
     }
 
-    private void plan(String org) {
+    /** Plans one org; its work. */
+    private int plan(String org) {
         List<DemandPlan.Waiting> waiting = new ArrayList<>();
         try (KeyValueIterator<String, PlannedWorkload> it = workloads.prefixScan(PoolKey.orgPrefix(org), KEYS)) {
             it.forEachRemaining(
@@ -246,6 +262,7 @@ final class DemandPlanner implements Processor<String, DemandInput, String, Outb
                 forward(key, Outbound.to(Topics.WORKLOAD_STATUS, status));
             }
         }
+        return result.work() + offers.size();
     }
 
     private void forward(String key, Outbound outbound) {

@@ -286,4 +286,48 @@ class DemandPlanTest {
         assertThat(result.demands()).isEmpty();
         assertThat(status(result, "job-a").reason()).isEqualTo(DemandPlan.NO_POOL_FITS);
     }
+
+    @Test
+    void aThousandWorkloadsOfOneNeedLookForTheirPoolsOnceAndOnlyAmongPoolsOfTheirType() {
+        for (int i = 0; i < 500; i++) {
+            offers.add(pool("a100-" + i, A100, ZONE, null, 0));
+            offers.add(pool("h100-" + i, H100, ZONE, null, 0));
+        }
+        for (int i = 0; i < 1_000; i++) {
+            pending("job-" + i, 1, false, type(A100));
+        }
+
+        DemandPlan.Result result = plan();
+
+        assertThat(result.work())
+                .as("the pools indexed once, the A100 pools checked once, each workload placed")
+                .isEqualTo(1_000 + 500 + 1_000);
+        assertThat(result.statuses()).allMatch(s -> s.pool() != null && s.pool().startsWith("a100-"));
+    }
+
+    @Test
+    void aPlanStopsLookingForTheNeedsItHasNotSeenAtItsBoundAndDefersTheirWorkloadsInArrivalOrder() {
+        for (int i = 0; i < 1_000; i++) {
+            offers.add(pool("p-" + String.format("%04d", i), A100, ZONE, null, 0));
+        }
+        for (int i = 0; i < 1_000; i++) {
+            pending(
+                    "job-" + i,
+                    1,
+                    false,
+                    new Workload.Needs(A100, null, null, Map.of("team", "t-" + i), List.of(), null));
+        }
+
+        DemandPlan.Result result = plan();
+
+        int looked = (DemandPlan.MAX_CHECKS_PER_PLAN - 1_000) / 1_000;
+        assertThat(result.work()).isLessThanOrEqualTo(DemandPlan.MAX_CHECKS_PER_PLAN + 1_000);
+        assertThat(result.statuses().subList(0, looked))
+                .as("the first workloads' needs were looked at: no pool has their team label")
+                .allMatch(s -> DemandPlan.NO_POOL_FITS.equals(s.reason()));
+        assertThat(result.statuses().subList(looked, 1_000)).allSatisfy(s -> {
+            assertThat(s.reason()).isEqualTo(DemandPlan.DEFERRED);
+            assertThat(s.phase()).isEqualTo(WorkloadStatus.PENDING);
+        });
+    }
 }

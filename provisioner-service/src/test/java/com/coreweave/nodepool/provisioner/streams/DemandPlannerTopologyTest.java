@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.provisioner.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.coreweave.nodepool.provisioner.domain.DemandPlan;
 import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
@@ -56,11 +57,15 @@ class DemandPlannerTopologyTest {
     }
 
     void offer(String pool) {
+        offer("demo", pool);
+    }
+
+    void offer(String org, String pool) {
         driver.pipeJson(
                 Topics.POOL_OFFERED,
-                "demo",
+                org,
                 new PoolOffer(
-                        "demo",
+                        org,
                         pool,
                         false,
                         "gd-8xa100-i128",
@@ -82,11 +87,16 @@ class DemandPlannerTopologyTest {
     }
 
     void pending(String workload, int pods) {
+        pending("demo", workload, pods, "{}");
+    }
+
+    /** A workload of {@code org} asking for A100 nodes with the labels {@code selector} (JSON). */
+    void pending(String org, String workload, int pods, String selector) {
         driver.bytesInput(Topics.WORKLOAD_PENDING)
-                .pipeInput("demo/" + workload, """
+                .pipeInput(org + "/" + workload, """
                         {"specversion":"1.0","id":"%s","source":"scheduler/test","type":"WorkloadPending",\
-                        "subject":"demo/%s","data":{"org":"demo","name":"%s","pods":%d,\
-                        "needs":{"instanceType":"gd-8xa100-i128"}}}""".formatted(workload, workload, workload, pods)
+                        "subject":"%s/%s","data":{"org":"%s","name":"%s","pods":%d,\
+                        "needs":{"instanceType":"gd-8xa100-i128","nodeSelector":%s}}}""".formatted(workload, org, workload, org, workload, pods, selector)
                         .getBytes(StandardCharsets.UTF_8));
     }
 
@@ -148,6 +158,40 @@ class DemandPlannerTopologyTest {
             assertThat(header(record, DeadLetters.REASON)).contains("1000 workloads waiting");
         });
         assertThat(driver.values(Topics.WORKLOAD_STATUS)).isEmpty();
+    }
+
+    @Test
+    void anotherOrgsPoolIsPlannedInTheNextLookWhateverABigOrgsPlanCosts() {
+        // A thousand pools of one type and a thousand workloads of as many needs: the most work an org can ask for.
+        for (int i = 0; i < 1_000; i++) {
+            offer("big", "pool-" + i);
+        }
+        for (int i = 0; i < DemandPlanner.MAX_WORKLOADS_PER_ORG; i++) {
+            pending("big", "job-" + i, 1, "{\"team\":\"t-" + i + "\"}");
+        }
+        offer("small", "train");
+        pending("small", "job", 2, "{}");
+
+        plan();
+        List<WorkloadStatus> first = driver.values(Topics.WORKLOAD_STATUS);
+        plan();
+        List<WorkloadStatus> second = driver.values(Topics.WORKLOAD_STATUS);
+
+        assertThat(first)
+                .as("the big org's look: a whole plan, its later needs deferred at the plan's bound")
+                .hasSize(DemandPlanner.MAX_WORKLOADS_PER_ORG)
+                .allMatch(s -> s.org().equals("big"));
+        assertThat(first.stream().filter(s -> DemandPlan.DEFERRED.equals(s.reason())))
+                .as("needs beyond the plan's pool checks")
+                .hasSize(DemandPlanner.MAX_WORKLOADS_PER_ORG - (DemandPlan.MAX_CHECKS_PER_PLAN - 1_000) / 1_000);
+        assertThat(second)
+                .as("the small org is next, one look later, not behind another plan of the big one")
+                .singleElement()
+                .extracting(WorkloadStatus::org, WorkloadStatus::pool)
+                .containsExactly("small", "train");
+        assertThat(driver.values(Topics.POOL_DEMAND_PLANNED))
+                .extracting(PoolDemand::org, PoolDemand::pool, PoolDemand::nodes)
+                .containsExactly(tuple("small", "train", 2));
     }
 
     static String header(TestRecord<String, String> record, String name) {

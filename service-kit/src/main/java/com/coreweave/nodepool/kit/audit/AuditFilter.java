@@ -25,7 +25,8 @@ import org.jboss.resteasy.reactive.server.ServerResponseFilter;
  * Audits every REST write ({@link AuditEvents#audited}: not GET, HEAD or OPTIONS) once answered, refusals included: 401
  * before authentication, 403, 409, 413, 422, 429. Reads are not audited: this is Kubernetes' level Metadata for writes
  * only. A request filter ahead of authentication notes when the request came and from where; the response filter, which
- * also runs for a request a filter refused, writes the line.
+ * also runs for a request a filter refused, hands the event to the {@link AuditTrail}, which writes it after the answer
+ * (a flood of refusals summarized per caller and reason).
  */
 public class AuditFilter {
 
@@ -37,6 +38,9 @@ public class AuditFilter {
 
     @Inject
     Clock clock;
+
+    @Inject
+    AuditTrail trail;
 
     @ConfigProperty(name = "quarkus.application.name", defaultValue = "")
     String service;
@@ -60,9 +64,10 @@ public class AuditFilter {
         var uri = request.getUriInfo().getRequestUri();
         @SuppressWarnings("unchecked")
         List<String> sourceIPs = (List<String>) request.getProperty(SOURCE_IPS);
-        AuditLog.write(AuditEvents.of(new AuditEvents.HttpWrite(
+        Caller caller = caller();
+        AuditEvent event = AuditEvents.of(new AuditEvents.HttpWrite(
                 UUID.randomUUID().toString(),
-                caller(),
+                caller,
                 request.getMethod(),
                 uri.getRawQuery() == null ? uri.getRawPath() : uri.getRawPath() + "?" + uri.getRawQuery(),
                 response.getStatus(),
@@ -74,7 +79,45 @@ public class AuditFilter {
                 request.getHeaderString(HttpHeaders.USER_AGENT),
                 received instanceof Instant at ? at : completed,
                 completed,
-                service)));
+                service));
+        trail.record(
+                entity instanceof NodePool pool && pool.metadata() != null
+                        ? named(event, pool.metadata().name())
+                        : event,
+                who(caller, sourceIPs));
+    }
+
+    /** A create names no object in its path: as Kubernetes does, its event names the object created. */
+    static AuditEvent named(AuditEvent event, String name) {
+        AuditEvent.ObjectRef ref = event.objectRef();
+        if (ref == null || ref.name() != null || name == null) {
+            return event;
+        }
+        return new AuditEvent(
+                event.kind(),
+                event.apiVersion(),
+                event.level(),
+                event.auditID(),
+                event.stage(),
+                event.requestURI(),
+                event.verb(),
+                event.user(),
+                event.sourceIPs(),
+                event.userAgent(),
+                new AuditEvent.ObjectRef(
+                        ref.resource(), ref.namespace(), name, ref.apiGroup(), ref.apiVersion(), ref.subresource()),
+                event.responseStatus(),
+                event.requestReceivedTimestamp(),
+                event.stageTimestamp(),
+                event.annotations());
+    }
+
+    /** Whom a refusal is counted against: the caller, or an unknown one's connection (its peer, not a header). */
+    static String who(Caller caller, List<String> sourceIPs) {
+        if (caller != null) {
+            return caller.user() + "@" + caller.org();
+        }
+        return AuditEvents.ANONYMOUS.username() + "@" + (sourceIPs == null ? "" : sourceIPs.getLast());
     }
 
     /** The authenticated caller, or null for a request refused before (or without) authentication. */

@@ -30,15 +30,20 @@ public final class AuditLog {
         return LOG.isInfoEnabled();
     }
 
-    /** Records the event; a failure to is logged and never fails the request it records. */
-    public static void write(AuditEvent event) {
-        if (!LOG.isInfoEnabled()) {
-            return;
-        }
+    /**
+     * Records the event and returns its line, for the topic; a failure to is logged and never fails the request it
+     * records (null then).
+     */
+    public static String write(AuditEvent event) {
         try {
-            LOG.info(line(event));
+            String line = line(event);
+            if (LOG.isInfoEnabled()) {
+                LOG.info(line);
+            }
+            return line;
         } catch (JsonProcessingException | RuntimeException e) {
             SELF.errorf(e, "cannot write the audit event %s of %s", event.auditID(), event.requestURI());
+            return null;
         }
     }
 }

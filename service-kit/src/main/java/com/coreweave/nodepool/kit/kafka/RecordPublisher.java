@@ -33,6 +33,12 @@ import org.apache.kafka.common.serialization.StringSerializer;
 @ApplicationScoped
 public class RecordPublisher {
 
+    /**
+     * Marks a record written for a REST call, whose audit event is its HTTP answer's: readers of a shared topic do not
+     * audit it again. Only the services and trusted principals write shared topics; on an org topic it is ignored.
+     */
+    public static final String AUDITED_BY_HTTP = "nodepool.audited-by-http";
+
     @Inject
     KafkaSettings settings;
 
@@ -87,9 +93,11 @@ public class RecordPublisher {
                         .toList());
     }
 
-    /** The trace context of the REST call writing, so that what it causes joins its trace. */
+    /** The trace context of the REST call writing, so that what it causes joins its trace, and the audit mark. */
     private static Headers traced() {
-        return TraceHeaders.withCurrent(StreamsInternals.headers());
+        Headers headers = TraceHeaders.withCurrent(StreamsInternals.headers());
+        headers.add(AUDITED_BY_HTTP, new byte[] {'1'});
+        return headers;
     }
 
     /** Sends, then waits until the broker has every record; a broker that does not answer in time is a 503. */

@@ -222,4 +222,16 @@ class AuditEventsTest {
         assertThat(AuditEvents.verb(Operation.APPLY)).isEqualTo("patch");
         assertThat(AuditEvents.verb(Operation.DELETE)).isEqualTo("delete");
     }
+
+    @Test
+    void aCreatesEventNamesTheObjectItMadeAsKubernetesDoes() {
+        AuditEvent created = AuditFilter.named(http(DEMO, "POST", POOLS, 201), "p1");
+
+        assertThat(created.objectRef().name()).isEqualTo("p1");
+        assertThat(AuditFilter.named(http(DEMO, "PUT", POOLS + "/p2", 200), "p1")
+                        .objectRef()
+                        .name())
+                .as("a path that names its object keeps it")
+                .isEqualTo("p2");
+    }
 }

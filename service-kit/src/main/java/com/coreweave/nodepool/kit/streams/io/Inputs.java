@@ -1,18 +1,18 @@
 package com.coreweave.nodepool.kit.streams.io;
 
 import com.coreweave.nodepool.kit.kafka.DeadLetterRecords;
-import com.coreweave.nodepool.kit.streams.internals.StreamsInternals;
-import com.coreweave.nodepool.kit.streams.io.RefusalObserver.RefusedRecord;
+import com.coreweave.nodepool.kit.streams.io.RecordParse.Audit;
+import com.coreweave.nodepool.kit.streams.io.RecordParse.Parsed;
 import com.coreweave.nodepool.kit.tracing.TraceStamp;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Rejection;
 import com.coreweave.nodepool.schema.topics.TenantTopics;
 import com.coreweave.nodepool.schema.topics.Topic;
-import java.nio.charset.StandardCharsets;
+import com.coreweave.nodepool.schema.topics.Topics;
 import java.time.Clock;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -22,9 +22,6 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
-import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
-import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 
 /**
  * The one way a service reads a topic: as raw bytes, read and checked by the topic's registry entry
@@ -36,35 +33,42 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
  * <p>A topic platform teams write ({@link TenantTopics#INBOUND}) is read with every org's own topic of it
  * ({@code <topic>.<org>}, found by pattern): a record there must be keyed by that org, else it is refused as
  * {@code Forbidden}; the rest take the by-key repartition topic, since an org topic's partitions say nothing of the
- * key's, with their org in the {@link #TENANT_ORG} header, which the interpretation gets as the record's
+ * key's, with their org in the {@code nodepool.tenant-org} header, which the interpretation gets as the record's
  * {@link RecordOrigin}.
  */
 public final class Inputs {
-
-    /**
-     * The org whose own topic a record came from, set by Inputs alone for the by-key repartition topic: the same header
-     * on any record read from elsewhere is a writer's claim, removed unread.
-     */
-    static final String TENANT_ORG = "nodepool.tenant-org";
 
     private final StreamsBuilder builder;
     private final String service;
     private final int partitions;
     private final Clock clock;
-    private final RefusalObserver refusals;
+    private final Set<String> decided = new HashSet<>();
+    private final Set<String> elsewhere = new HashSet<>();
 
     /** {@code partitions}: the partition count of the service's topics (checked at start-up by TopicCreator). */
     public Inputs(StreamsBuilder builder, String service, int partitions, Clock clock) {
-        this(builder, service, partitions, clock, RefusalObserver.NONE);
-    }
-
-    /** As {@link #Inputs(StreamsBuilder, String, int, Clock)}, telling {@code refusals} of each record it refuses. */
-    public Inputs(StreamsBuilder builder, String service, int partitions, Clock clock, RefusalObserver refusals) {
         this.builder = builder;
         this.service = service;
         this.partitions = partitions;
         this.clock = clock;
-        this.refusals = refusals;
+    }
+
+    /**
+     * Says that another service that reads {@code topic} too audits its records, so that each is audited once; this
+     * service still dead-letters what it refuses.
+     */
+    public Inputs auditedElsewhere(Topic<?, ?> topic) {
+        elsewhere.add(topic.name());
+        return this;
+    }
+
+    /**
+     * Says that the service audits each accepted record of {@code topic} itself when it decides it (with the answer),
+     * so only the refused ones are audited as they are read.
+     */
+    public Inputs auditingDecisionsOf(Topic<?, ?> topic) {
+        decided.add(topic.name());
+        return this;
     }
 
     /**
@@ -122,9 +126,17 @@ public final class Inputs {
         String name = topic.name();
         // An org topic's partitions say nothing of the key's: its records are placed as those of any partition.
         boolean place = topic.anyPartition() || TenantTopics.INBOUND.contains(topic);
-        KStream<String, Parsed<T>> parsed = parse(raw, topic, interpretation, place, false, name);
+        Audit audit =
+                !place || elsewhere.contains(name) ? Audit.NONE : decided.contains(name) ? Audit.REFUSED : Audit.ALL;
+        KStream<String, Parsed<T>> parsed = parse(raw, topic, interpretation, place, false, audit, name);
         if (!place) {
             return accepted(parsed, deadLetterTopic, name);
+        }
+        if (audit != Audit.NONE) {
+            parsed.process(() -> new TopicAudits<T>(name, clock), Named.as("audit-" + name))
+                    .to(
+                            Topics.AUDIT_EVENTS.name(),
+                            Produced.with(Serdes.String(), Serdes.ByteArray()).withName("audit-events-" + name));
         }
         Map<String, KStream<String, Parsed<T>>> placed = parsed.split(Named.as("place-" + name + "-"))
                 .branch((key, value) -> value.misplaced(), Branched.as("elsewhere"))
@@ -135,7 +147,8 @@ public final class Inputs {
                 .repartition(Repartitioned.with(Serdes.String(), Serdes.ByteArray())
                         .withName(name + "-by-key")
                         .withNumberOfPartitions(partitions));
-        KStream<String, Parsed<T>> arrived = parse(moved, topic, interpretation, false, true, name + "-by-key");
+        KStream<String, Parsed<T>> arrived =
+                parse(moved, topic, interpretation, false, true, Audit.NONE, name + "-by-key");
         return accepted(placed.get("place-" + name + "-here"), deadLetterTopic, name)
                 .merge(accepted(arrived, deadLetterTopic, name + "-by-key"), Named.as("placed-" + name));
     }
@@ -153,10 +166,10 @@ public final class Inputs {
             Interpretation<V, T> interpretation,
             boolean place,
             boolean moved,
+            Audit audit,
             String step) {
         return raw.processValues(
-                () -> new ParseProcessor<>(
-                        topic, interpretation, place ? partitions : 0, moved, service, clock, refusals),
+                () -> new RecordParse<>(topic, interpretation, place ? partitions : 0, moved, audit, service, clock),
                 Named.as("parse-" + step));
     }
 
@@ -172,86 +185,5 @@ public final class Inputs {
                         deadLetterTopic,
                         Produced.with(Serdes.String(), Serdes.ByteArray()).withName("dead-letter-" + step));
         return branches.get("route-" + step + "-read").mapValues(Parsed::value, Named.as("value-" + step));
-    }
-
-    /** A value read from a record; or the raw record, refused (headers say why) or not on its key's partition. */
-    private record Parsed<T>(T value, byte[] raw, boolean refused, boolean misplaced) {}
-
-    private static final class ParseProcessor<V, T> implements FixedKeyProcessor<String, byte[], Parsed<T>> {
-        private final Topic<?, V> topic;
-        private final Interpretation<V, T> interpretation;
-        /** 0 when records are not placed by key (internal topics, or records already moved). */
-        private final int partitions;
-        /** Whether records come from the by-key repartition topic, where only Inputs wrote the origin header. */
-        private final boolean moved;
-
-        private final String service;
-        private final Clock clock;
-        private final RefusalObserver refusals;
-        private FixedKeyProcessorContext<String, Parsed<T>> context;
-
-        ParseProcessor(
-                Topic<?, V> topic,
-                Interpretation<V, T> interpretation,
-                int partitions,
-                boolean moved,
-                String service,
-                Clock clock,
-                RefusalObserver refusals) {
-            this.topic = topic;
-            this.interpretation = interpretation;
-            this.partitions = partitions;
-            this.moved = moved;
-            this.service = service;
-            this.clock = clock;
-            this.refusals = refusals;
-        }
-
-        @Override
-        public void init(FixedKeyProcessorContext<String, Parsed<T>> context) {
-            this.context = context;
-        }
-
-        @Override
-        public void process(FixedKeyRecord<String, byte[]> received) {
-            var meta = context.recordMetadata().orElseThrow();
-            Header told = received.headers().lastHeader(TENANT_ORG);
-            // No record leaves Inputs with the origin header, nor enters with one it did not set.
-            Headers kept = StreamsInternals.headers(received.headers().toArray());
-            kept.remove(TENANT_ORG);
-            FixedKeyRecord<String, byte[]> record = received.withHeaders(kept);
-            T value;
-            RecordOrigin origin;
-            try {
-                origin = moved ? origin(told) : RecordOrigin.checked(topic, meta.topic(), record.key());
-                value = interpretation.interpret(
-                        record.key(), topic.read(record.key(), record.value()), record.value(), origin);
-            } catch (Rejection rejection) {
-                refusals.refused(new RefusedRecord(
-                        meta.topic(), meta.partition(), meta.offset(), record.key(), record.value(), rejection));
-                Headers headers = headers(rejection, meta.topic(), meta.partition(), meta.offset(), service, clock);
-                kept.forEach(headers::add);
-                context.forward(record.withValue(new Parsed<T>(null, record.value(), true, false))
-                        .withHeaders(headers));
-                return;
-            }
-            if (!moved && origin.fromTenantTopic()) {
-                kept.add(TENANT_ORG, origin.tenantOrg().getBytes(StandardCharsets.UTF_8));
-                context.forward(record.withValue(new Parsed<T>(null, record.value(), false, true))
-                        .withHeaders(kept));
-                return;
-            }
-            if (partitions > 0 && meta.partition() != KeyPartition.of(record.key(), partitions)) {
-                context.forward(record.withValue(new Parsed<T>(null, record.value(), false, true)));
-                return;
-            }
-            context.forward(record.withValue(new Parsed<>(value, null, false, false)));
-        }
-
-        private static RecordOrigin origin(Header told) {
-            return told == null
-                    ? RecordOrigin.SHARED
-                    : new RecordOrigin(new String(told.value(), StandardCharsets.UTF_8));
-        }
     }
 }

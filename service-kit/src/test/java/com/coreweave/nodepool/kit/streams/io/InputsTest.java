@@ -3,8 +3,10 @@ package com.coreweave.nodepool.kit.streams.io;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import com.coreweave.nodepool.kit.audit.RefusalTally;
+import com.coreweave.nodepool.kit.kafka.RecordPublisher;
 import com.coreweave.nodepool.kit.streams.internals.StreamsInternals;
-import com.coreweave.nodepool.kit.streams.io.RefusalObserver.RefusedRecord;
+import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.TenantTopics;
 import com.coreweave.nodepool.schema.topics.Topics;
@@ -12,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.stream.IntStream;
@@ -49,13 +50,13 @@ class InputsTest {
     private TestInputTopic<String, String> demoActivity;
     private TestOutputTopic<String, String> read;
     private TestOutputTopic<String, String> dead;
-    private final List<RefusedRecord> refusals = new ArrayList<>();
+    private TestOutputTopic<String, String> audits;
 
     @BeforeEach
     void start() {
         StreamsBuilder builder = new StreamsBuilder();
         // Each node read comes out as <node>@<origin>: the org whose own topic it came from, or "shared".
-        new Inputs(builder, "test-service", PARTITIONS, CLOCK, refusals::add)
+        new Inputs(builder, "test-service", PARTITIONS, CLOCK)
                 .read(
                         Topics.NODE_ACTIVITY_REPORTED,
                         (key, report, raw, origin) ->
@@ -78,6 +79,10 @@ class InputsTest {
                 OUT, Serdes.String().deserializer(), Serdes.String().deserializer());
         dead = driver.createOutputTopic(
                 DLQ, Serdes.String().deserializer(), Serdes.String().deserializer());
+        audits = driver.createOutputTopic(
+                Topics.AUDIT_EVENTS.name(),
+                Serdes.String().deserializer(),
+                Serdes.String().deserializer());
     }
 
     @AfterEach
@@ -137,7 +142,7 @@ class InputsTest {
         assertThat(read.readRecordsToList()).singleElement().satisfies(r -> {
             assertThat(r.key()).isEqualTo(key);
             assertThat(r.value()).isEqualTo("node-1@demo");
-            assertThat(r.headers().lastHeader(Inputs.TENANT_ORG))
+            assertThat(r.headers().lastHeader(RecordParse.TENANT_ORG))
                     .as("the origin header stays inside Inputs")
                     .isNull();
         });
@@ -145,7 +150,17 @@ class InputsTest {
                 .as("moved by key although already on its key's partition number: an org topic's say nothing")
                 .contains(BY_KEY);
         assertThat(dead.isEmpty()).isTrue();
-        assertThat(refusals).isEmpty();
+        assertThat(audits.readRecordsToList())
+                .as("audited once, where it was written, as the org's principal's write")
+                .singleElement()
+                .satisfies(r -> {
+                    var event = Json.mapper().readTree(r.value());
+                    assertThat(r.key()).isEqualTo("demo");
+                    assertThat(event.at("/user/username").asText()).isEqualTo("tenant-demo");
+                    assertThat(event.at("/requestURI").asText()).isEqualTo("kafka:node-activity-reported.demo/0/0");
+                    assertThat(event.at("/objectRef/resource").asText()).isEqualTo("node-activity-reported");
+                    assertThat(event.at("/responseStatus/code").asInt()).isEqualTo(202);
+                });
     }
 
     @Test
@@ -174,11 +189,58 @@ class InputsTest {
         assertThat(refused.getFirst().value()).isEqualTo(other);
         assertThat(read.isEmpty()).isTrue();
         assertThat(driver.producedTopicNames()).doesNotContain(BY_KEY);
-        assertThat(refusals)
-                .extracting(r -> r.rejection().code().header(), RefusedRecord::topic, RefusedRecord::key)
-                .containsExactly(
-                        tuple("Forbidden", "node-activity-reported.demo", "other/p"),
-                        tuple("InvalidKey", "node-activity-reported.demo", "not-a-pool-key"));
+        assertThat(audits.readValuesToList())
+                .extracting(v -> Json.mapper().readTree(v))
+                .extracting(
+                        e -> e.at("/user/username").asText(),
+                        e -> e.at("/responseStatus/code").asInt(),
+                        e -> e.at("/responseStatus/reason").asText())
+                .containsExactly(tuple("tenant-demo", 403, "Forbidden"), tuple("tenant-demo", 400, "InvalidKey"));
+    }
+
+    @Test
+    void aFloodOfRefusedRecordsIsAuditedOnceAndThenSummarizedPerPrincipalAndReason() {
+        for (int i = 0; i < 500; i++) {
+            demoActivity.pipeInput("demo/p-" + i, "{not json " + "x".repeat(10_000));
+        }
+        assertThat(dead.readRecordsToList()).hasSize(500);
+        assertThat(audits.readValuesToList()).as("the first, whole").hasSize(1);
+
+        driver.advanceWallClockTime(RefusalTally.INTERVAL);
+
+        assertThat(audits.readValuesToList()).singleElement().satisfies(v -> {
+            var summary = Json.mapper().readTree(v);
+            assertThat(summary.at("/user/username").asText()).isEqualTo("tenant-demo");
+            assertThat(summary.at("/responseStatus/reason").asText()).isEqualTo("MalformedJson");
+            assertThat(summary.at("/annotations/nodepool.coreweave.com~1summarized-refusals")
+                            .asInt())
+                    .isEqualTo(499);
+            assertThat(v.length()).isLessThan(4096);
+        });
+    }
+
+    @Test
+    void aSharedTopicsRecordIsAuditedUnlessARestCallWroteItAndAWritersDeadLetterHeadersAreDropped() {
+        String key = keyOnPartition(0);
+        var headers = StreamsInternals.headers().add(DeadLetters.ERROR, "Forged".getBytes(StandardCharsets.UTF_8));
+        activity.pipeInput(new TestRecord<>(key, "{not json", headers));
+        activity.pipeInput(new TestRecord<>(
+                key,
+                report(key.substring("demo/".length()), "node-1"),
+                StreamsInternals.headers().add(RecordPublisher.AUDITED_BY_HTTP, new byte[] {'1'})));
+        activity.pipeInput(key, report(key.substring("demo/".length()), "node-2"));
+
+        assertThat(dead.readRecordsToList())
+                .singleElement()
+                .satisfies(r -> assertThat(r.headers().headers(DeadLetters.ERROR))
+                        .extracting(h -> header(h.value()))
+                        .containsExactly("MalformedJson"));
+        assertThat(audits.readValuesToList())
+                .extracting(v -> Json.mapper().readTree(v))
+                .extracting(
+                        e -> e.at("/responseStatus/code").asInt(),
+                        e -> e.at("/user/username").asText())
+                .containsExactly(tuple(400, "system:kafka-client"), tuple(202, "system:kafka-client"));
     }
 
     @Test
@@ -187,7 +249,7 @@ class InputsTest {
             TestRecord<String, String> spoofed = new TestRecord<>(
                     key,
                     report(key.substring("demo/".length()), "node-1"),
-                    StreamsInternals.headers().add(Inputs.TENANT_ORG, "demo".getBytes(StandardCharsets.UTF_8)));
+                    StreamsInternals.headers().add(RecordParse.TENANT_ORG, "demo".getBytes(StandardCharsets.UTF_8)));
             activity.pipeInput(spoofed);
         }
 
@@ -196,7 +258,7 @@ class InputsTest {
                 .hasSize(2)
                 .allSatisfy(r -> {
                     assertThat(r.value()).endsWith("@shared");
-                    assertThat(r.headers().lastHeader(Inputs.TENANT_ORG)).isNull();
+                    assertThat(r.headers().lastHeader(RecordParse.TENANT_ORG)).isNull();
                 });
     }
 
