@@ -44,6 +44,7 @@ import org.junit.jupiter.api.Test;
  * 10,000 bad taints on REST and on the topic, and a watch whose client never reads while a thousand changes happen.
  * Each must be refused or bounded, and the API must stay ready for everyone.
  */
+@StackUse.Disrupts
 class HostileTenantIT {
 
     private static final String TYPE = "gd-8xa100-i128";

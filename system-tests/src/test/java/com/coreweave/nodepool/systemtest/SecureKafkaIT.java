@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * nothing of other's; the broker refuses demo's principal on internal topics, on another org's topic, on the shared
  * inbound topic and in the api-service's consumer group; the audit log names the principal of each topic write.
  */
+@StackUse.Shares
 class SecureKafkaIT {
 
     static final String ZONE = "US-EAST-08A";
