@@ -15,7 +15,7 @@ import java.util.stream.IntStream;
 final class SystemStack {
 
     /** Orgs of the tests beyond the local profile's {@code demo} and {@code other}, each with its own token. */
-    static final List<String> ORGS = List.of("chaos-a", "chaos-b", "chaos-c", "chaos-probe", "poison");
+    static final List<String> ORGS = List.of("chaos-a", "chaos-b", "chaos-c", "chaos-probe", "first-try", "poison");
 
     private static Stack stack;
     private static Stack faultStack;
