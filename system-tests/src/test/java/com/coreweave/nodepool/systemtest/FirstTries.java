@@ -19,9 +19,10 @@ import java.util.stream.Collectors;
 /**
  * A client creating pools one after another while the cluster loses a broker and instances, as a platform team's
  * tooling would: what it measures is how many creates were answered 201 at the first try within {@link #WITHIN}. A
- * refused connection is sent on to the next instance within the same try (nothing arrived; a load balancer does the
- * same); anything else (a 5xx, a connection cut while the request was in flight, an answer after the bound) is a try
- * that failed, after which the create is sent again with the same {@code Idempotency-Key} until it is answered.
+ * refused connection, or the 503 of an instance still starting (it writes nothing, and a load balancer would not send
+ * it traffic before it is ready), is sent on to the next instance within the same try; anything else (a 5xx, a
+ * connection cut while the request was in flight, an answer after the bound) is a try that failed, after which the
+ * create is sent again with the same {@code Idempotency-Key} until it is answered.
  */
 final class FirstTries implements AutoCloseable {
 
@@ -34,6 +35,8 @@ final class FirstTries implements AutoCloseable {
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     /** Longer than the api-service waits for a decision, so its own 504 is what the client sees. */
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    /** What an instance that cannot take writes yet answers with its 503 (PoolWrites). */
+    private static final String STARTING = "the API is starting";
     /** How many creates at most: the org's pools stay far below its count quota. */
     private static final int MAX_CREATES = 600;
 
@@ -96,8 +99,10 @@ final class FirstTries implements AutoCloseable {
                     .POST(HttpRequest.BodyPublishers.ofString(body))
                     .build();
             try {
-                return Integer.toString(HTTP.send(request, HttpResponse.BodyHandlers.discarding())
-                        .statusCode());
+                HttpResponse<String> answer = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+                if (answer.statusCode() != 503 || !answer.body().contains(STARTING)) {
+                    return Integer.toString(answer.statusCode());
+                }
             } catch (ConnectException e) {
                 // Refused: nothing arrived, so the next instance gets the same try.
             } catch (IOException e) {
