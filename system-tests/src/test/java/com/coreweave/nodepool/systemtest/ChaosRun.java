@@ -188,6 +188,9 @@ public final class ChaosRun {
             try (FirstTries during = firstTries) {
                 for (int round = 1; round <= settings.rounds(); round++) {
                     for (Fault fault : faults(round)) {
+                        if (during != null) {
+                            during.during(fault.row());
+                        }
                         RestAvailability.Counts before = load.availability.now();
                         injected.add(inject(fault, round));
                         RestAvailability.Counts after = load.availability.now().minus(before);

@@ -15,6 +15,7 @@ import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -32,7 +33,14 @@ final class FirstTries implements AutoCloseable {
     static final Duration WITHIN = Duration.ofSeconds(10);
 
     /** One create: when it was sent, how its first try ended, how long that took, and whether a retry made it. */
-    record Create(String name, Instant at, String firstTry, long millis, boolean answeredInTime, boolean made) {}
+    record Create(
+            String name,
+            Instant at,
+            String fault,
+            String firstTry,
+            long millis,
+            boolean answeredInTime,
+            boolean made) {}
 
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -52,6 +60,9 @@ final class FirstTries implements AutoCloseable {
     private final String type;
     private final String run = Long.toString(System.currentTimeMillis(), 36);
     private volatile boolean running = true;
+    /** The fault being injected or recovered from when a create is sent (ChaosRun sets it). */
+    private volatile String fault = "before the faults";
+
     private Thread thread;
 
     FirstTries(List<URI> instances, String token, String type) {
@@ -75,7 +86,7 @@ final class FirstTries implements AutoCloseable {
             long millis = (System.nanoTime() - start) / 1_000_000;
             boolean inTime = "201".equals(first) && millis <= WITHIN.toMillis();
             boolean made = "201".equals(first) || retried(i, name, key);
-            creates.add(new Create(name, at, first, millis, inTime, made));
+            creates.add(new Create(name, at, fault, first, millis, inTime, made));
         }
     }
 
@@ -123,12 +134,22 @@ final class FirstTries implements AutoCloseable {
         return "refused";
     }
 
+    /** Names the fault the creates sent from now on are made during. */
+    void during(String row) {
+        fault = row;
+    }
+
     /** The creates so far answered at the first try within {@link #WITHIN}, as a share of all. */
     double share() {
-        long all = creates.size();
-        return all == 0
-                ? 0
-                : (double) creates.stream().filter(Create::answeredInTime).count() / all;
+        return share(c -> true);
+    }
+
+    /** As {@link #share()}, of the creates {@code which} takes (1 when there are none). */
+    double share(Predicate<Create> which) {
+        List<Create> some = creates.stream().filter(which).toList();
+        return some.isEmpty()
+                ? 1
+                : (double) some.stream().filter(Create::answeredInTime).count() / some.size();
     }
 
     /** A paragraph for the report: the figure, the slowest first tries and every create that missed. */
@@ -154,13 +175,24 @@ final class FirstTries implements AutoCloseable {
                 slowest,
                 all.stream().filter(c -> !c.made()).count(),
                 cut.get()));
+        all.stream()
+                .map(Create::fault)
+                .distinct()
+                .forEach(row -> out.append(String.format(
+                        Locale.ROOT,
+                        "- during %s: %d creates, %.2f %% at the first try within %d s%n",
+                        row,
+                        all.stream().filter(c -> c.fault().equals(row)).count(),
+                        100 * share(c -> c.fault().equals(row)),
+                        WITHIN.toSeconds())));
         out.append(missed.stream()
                 .limit(20)
                 .map(c -> String.format(
                         Locale.ROOT,
-                        "- %s %s: %s after %d ms%s",
+                        "- missed: %s %s (%s): %s after %d ms%s",
                         c.at().truncatedTo(ChronoUnit.MILLIS),
                         c.name(),
+                        c.fault(),
                         c.firstTry(),
                         c.millis(),
                         c.made() ? ", made by a retry" : ", NOT made"))
