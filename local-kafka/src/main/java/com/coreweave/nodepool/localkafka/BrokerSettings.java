@@ -25,6 +25,9 @@ final class BrokerSettings {
             Map.entry("group.initial.rebalance.delay.ms", "0"),
             Map.entry("broker.session.timeout.ms", "4000"),
             Map.entry("broker.heartbeat.interval.ms", "1000"),
+            // A killed service's open transaction is aborted soon after it times out, not up to 10 s later: until
+            // then its tasks' new owner cannot read their committed offsets.
+            Map.entry("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000"),
             Map.entry("auto.create.topics.enable", "false"));
 
     private BrokerSettings() {}

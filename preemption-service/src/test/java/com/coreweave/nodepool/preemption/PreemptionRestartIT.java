@@ -49,7 +49,7 @@ class PreemptionRestartIT {
     @Test
     void aServiceKilledMidTimelineKeepsEveryNodesSchedule() throws Exception {
         // The warning period leaves time to kill the service after seeing pending-node's warning and before its drain;
-        // the deadline leaves time for the restart (JVM start, the dead member's 10 s session, state restore) to finish
+        // the deadline leaves time for the restart (JVM start, the dead member's 6 s session, state restore) to finish
         // first, so that the test sees the removals fire at their original times rather than late.
         Map<String, String> config = Map.of(
                 "kafka.bootstrap.servers", KafkaResource.bootstrapServers(),

@@ -13,6 +13,7 @@ import java.util.List;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Issue 10's proof that any Kafka client works, on the secured broker (issue 27): pools published with kcat as org
@@ -21,6 +22,8 @@ import org.junit.jupiter.api.Test;
  * node reported busy through kcat is busy; a DELETE published through kcat, LZ4-compressed as a platform team's
  * producer may be, is carried out.
  */
+@StackUse.Shares
+@ResourceLock("US-CENTRAL-07A/gd-8xa100-i128")
 class AnyKafkaClientIT {
 
     static final String ZONE = "US-CENTRAL-07A";

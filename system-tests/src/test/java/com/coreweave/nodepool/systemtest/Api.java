@@ -1,8 +1,12 @@
 package com.coreweave.nodepool.systemtest;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.coreweave.nodepool.schema.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -27,7 +31,7 @@ final class Api {
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     /**
-     * How long a request is retried before it counts as failed or unanswered: longer than a Streams session (10 s) and
+     * How long a request is retried before it counts as failed or unanswered: longer than a Streams session (6 s) and
      * the rebalance after it, as a client behind a load balancer that retries with backoff would wait.
      */
     private static final Duration RETRY_BUDGET = Duration.ofSeconds(30);
@@ -192,6 +196,25 @@ final class Api {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Waits up to {@code within} for the pool's AtTarget condition to say TargetMet. */
+    void awaitTargetMet(String name, Duration within) {
+        await().atMost(within)
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> assertThat(get(POOLS + "/" + name)
+                                .condition("AtTarget")
+                                .path("reason")
+                                .asText())
+                        .as("%s's AtTarget", name)
+                        .isEqualTo("TargetMet"));
+    }
+
+    /** A pool's manifest in one zone ({@code spec.region}). */
+    static String pool(String name, String instanceType, String zone, int target) {
+        ObjectNode manifest = (ObjectNode) Json.read(pool(name, instanceType, target), JsonNode.class);
+        ((ObjectNode) manifest.get("spec")).put("region", zone);
+        return manifest.toString();
     }
 
     static String pool(String name, String instanceType, int target) {

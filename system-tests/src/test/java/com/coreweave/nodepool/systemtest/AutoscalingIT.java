@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * {@code autoscaling: true} through all five services: the provisioner's autoscaler asks the api-service for another
@@ -13,6 +14,8 @@ import org.junit.jupiter.api.Test;
  * and the provisioner then act on the new {@code targetNodes} as on anyone's (the stack runs the autoscaler with 2 s to
  * grow and 5 s idle to shrink).
  */
+@StackUse.Shares
+@ResourceLock("demo-autoscaling")
 class AutoscalingIT {
 
     static final String ZONE = "US-EAST-08A";

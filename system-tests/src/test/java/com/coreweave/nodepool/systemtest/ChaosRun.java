@@ -38,6 +38,8 @@ public final class ChaosRun {
 
     static final String ZONE = "US-CENTRAL-07A";
     static final String PROBE_ORG = "chaos-probe";
+    /** The org of {@link FirstTries}' pools (of target 0, so outside every ledger). */
+    static final String FIRST_TRY_ORG = "first-try";
     /** The load's ledger: scarce, so requests go over quota and queue. */
     static final Invariants.Setup LOAD = new Invariants.Setup(ZONE, "gd-8xl40s-i128", 14, orderedQuotas());
     /** The recovery probes' ledger, so a probe never waits behind the load. */
@@ -94,6 +96,10 @@ public final class ChaosRun {
     private final Map<String, RestAvailability.Counts> availability = new LinkedHashMap<>();
     /** The instances the last wait for readiness waited for last. */
     private List<String> lastNotReady = List.of();
+    /** A client creating pools one after another from the first fault until the last recovered, when asked for. */
+    private FirstTries firstTries;
+
+    private boolean measureFirstTries;
 
     ChaosRun(Stack stack, Settings settings) {
         this(stack, settings, fault -> true);
@@ -104,6 +110,19 @@ public final class ChaosRun {
         this.stack = stack;
         this.settings = settings;
         this.chosen = chosen;
+    }
+
+    /**
+     * Also runs {@link FirstTries} in org {@link #FIRST_TRY_ORG} from the first fault until the last one recovered,
+     * reported as the share of its creates answered at the first try; {@link #firstTries()} after {@link #run()}.
+     */
+    ChaosRun measuringFirstTries() {
+        measureFirstTries = true;
+        return this;
+    }
+
+    FirstTries firstTries() {
+        return firstTries;
     }
 
     /** The faults of the kinds named, comma-separated ({@code -Dchaos.faults=ROLL_SERVICES,KILL}); all when none. */
@@ -159,13 +178,25 @@ public final class ChaosRun {
         try (load) {
             load.start();
             sleep(settings.warmup());
-            for (int round = 1; round <= settings.rounds(); round++) {
-                for (Fault fault : faults(round)) {
-                    RestAvailability.Counts before = load.availability.now();
-                    injected.add(inject(fault, round));
-                    RestAvailability.Counts during = load.availability.now().minus(before);
-                    availability.merge(fault.row(), during, RestAvailability.Counts::plus);
-                    sleep(settings.calm());
+            if (measureFirstTries) {
+                firstTries = new FirstTries(
+                                SystemStack.apiInstances(stack),
+                                SystemStack.token(FIRST_TRY_ORG),
+                                PROBES.instanceType())
+                        .start();
+            }
+            try (FirstTries during = firstTries) {
+                for (int round = 1; round <= settings.rounds(); round++) {
+                    for (Fault fault : faults(round)) {
+                        if (during != null) {
+                            during.during(fault.row());
+                        }
+                        RestAvailability.Counts before = load.availability.now();
+                        injected.add(inject(fault, round));
+                        RestAvailability.Counts after = load.availability.now().minus(before);
+                        availability.merge(fault.row(), after, RestAvailability.Counts::plus);
+                        sleep(settings.calm());
+                    }
                 }
             }
         }
@@ -416,6 +447,9 @@ public final class ChaosRun {
                 counts.retries(),
                 counts.failed5xx(),
                 counts.unanswered())));
+        if (firstTries != null) {
+            out.append('\n').append(firstTries.report()).append('\n');
+        }
         out.append("\nFaults in order:\n");
         for (FaultTable.Injected fault : table.faults()) {
             out.append("- ")

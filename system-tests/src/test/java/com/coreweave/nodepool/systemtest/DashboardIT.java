@@ -31,6 +31,7 @@ import org.openqa.selenium.interactions.Actions;
  * view is also checked at a phone's width, for labels, contrast and keyboard use, and photographed into
  * target/dashboard-screenshots (docs/ holds copies).
  */
+@StackUse.Shares
 class DashboardIT {
 
     static final String ZONE = "EU-SOUTH-04A";

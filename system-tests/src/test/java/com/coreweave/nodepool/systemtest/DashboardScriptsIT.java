@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * The dashboard's own logic (reading the live streams, condition colours, countdowns) under Node's test runner: the
  * assets are plain ES modules, so their unit tests (dashboard/src/test/js) need no browser and no npm package.
  */
+@StackUse.Own
 class DashboardScriptsIT {
 
     @Test

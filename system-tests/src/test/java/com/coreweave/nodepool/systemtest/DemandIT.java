@@ -11,6 +11,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Autoscaling on pending demand through all five services: a cluster's scheduler publishes {@code WorkloadPending} to
@@ -19,6 +20,8 @@ import org.junit.jupiter.api.Test;
  * and capacity decide as for anyone. Each test has a zone × instance type no other test uses, and its workloads name
  * their zone where another test's pools would fit them too (the planner plans the whole org).
  */
+@StackUse.Shares
+@ResourceLock("demo-autoscaling")
 class DemandIT {
 
     static final Duration WAIT = Duration.ofSeconds(45);

@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Issue 29 through all five services: a pool's disruption budget holds health remediation to one node out of service at
@@ -35,6 +36,9 @@ import org.junit.jupiter.api.Test;
  * drain waits for the budget. Serving nodes are sampled, not assumed: through REST while it happens, and from every
  * node fact the provisioner wrote.
  */
+@StackUse.Shares
+@ResourceLock("US-CENTRAL-07A/gd-8xa100-i128")
+@ResourceLock("NodeHealthIT.kafka")
 class DisruptionBudgetIT {
 
     static final String ZONE = "US-CENTRAL-07A";

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * another key and a client certificate of another CA are refused. kubectl with the stack's client certificates is
  * {@link KubectlIT}.
  */
+@StackUse.Shares
 class IdentitiesIT {
 
     static final String NODEPOOLS = "/apis/compute.coreweave.com/v1alpha1/nodepools";

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Issue 11's proof: the real kubectl drives NodePools of the five services as it drives a cluster that serves them:
@@ -26,6 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * kubeconfig that sees nothing. The steps build on each other, in order.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@StackUse.Shares
+@ResourceLock("US-WEST-04A/gd-8xa100-i128")
 class KubectlIT {
 
     static final String ZONE = "US-WEST-04A";

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Issue 29's proof that a pool's nodes are in their users' hands: the real kubectl cordons and uncordons a node, labels
@@ -20,6 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * one, and another org's kubectl cannot touch it. The steps build on each other, in order, on one pool of two nodes.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@StackUse.Shares
+@ResourceLock("US-WEST-04A/gd-8xa100-i128")
 class KubectlNodesIT {
 
     static final String ZONE = KubectlIT.ZONE;

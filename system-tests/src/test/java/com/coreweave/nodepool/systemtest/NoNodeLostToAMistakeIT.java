@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * it (an invalid spec, spot on a Superchip type) or a scale-up over quota keeps every node, with the same names, for
  * longer than many reconcile ticks; fixing the mistake brings the pool back to TargetMet with the same nodes.
  */
+@StackUse.Shares
 class NoNodeLostToAMistakeIT {
 
     static final String ZONE = "US-WEST-04A";

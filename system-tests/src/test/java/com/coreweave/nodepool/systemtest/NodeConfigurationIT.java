@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * configuration, the user upgrades to it, reconfigure-reboots the outdated nodes into it, and rolls back; each step
  * visible in the status and the pool's events as reference 000 names them.
  */
+@StackUse.Shares
 class NodeConfigurationIT {
 
     static final String ZONE = "US-EAST-06A";

@@ -25,6 +25,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Issue 13 through all five services: monitoring's alerts take nodes out of service (their machines to maintenance) or
@@ -32,6 +33,8 @@ import org.junit.jupiter.api.Test;
  * unhealthy-node eviction keeps its nodes cordoned, and a node deleted through REST is replaced. Each pool's events are
  * read in the order the services recorded them ({@code nodepool-event-recorded}).
  */
+@StackUse.Shares
+@ResourceLock("NodeHealthIT.kafka")
 class NodeHealthIT {
 
     static final String CENTRAL = "US-CENTRAL-07A";

@@ -47,6 +47,7 @@ import org.junit.jupiter.api.Test;
  * value (or, a tombstone, in their key) and are keyed by the live pool, so a service that did not refuse them would
  * fold them into real state.
  */
+@StackUse.Faults
 class PoisonIT {
 
     static final String ORG = "poison";

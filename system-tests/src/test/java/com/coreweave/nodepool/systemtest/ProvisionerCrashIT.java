@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * Issue 5's crash test: the provisioner killed with -9 in the middle of a scale-up picks up where it was — exact
  * counts, every grant turned into exactly one node, no node leaked, boot timers not restarted from zero.
  */
+@StackUse.Disrupts
 class ProvisionerCrashIT {
 
     static final String ZONE = "US-EAST-04A";

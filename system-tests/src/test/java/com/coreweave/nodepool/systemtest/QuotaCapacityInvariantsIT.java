@@ -85,6 +85,7 @@ import org.junit.jupiter.api.Test;
  *       exactly its grants; no node of a deleted pool is left.
  * </ol>
  */
+@StackUse.Disrupts
 class QuotaCapacityInvariantsIT {
 
     static final String ZONE = "US-EAST-04A";

@@ -12,11 +12,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
@@ -30,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * nothing of other's; the broker refuses demo's principal on internal topics, on another org's topic, on the shared
  * inbound topic and in the api-service's consumer group; the audit log names the principal of each topic write.
  */
+@StackUse.Shares
 class SecureKafkaIT {
 
     static final String ZONE = "US-EAST-08A";
@@ -142,14 +145,25 @@ class SecureKafkaIT {
                 key + "|" + value + "\n");
     }
 
-    /** The api-service's audit event of the topic request that created {@code pool}. */
+    /**
+     * The api-service's audit event of the topic request that created {@code pool}, from the audit log of whichever
+     * instance decided it (a second one joins the shared stack when {@code TwoApiInstancesIT} runs).
+     */
     private static JsonNode auditedTopicWrite(String pool) throws IOException {
         List<JsonNode> found = new ArrayList<>();
-        for (String line : Files.readAllLines(stack.auditLog(Service.API))) {
-            JsonNode event = JSON.readTree(line);
-            if (event.at("/requestURI").asText().startsWith("kafka:")
-                    && pool.equals(event.at("/objectRef/name").asText())) {
-                found.add(event);
+        List<Path> logs;
+        try (Stream<Path> files = Files.list(stack.logs())) {
+            logs = files.filter(
+                            f -> f.getFileName().toString().matches("audit-" + Service.API.module() + "(-\\d+)?\\.log"))
+                    .toList();
+        }
+        for (Path log : logs) {
+            for (String line : Files.readAllLines(log)) {
+                JsonNode event = JSON.readTree(line);
+                if (event.at("/requestURI").asText().startsWith("kafka:")
+                        && pool.equals(event.at("/objectRef/name").asText())) {
+                    found.add(event);
+                }
             }
         }
         assertThat(found).as("audit events of topic writes of %s", pool).isNotEmpty();

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * all five services over the real broker and reach the reference's "Healthy Node Pools" state; a deleted one is gone;
  * malformed requests are dead-lettered and the next good one is processed.
  */
+@StackUse.Shares
 class SpineIT {
 
     static final String ZONE = "US-EAST-04A";

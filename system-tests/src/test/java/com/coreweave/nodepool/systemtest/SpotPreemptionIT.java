@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * waits at zero nodes and scales back by itself when the fleet grows, and a preemption-service killed mid-timeline
  * keeps every node's schedule.
  */
+@StackUse.Disrupts
 class SpotPreemptionIT {
 
     static final String ZONE = "US-EAST-04A";

@@ -15,19 +15,25 @@ import java.util.stream.IntStream;
 final class SystemStack {
 
     /** Orgs of the tests beyond the local profile's {@code demo} and {@code other}, each with its own token. */
-    static final List<String> ORGS = List.of("chaos-a", "chaos-b", "chaos-c", "chaos-probe", "poison");
+    static final List<String> ORGS = List.of("chaos-a", "chaos-b", "chaos-c", "chaos-probe", "first-try", "poison");
 
+    /** One lock per stack, so that the two start at the same time when test classes of both run first. */
+    private static final Object SHARED = new Object();
+
+    private static final Object FAULTS = new Object();
     private static Stack stack;
     private static Stack faultStack;
     private static OtlpCollector faultTraces;
 
     private SystemStack() {}
 
-    static synchronized Stack get() {
-        if (stack == null) {
-            stack = configured().build().start();
+    static Stack get() {
+        synchronized (SHARED) {
+            if (stack == null) {
+                stack = configured().build().start();
+            }
+            return stack;
         }
-        return stack;
     }
 
     /**
@@ -36,19 +42,24 @@ final class SystemStack {
      * production runs it (three brokers, two instances of every service; {@code ./stack up --cluster}), exporting its
      * traces to {@link #faultTraces()} ({@link TracingIT}). Started on first use, stopped when the test JVM exits.
      */
-    static synchronized Stack forFaults() {
-        if (faultStack == null) {
-            faultTraces = OtlpCollector.start();
-            Runtime.getRuntime().addShutdownHook(new Thread(faultTraces::close, "fault-traces-shutdown"));
-            faultStack = traced(configured().withCluster(), faultTraces).build().start();
+    static Stack forFaults() {
+        synchronized (FAULTS) {
+            if (faultStack == null) {
+                faultTraces = OtlpCollector.start();
+                Runtime.getRuntime().addShutdownHook(new Thread(faultTraces::close, "fault-traces-shutdown"));
+                faultStack =
+                        traced(configured().withCluster(), faultTraces).build().start();
+            }
+            return faultStack;
         }
-        return faultStack;
     }
 
     /** The collector the fault stack's services send every span to. */
-    static synchronized OtlpCollector faultTraces() {
-        forFaults();
-        return faultTraces;
+    static OtlpCollector faultTraces() {
+        synchronized (FAULTS) {
+            forFaults();
+            return faultTraces;
+        }
     }
 
     /** The stack, its services exporting every span to {@code collector} over OTLP/HTTP. */

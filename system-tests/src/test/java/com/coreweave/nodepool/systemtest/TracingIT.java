@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * their spans to a collector of the tests' own over OTLP, configured by the standard {@code quarkus.otel.*} settings
  * alone ({@link SystemStack#forFaults()}).
  */
+@StackUse.Faults
 class TracingIT {
 
     private static final String POOL = "traced";

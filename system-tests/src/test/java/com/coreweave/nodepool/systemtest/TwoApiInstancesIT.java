@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * Issue 3: with two instances of the api-service, each holds only its share of the pools' partitions, yet each answers
  * GET and list for every pool (interactive queries find the instance that holds the key).
  */
+@StackUse.Disrupts
 class TwoApiInstancesIT {
 
     @Test

@@ -21,6 +21,14 @@ public interface ApiSettings {
     @WithDefault("15s")
     Duration requestTimeout();
 
+    /**
+     * How much longer a REST write still unanswered after the request timeout waits while its pool's partition moves to
+     * another instance (a rebalance, or an owner that is gone): the new owner answers it instead of a 504.
+     */
+    @WithName("move-wait")
+    @WithDefault("10s")
+    Duration moveWait();
+
     /** How long a request id (CloudEvent id or Idempotency-Key) is remembered, so a repeat changes nothing. */
     @WithName("request-id-retention")
     @WithDefault("24h")

@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jboss.logging.Logger;
 
@@ -42,6 +43,9 @@ public class DecisionWaiter {
 
     @Inject
     KafkaSecurity security;
+
+    /** How long a wait for a moving partition goes on before it asks again whether the partition still moves. */
+    private static final Duration MOVE_SLICE = Duration.ofSeconds(1);
 
     private final Map<String, CompletableFuture<RequestDecided>> waiting = new ConcurrentHashMap<>();
     private TopicFollower decisions;
@@ -85,13 +89,39 @@ public class DecisionWaiter {
      * fails leaves nothing behind). A second call for the same request of the same pool waits for the same answer.
      */
     public RequestDecided submit(PoolKey pool, String requestId, Runnable publish, Duration timeout) {
+        return submit(pool, requestId, publish, timeout, () -> false, Duration.ZERO);
+    }
+
+    /**
+     * As {@link #submit(PoolKey, String, Runnable, Duration)}, but a wait still unanswered after {@code timeout} goes
+     * on, a second at a time, while {@code moving} says the pool's partition is moving to another instance, for up to
+     * {@code moveWait} more: the new owner answers it, instead of the caller getting a 504 for a request that is about
+     * to be decided.
+     */
+    public RequestDecided submit(
+            PoolKey pool,
+            String requestId,
+            Runnable publish,
+            Duration timeout,
+            BooleanSupplier moving,
+            Duration moveWait) {
         String key = waiterKey(pool.toString(), requestId);
         CompletableFuture<RequestDecided> answer = waiting.computeIfAbsent(key, k -> new CompletableFuture<>());
         try {
             publish.run();
-            return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            return null;
+            long until = System.nanoTime() + timeout.toNanos();
+            long limit = until + moveWait.toNanos();
+            while (true) {
+                try {
+                    return answer.get(Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (TimeoutException e) {
+                    long now = System.nanoTime();
+                    if (now >= limit || !moving.getAsBoolean()) {
+                        return null;
+                    }
+                    until = Math.min(limit, now + MOVE_SLICE.toNanos());
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;

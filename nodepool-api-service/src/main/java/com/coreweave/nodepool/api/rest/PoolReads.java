@@ -205,6 +205,11 @@ public class PoolReads {
                 .values();
     }
 
+    /** Whether the pool's partition (its view's and its requests') is moving to another instance now. */
+    public boolean moving(PoolKey key) {
+        return queries.moving(StoreNames.POOL_VIEWS, key.toString());
+    }
+
     public Optional<PoolView> localView(PoolKey key) {
         return queries.localGet(StoreNames.POOL_VIEWS, key.toString());
     }

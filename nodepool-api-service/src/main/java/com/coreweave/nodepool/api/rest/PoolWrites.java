@@ -18,6 +18,7 @@ import com.coreweave.nodepool.schema.topics.Topics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
@@ -70,14 +71,17 @@ public class PoolWrites {
                 key.toString(),
                 clock.instant(),
                 new NodePoolRequested(operation, manifest));
+        long sent = System.nanoTime();
         RequestDecided decided = waiter.submit(
                 key,
                 id,
                 () -> publisher.publish(Topics.NODEPOOL_REQUESTED.name(), key.toString(), event),
-                settings.requestTimeout());
+                settings.requestTimeout(),
+                () -> reads.moving(key),
+                settings.moveWait());
         if (decided == null) {
             throw ApiException.timeout("the request " + id + " was written but not decided within "
-                    + settings.requestTimeout().toSeconds() + "s; it may still take effect");
+                    + Duration.ofNanos(System.nanoTime() - sent).toSeconds() + "s; it may still take effect");
         }
         if (decided.outcome() == RequestDecided.Outcome.REJECTED) {
             throw new ApiException(decided.error());

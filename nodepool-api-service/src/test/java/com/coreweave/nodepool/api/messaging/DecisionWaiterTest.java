@@ -8,7 +8,9 @@ import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.events.RequestDecided.Outcome;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,6 +68,56 @@ class DecisionWaiterTest {
         assertThat(waiter.waiting()).isZero();
         // and an answer arriving late finds nobody and is dropped
         waiter.answer("acme/a", decided("r1", Outcome.CREATED));
+        assertThat(waiter.waiting()).isZero();
+    }
+
+    @Test
+    void shouldWaitPastTheTimeoutWhileThePoolsPartitionMovesAndTakeTheNewOwnersAnswer() {
+        // given a request whose partition is moving when the timeout passes; the new owner answers meanwhile
+        RequestDecided created = decided("r1", Outcome.CREATED);
+        AtomicInteger asked = new AtomicInteger();
+        BooleanSupplier moving = () -> {
+            asked.incrementAndGet();
+            waiter.answer("acme/a", created);
+            return true;
+        };
+        // when
+        RequestDecided answer = waiter.submit(ACME_A, "r1", () -> {}, UNANSWERED, moving, ANSWERED);
+        // then
+        assertThat(answer).isSameAs(created);
+        assertThat(asked).hasValue(1);
+        assertThat(waiter.waiting()).isZero();
+    }
+
+    @Test
+    void shouldGiveUpAtTheTimeoutWhenThePoolsPartitionIsNotMoving() {
+        AtomicInteger asked = new AtomicInteger();
+
+        RequestDecided answer = waiter.submit(
+                ACME_A,
+                "r1",
+                () -> {},
+                UNANSWERED,
+                () -> {
+                    asked.incrementAndGet();
+                    return false;
+                },
+                ANSWERED);
+
+        assertThat(answer).isNull();
+        assertThat(asked).hasValue(1);
+        assertThat(waiter.waiting()).isZero();
+    }
+
+    @Test
+    void shouldGiveUpAfterTheMoveWaitWhenThePartitionNeverSettles() {
+        Duration moveWait = Duration.ofMillis(300);
+        long started = System.nanoTime();
+
+        RequestDecided answer = waiter.submit(ACME_A, "r1", () -> {}, UNANSWERED, () -> true, moveWait);
+
+        assertThat(answer).isNull();
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(UNANSWERED.plus(moveWait));
         assertThat(waiter.waiting()).isZero();
     }
 

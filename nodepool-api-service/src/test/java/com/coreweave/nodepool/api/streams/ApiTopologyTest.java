@@ -567,6 +567,10 @@ class ApiTopologyTest {
             return Duration.ofSeconds(15);
         }
 
+        public Duration moveWait() {
+            return Duration.ofSeconds(10);
+        }
+
         public Duration requestIdRetention() {
             return Duration.ofHours(24);
         }

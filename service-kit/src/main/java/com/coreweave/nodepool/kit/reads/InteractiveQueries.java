@@ -131,6 +131,14 @@ public class InteractiveQueries {
         return local.read(store, false, read);
     }
 
+    /**
+     * Whether {@code key} of {@code store} is moving to another owner now (a rebalance, or an owner that is gone): a
+     * write waiting for that key's task to answer may wait for the move instead of giving up.
+     */
+    public boolean moving(String store, String key) {
+        return remote.moving(store, key);
+    }
+
     /** The other instance that holds {@code key}, or empty when this instance does. */
     public Optional<HostInfo> remoteOwner(String store, String key) {
         KeyQueryMetadata meta = remote.owner(store, key);

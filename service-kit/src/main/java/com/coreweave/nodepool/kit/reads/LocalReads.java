@@ -30,8 +30,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 final class LocalReads {
 
     /** The states a read waits out: soon RUNNING again, unlike an error or a shutdown. */
-    private static final Set<KafkaStreams.State> SETTLING =
-            Set.of(KafkaStreams.State.CREATED, KafkaStreams.State.REBALANCING);
+    static final Set<KafkaStreams.State> SETTLING = Set.of(KafkaStreams.State.CREATED, KafkaStreams.State.REBALANCING);
 
     private final KafkaStreams streams;
     private final StoreTenancy tenancy;

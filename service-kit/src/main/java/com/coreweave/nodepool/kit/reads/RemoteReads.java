@@ -6,6 +6,8 @@ import com.coreweave.nodepool.schema.Json;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JavaType;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -63,6 +65,35 @@ final class RemoteReads {
             throw local.unavailable(store);
         }
         return meta;
+    }
+
+    /**
+     * Whether {@code key} of {@code store} is on its way to another owner: Streams is rebalancing here, nobody is known
+     * to own it, or its owner takes no connection (gone, and its group has not noticed yet).
+     */
+    boolean moving(String store, String key) {
+        if (LocalReads.SETTLING.contains(streams.state())) {
+            return true;
+        }
+        KeyQueryMetadata meta;
+        try {
+            meta = streams.queryMetadataForKey(store, key, Serdes.String().serializer());
+        } catch (InvalidStateStoreException e) {
+            return true;
+        }
+        if (meta == null || KeyQueryMetadata.NOT_AVAILABLE.equals(meta)) {
+            return true;
+        }
+        return !isSelf(meta.activeHost()) && !takesConnections(meta.activeHost());
+    }
+
+    private static boolean takesConnections(HostInfo host) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(host.host(), host.port()), 1000);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** What every other instance holding a share of {@code store} answers at {@code path}, unchecked. */

@@ -1,0 +1,53 @@
+package com.coreweave.nodepool.systemtest;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/**
+ * How a system-test class uses the stacks, which decides what it may run beside: the test classes run several at a time
+ * (failsafe's JUnit configuration in this module's pom), because most of their time is spent waiting on boot timers and
+ * topics, not computing. Every {@code *IT} names one of these ({@code StackUseTest} checks it).
+ *
+ * <p>Classes that share a zone × instance type (its fleet and quotas) or other state beyond the stack add a
+ * {@link ResourceLock} of that name as well.
+ */
+final class StackUse {
+
+    /** The shared stack ({@link SystemStack#get()}). */
+    static final String SHARED = "system-stack";
+
+    /** The cluster of the fault tests ({@link SystemStack#forFaults()}). */
+    static final String FAULTS = "fault-stack";
+
+    private StackUse() {}
+
+    /** Works on the shared stack in its own orgs, zones and types, beside other such classes. */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.TYPE)
+    @ResourceLock(value = SHARED, mode = ResourceAccessMode.READ)
+    @interface Shares {}
+
+    /**
+     * Kills, restarts or adds a service of the shared stack, or loads it on purpose: runs while no other class uses the
+     * shared stack.
+     */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.TYPE)
+    @ResourceLock(value = SHARED, mode = ResourceAccessMode.READ_WRITE)
+    @interface Disrupts {}
+
+    /** Kills or poisons the fault stack: one such class at a time, beside the shared stack's classes. */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.TYPE)
+    @ResourceLock(value = FAULTS, mode = ResourceAccessMode.READ_WRITE)
+    @interface Faults {}
+
+    /** Uses neither stack (a stack or client of its own), so it runs beside anything. */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.TYPE)
+    @interface Own {}
+}
