@@ -29,9 +29,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 37's attacks on the shared secured stack, each bounded in count and time, each checking what another org or an
- * operator sees while it runs. Sections are by who added them; shared helpers live in {@link HostileLoad}.
+ * Attacks on the shared secured stack by a tenant or a stranger, each bounded in count and time, each checking what
+ * another org or an operator sees while it runs; shared helpers live in {@link HostileLoad}. It loads the stack on
+ * purpose and measures others' latency meanwhile, so it runs alone on it.
  */
+@StackUse.Disrupts
 class HostileLoadIT {
 
     // ---- Fair and audited on Kafka (items 3 and 5): old timestamps, client quotas, the audit trail under a flood ----
