@@ -18,43 +18,52 @@ final class FleetChanges {
     private FleetChanges() {}
 
     /** Applies a SET_SIZE, ADD, REMOVE, MAINTENANCE or RETURN change (spot reclaims are the ledger's). */
-    static FleetOutcome apply(Ledger ledger, FleetChangeRequested request, int maxMachines, Instant now) {
+    static FleetOutcome apply(
+            Ledger ledger, LedgerChanges changes, FleetChangeRequested request, int maxMachines, Instant now) {
         return switch (request.operation()) {
-            case SET_SIZE -> setSize(ledger, request, maxMachines, now);
+            case SET_SIZE -> setSize(ledger, changes, request, maxMachines, now);
             case ADD ->
                 positive(request)
-                        ? grow(ledger, request, request.count(), maxMachines, now)
+                        ? grow(ledger, changes, request, request.count(), maxMachines, now)
                         : invalid(request, "add needs a positive count of machines", now);
             case REMOVE ->
                 named(request)
-                        ? removeNamed(ledger, request, now)
+                        ? removeNamed(ledger, changes, request, now)
                         : positive(request)
-                                ? removeFree(ledger, request, request.count(), now)
+                                ? removeFree(ledger, changes, request, request.count(), now)
                                 : invalid(request, "remove needs machine names or a positive count", now);
             case MAINTENANCE ->
                 named(request)
-                        ? maintenance(ledger, request, now)
+                        ? maintenance(ledger, changes, request, now)
                         : invalid(request, "maintenance needs machine names", now);
             case RETURN ->
-                named(request) ? giveBack(ledger, request, now) : invalid(request, "return needs machine names", now);
+                named(request)
+                        ? giveBack(ledger, changes, request, now)
+                        : invalid(request, "return needs machine names", now);
             case RECLAIM_SPOT -> throw new IllegalArgumentException("spot reclaims are decided by the ledger");
         };
     }
 
-    private static FleetOutcome setSize(Ledger ledger, FleetChangeRequested request, int maxMachines, Instant now) {
+    private static FleetOutcome setSize(
+            Ledger ledger, LedgerChanges changes, FleetChangeRequested request, int maxMachines, Instant now) {
         if (request.count() == null || request.count() < 0) {
             return invalid(request, "the desired number of machines must be zero or more", now);
         }
         long inService = ledger.count(Machine.Status.FREE) + ledger.count(Machine.Status.ALLOCATED);
         int desired = request.count();
         if (desired > inService) {
-            return grow(ledger, request, (int) (desired - inService), maxMachines, now);
+            return grow(ledger, changes, request, (int) (desired - inService), maxMachines, now);
         }
-        return removeFree(ledger, request, (int) (inService - desired), now);
+        return removeFree(ledger, changes, request, (int) (inService - desired), now);
     }
 
     private static FleetOutcome grow(
-            Ledger ledger, FleetChangeRequested request, int count, int maxMachines, Instant now) {
+            Ledger ledger,
+            LedgerChanges changes,
+            FleetChangeRequested request,
+            int count,
+            int maxMachines,
+            Instant now) {
         List<Integer> retired = ledger.outOfService(Machine.Status.RETIRED);
         int fresh = Math.max(0, count - retired.size());
         if ((long) ledger.machineCount() + fresh > maxMachines) {
@@ -66,10 +75,10 @@ final class FleetChanges {
         }
         List<String> added = new ArrayList<>();
         for (int machine : retired.subList(0, Math.min(count, retired.size()))) {
-            ledger.setOutOfService(machine, null);
+            changes.setOutOfService(machine, null);
             added.add(ledger.machineName(machine));
         }
-        int first = ledger.addMachines(fresh);
+        int first = changes.addMachines(fresh);
         for (int i = 0; i < fresh && added.size() < FleetOutcome.LISTED; i++) {
             added.add(ledger.machineName(first + i));
         }
@@ -87,13 +96,14 @@ final class FleetChanges {
     }
 
     /** Retires up to {@code count} free machines, highest index first; the rest cannot be retired yet. */
-    private static FleetOutcome removeFree(Ledger ledger, FleetChangeRequested request, int count, Instant now) {
+    private static FleetOutcome removeFree(
+            Ledger ledger, LedgerChanges changes, FleetChangeRequested request, int count, Instant now) {
         List<String> retired = new ArrayList<>();
         int done = 0;
         for (int i = ledger.previousFree(ledger.machineCount());
                 i >= 1 && done < count;
                 i = ledger.previousFree(i - 1)) {
-            ledger.setOutOfService(i, Machine.Status.RETIRED);
+            changes.setOutOfService(i, Machine.Status.RETIRED);
             if (retired.size() < FleetOutcome.LISTED) {
                 retired.add(ledger.machineName(i));
             }
@@ -109,7 +119,8 @@ final class FleetChanges {
                 request.requestId(), request.operation(), null, message, 0, done, notRetired, retired, now);
     }
 
-    private static FleetOutcome removeNamed(Ledger ledger, FleetChangeRequested request, Instant now) {
+    private static FleetOutcome removeNamed(
+            Ledger ledger, LedgerChanges changes, FleetChangeRequested request, Instant now) {
         Set<Integer> named = new LinkedHashSet<>();
         for (String name : request.machines()) {
             int machine = ledger.indexOf(name);
@@ -129,7 +140,7 @@ final class FleetChanges {
         List<Integer> retiring = named.stream()
                 .filter(m -> ledger.status(m) != Machine.Status.RETIRED)
                 .toList();
-        retiring.forEach(m -> ledger.setOutOfService(m, Machine.Status.RETIRED));
+        retiring.forEach(m -> changes.setOutOfService(m, Machine.Status.RETIRED));
         return new FleetOutcome(
                 request.requestId(),
                 request.operation(),
@@ -142,7 +153,8 @@ final class FleetChanges {
                 now);
     }
 
-    private static FleetOutcome maintenance(Ledger ledger, FleetChangeRequested request, Instant now) {
+    private static FleetOutcome maintenance(
+            Ledger ledger, LedgerChanges changes, FleetChangeRequested request, Instant now) {
         Set<Integer> named = new LinkedHashSet<>();
         for (String name : request.machines()) {
             int machine = ledger.indexOf(name);
@@ -165,7 +177,7 @@ final class FleetChanges {
                 case MAINTENANCE -> {}
             }
         }
-        named.forEach(m -> ledger.setOutOfService(m, Machine.Status.MAINTENANCE));
+        named.forEach(m -> changes.setOutOfService(m, Machine.Status.MAINTENANCE));
         return new FleetOutcome(
                 request.requestId(),
                 request.operation(),
@@ -178,7 +190,8 @@ final class FleetChanges {
                 now);
     }
 
-    private static FleetOutcome giveBack(Ledger ledger, FleetChangeRequested request, Instant now) {
+    private static FleetOutcome giveBack(
+            Ledger ledger, LedgerChanges changes, FleetChangeRequested request, Instant now) {
         Set<Integer> named = new LinkedHashSet<>();
         for (String name : request.machines()) {
             int machine = ledger.indexOf(name);
@@ -196,7 +209,7 @@ final class FleetChanges {
                 named.add(machine);
             }
         }
-        named.forEach(m -> ledger.setOutOfService(m, null));
+        named.forEach(m -> changes.setOutOfService(m, null));
         return new FleetOutcome(
                 request.requestId(),
                 request.operation(),
