@@ -7,6 +7,8 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntFunction;
+import java.util.function.Predicate;
 
 /**
  * Operators' changes to the machines of one ledger. Only free machines (or machines in maintenance) are ever retired or
@@ -15,63 +17,64 @@ import java.util.Set;
  */
 final class FleetChanges {
 
-    private FleetChanges() {}
+    /** The machines a change names, or why it is refused (then {@code machines} is null). */
+    private record Named(Set<Integer> machines, FleetOutcome refused) {}
+
+    private final Ledger ledger;
+    private final LedgerChanges changes;
+    private final FleetChangeRequested request;
+    private final int maxMachines;
+    private final Instant now;
+
+    private FleetChanges(
+            Ledger ledger, LedgerChanges changes, FleetChangeRequested request, int maxMachines, Instant now) {
+        this.ledger = ledger;
+        this.changes = changes;
+        this.request = request;
+        this.maxMachines = maxMachines;
+        this.now = now;
+    }
 
     /** Applies a SET_SIZE, ADD, REMOVE, MAINTENANCE or RETURN change (spot reclaims are the ledger's). */
     static FleetOutcome apply(
             Ledger ledger, LedgerChanges changes, FleetChangeRequested request, int maxMachines, Instant now) {
+        return new FleetChanges(ledger, changes, request, maxMachines, now).apply();
+    }
+
+    private FleetOutcome apply() {
         return switch (request.operation()) {
-            case SET_SIZE -> setSize(ledger, changes, request, maxMachines, now);
-            case ADD ->
-                positive(request)
-                        ? grow(ledger, changes, request, request.count(), maxMachines, now)
-                        : invalid(request, "add needs a positive count of machines", now);
+            case SET_SIZE -> setSize();
+            case ADD -> positive() ? grow(request.count()) : invalid("add needs a positive count of machines");
             case REMOVE ->
-                named(request)
-                        ? removeNamed(ledger, changes, request, now)
-                        : positive(request)
-                                ? removeFree(ledger, changes, request, request.count(), now)
-                                : invalid(request, "remove needs machine names or a positive count", now);
-            case MAINTENANCE ->
-                named(request)
-                        ? maintenance(ledger, changes, request, now)
-                        : invalid(request, "maintenance needs machine names", now);
-            case RETURN ->
-                named(request)
-                        ? giveBack(ledger, changes, request, now)
-                        : invalid(request, "return needs machine names", now);
+                named()
+                        ? removeNamed()
+                        : positive()
+                                ? removeFree(request.count())
+                                : invalid("remove needs machine names or a positive count");
+            case MAINTENANCE -> named() ? maintenance() : invalid("maintenance needs machine names");
+            case RETURN -> named() ? giveBack() : invalid("return needs machine names");
             case RECLAIM_SPOT -> throw new IllegalArgumentException("spot reclaims are decided by the ledger");
         };
     }
 
-    private static FleetOutcome setSize(
-            Ledger ledger, LedgerChanges changes, FleetChangeRequested request, int maxMachines, Instant now) {
+    private FleetOutcome setSize() {
         if (request.count() == null || request.count() < 0) {
-            return invalid(request, "the desired number of machines must be zero or more", now);
+            return invalid("the desired number of machines must be zero or more");
         }
         long inService = ledger.count(Machine.Status.FREE) + ledger.count(Machine.Status.ALLOCATED);
         int desired = request.count();
         if (desired > inService) {
-            return grow(ledger, changes, request, (int) (desired - inService), maxMachines, now);
+            return grow((int) (desired - inService));
         }
-        return removeFree(ledger, changes, request, (int) (inService - desired), now);
+        return removeFree((int) (inService - desired));
     }
 
-    private static FleetOutcome grow(
-            Ledger ledger,
-            LedgerChanges changes,
-            FleetChangeRequested request,
-            int count,
-            int maxMachines,
-            Instant now) {
+    private FleetOutcome grow(int count) {
         List<Integer> retired = ledger.outOfService(Machine.Status.RETIRED);
         int fresh = Math.max(0, count - retired.size());
         if ((long) ledger.machineCount() + fresh > maxMachines) {
-            return invalid(
-                    request,
-                    "a ledger holds at most " + maxMachines + " machines; " + ledger.key() + " has "
-                            + ledger.machineCount() + " (retired included)",
-                    now);
+            return invalid("a ledger holds at most " + maxMachines + " machines; " + ledger.key() + " has "
+                    + ledger.machineCount() + " (retired included)");
         }
         List<String> added = new ArrayList<>();
         for (int machine : retired.subList(0, Math.min(count, retired.size()))) {
@@ -83,21 +86,11 @@ final class FleetChanges {
             added.add(ledger.machineName(first + i));
         }
         int total = Math.min(count, retired.size()) + fresh;
-        return new FleetOutcome(
-                request.requestId(),
-                request.operation(),
-                null,
-                total + " machine(s) added to " + ledger.key(),
-                total,
-                0,
-                0,
-                added,
-                now);
+        return applied(total + " machine(s) added to " + ledger.key(), total, 0, 0, added);
     }
 
     /** Retires up to {@code count} free machines, highest index first; the rest cannot be retired yet. */
-    private static FleetOutcome removeFree(
-            Ledger ledger, LedgerChanges changes, FleetChangeRequested request, int count, Instant now) {
+    private FleetOutcome removeFree(int count) {
         List<String> retired = new ArrayList<>();
         int done = 0;
         for (int i = ledger.previousFree(ledger.machineCount());
@@ -115,131 +108,100 @@ final class FleetChanges {
                         ? ""
                         : "; " + notRetired + " could not be retired yet because pools hold them (retry "
                                 + "once they are released)");
-        return new FleetOutcome(
-                request.requestId(), request.operation(), null, message, 0, done, notRetired, retired, now);
+        return applied(message, 0, done, notRetired, retired);
     }
 
-    private static FleetOutcome removeNamed(
-            Ledger ledger, LedgerChanges changes, FleetChangeRequested request, Instant now) {
+    private FleetOutcome removeNamed() {
+        Named named = named(
+                machine -> ledger.status(machine) == Machine.Status.ALLOCATED
+                        ? allocated(machine, "; it can be retired once the pool releases it")
+                        : null,
+                status -> status != Machine.Status.RETIRED);
+        return named.refused() != null
+                ? named.refused()
+                : outOfService(named.machines(), Machine.Status.RETIRED, " machine(s) retired");
+    }
+
+    private FleetOutcome maintenance() {
+        Named named = named(
+                machine -> switch (ledger.status(machine)) {
+                    case ALLOCATED -> allocated(machine, "; only free machines can go to maintenance");
+                    case RETIRED -> conflict("machine " + ledger.machineName(machine) + " is retired");
+                    case FREE, MAINTENANCE -> null;
+                },
+                status -> status == Machine.Status.FREE);
+        return named.refused() != null
+                ? named.refused()
+                : outOfService(
+                        named.machines(),
+                        Machine.Status.MAINTENANCE,
+                        " machine(s) taken out of service for maintenance");
+    }
+
+    private FleetOutcome giveBack() {
+        Named named = named(
+                machine -> ledger.status(machine) == Machine.Status.RETIRED
+                        ? conflict("machine " + ledger.machineName(machine)
+                                + " is retired; add machines to grow the fleet")
+                        : null,
+                status -> status == Machine.Status.MAINTENANCE);
+        return named.refused() != null
+                ? named.refused()
+                : outOfService(named.machines(), null, " machine(s) returned to service");
+    }
+
+    /**
+     * The named machines whose status {@code keep} accepts, in the order named; or the refusal of the first name that
+     * is not one of the ledger's machines, or whose machine {@code refusal} refuses (null: accepted).
+     */
+    private Named named(IntFunction<FleetOutcome> refusal, Predicate<Machine.Status> keep) {
         Set<Integer> named = new LinkedHashSet<>();
         for (String name : request.machines()) {
             int machine = ledger.indexOf(name);
-            if (machine == 0) {
-                return unknown(ledger, request, name, now);
+            FleetOutcome refused = machine == 0
+                    ? FleetOutcome.refused(
+                            request, FleetOutcome.NOT_FOUND, "machine " + name + " is not in " + ledger.key(), now)
+                    : refusal.apply(machine);
+            if (refused != null) {
+                return new Named(null, refused);
             }
-            if (ledger.status(machine) == Machine.Status.ALLOCATED) {
-                return FleetOutcome.refused(
-                        request,
-                        FleetOutcome.CONFLICT,
-                        "machine " + name + " is allocated to pool " + ledger.holderOf(machine)
-                                + "; it can be retired once the pool releases it",
-                        now);
-            }
-            named.add(machine);
-        }
-        List<Integer> retiring = named.stream()
-                .filter(m -> ledger.status(m) != Machine.Status.RETIRED)
-                .toList();
-        retiring.forEach(m -> changes.setOutOfService(m, Machine.Status.RETIRED));
-        return new FleetOutcome(
-                request.requestId(),
-                request.operation(),
-                null,
-                retiring.size() + " machine(s) retired",
-                0,
-                retiring.size(),
-                0,
-                names(ledger, retiring),
-                now);
-    }
-
-    private static FleetOutcome maintenance(
-            Ledger ledger, LedgerChanges changes, FleetChangeRequested request, Instant now) {
-        Set<Integer> named = new LinkedHashSet<>();
-        for (String name : request.machines()) {
-            int machine = ledger.indexOf(name);
-            if (machine == 0) {
-                return unknown(ledger, request, name, now);
-            }
-            switch (ledger.status(machine)) {
-                case ALLOCATED -> {
-                    return FleetOutcome.refused(
-                            request,
-                            FleetOutcome.CONFLICT,
-                            "machine " + name + " is allocated to pool " + ledger.holderOf(machine)
-                                    + "; only free machines can go to maintenance",
-                            now);
-                }
-                case RETIRED -> {
-                    return FleetOutcome.refused(request, FleetOutcome.CONFLICT, "machine " + name + " is retired", now);
-                }
-                case FREE -> named.add(machine);
-                case MAINTENANCE -> {}
-            }
-        }
-        named.forEach(m -> changes.setOutOfService(m, Machine.Status.MAINTENANCE));
-        return new FleetOutcome(
-                request.requestId(),
-                request.operation(),
-                null,
-                named.size() + " machine(s) taken out of service for maintenance",
-                0,
-                0,
-                0,
-                names(ledger, named),
-                now);
-    }
-
-    private static FleetOutcome giveBack(
-            Ledger ledger, LedgerChanges changes, FleetChangeRequested request, Instant now) {
-        Set<Integer> named = new LinkedHashSet<>();
-        for (String name : request.machines()) {
-            int machine = ledger.indexOf(name);
-            if (machine == 0) {
-                return unknown(ledger, request, name, now);
-            }
-            if (ledger.status(machine) == Machine.Status.RETIRED) {
-                return FleetOutcome.refused(
-                        request,
-                        FleetOutcome.CONFLICT,
-                        "machine " + name + " is retired; add machines to grow the fleet",
-                        now);
-            }
-            if (ledger.status(machine) == Machine.Status.MAINTENANCE) {
+            if (keep.test(ledger.status(machine))) {
                 named.add(machine);
             }
         }
-        named.forEach(m -> changes.setOutOfService(m, null));
+        return new Named(named, null);
+    }
+
+    /** Sets the machines out of service ({@code status} null: back in service) and says how many with {@code what}. */
+    private FleetOutcome outOfService(Collection<Integer> machines, Machine.Status status, String what) {
+        machines.forEach(m -> changes.setOutOfService(m, status));
+        List<String> names = machines.stream().map(ledger::machineName).toList();
+        return applied(machines.size() + what, 0, status == Machine.Status.RETIRED ? machines.size() : 0, 0, names);
+    }
+
+    private FleetOutcome applied(String message, int added, int retired, int notRetired, List<String> machines) {
         return new FleetOutcome(
-                request.requestId(),
-                request.operation(),
-                null,
-                named.size() + " machine(s) returned to service",
-                0,
-                0,
-                0,
-                names(ledger, named),
-                now);
+                request.requestId(), request.operation(), null, message, added, retired, notRetired, machines, now);
     }
 
-    private static List<String> names(Ledger ledger, Collection<Integer> machines) {
-        return machines.stream().map(ledger::machineName).toList();
+    private FleetOutcome allocated(int machine, String until) {
+        return conflict(
+                "machine " + ledger.machineName(machine) + " is allocated to pool " + ledger.holderOf(machine) + until);
     }
 
-    private static boolean positive(FleetChangeRequested request) {
+    private FleetOutcome conflict(String message) {
+        return FleetOutcome.refused(request, FleetOutcome.CONFLICT, message, now);
+    }
+
+    private boolean positive() {
         return request.count() != null && request.count() > 0;
     }
 
-    private static boolean named(FleetChangeRequested request) {
+    private boolean named() {
         return request.machines() != null && !request.machines().isEmpty();
     }
 
-    private static FleetOutcome unknown(Ledger ledger, FleetChangeRequested request, String name, Instant now) {
-        return FleetOutcome.refused(
-                request, FleetOutcome.NOT_FOUND, "machine " + name + " is not in " + ledger.key(), now);
-    }
-
-    private static FleetOutcome invalid(FleetChangeRequested request, String message, Instant now) {
+    private FleetOutcome invalid(String message) {
         return FleetOutcome.refused(request, FleetOutcome.INVALID, message, now);
     }
 }
