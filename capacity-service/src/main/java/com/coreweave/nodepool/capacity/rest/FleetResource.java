@@ -28,6 +28,7 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * The operators' fleet API (admin token): set the size of a zone × instance type, add machines, retire a free one, take
@@ -100,27 +101,16 @@ public class FleetResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response setSize(
             @PathParam("zone") String zone, @PathParam("instanceType") String instanceType, String body) {
-        caller.admin();
-        ZoneTypeKey key = offered(zone, instanceType);
-        Integer machines =
-                RequestBody.value(body, SetSize.class, "{\"machines\": n}").machines();
-        if (machines == null || machines < 0) {
-            throw ApiException.badRequest("body must be {\"machines\": n} with n zero or more");
-        }
-        return submit(key, Operation.SET_SIZE, machines, null);
+        ZoneTypeKey key = fleet(zone, instanceType);
+        return submit(key, Operation.SET_SIZE, count(body, SetSize.class, SetSize::machines, "machines", 0), null);
     }
 
     @POST
     @Path("/{zone}/{instanceType}/machines")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response add(@PathParam("zone") String zone, @PathParam("instanceType") String instanceType, String body) {
-        caller.admin();
-        ZoneTypeKey key = offered(zone, instanceType);
-        Integer add = RequestBody.value(body, Add.class, "{\"add\": n}").add();
-        if (add == null || add < 1) {
-            throw ApiException.badRequest("body must be {\"add\": n} with n 1 or more");
-        }
-        return submit(key, Operation.ADD, add, null);
+        ZoneTypeKey key = fleet(zone, instanceType);
+        return submit(key, Operation.ADD, count(body, Add.class, Add::add, "add", 1), null);
     }
 
     @DELETE
@@ -129,29 +119,22 @@ public class FleetResource {
             @PathParam("zone") String zone,
             @PathParam("instanceType") String instanceType,
             @PathParam("machine") String machine) {
-        caller.admin();
-        ZoneTypeKey key = offered(zone, instanceType);
+        ZoneTypeKey key = fleet(zone, instanceType);
         return submit(key, Operation.REMOVE, null, List.of(machine));
     }
 
+    /** {@code .../maintenance} takes the named machines out of service, {@code .../return} puts them back. */
     @POST
-    @Path("/{zone}/{instanceType}/maintenance")
+    @Path("/{zone}/{instanceType}/{change: maintenance|return}")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response maintenance(
-            @PathParam("zone") String zone, @PathParam("instanceType") String instanceType, String body) {
-        caller.admin();
-        ZoneTypeKey key = offered(zone, instanceType);
-        return submit(key, Operation.MAINTENANCE, null, machineNames(body));
-    }
-
-    @POST
-    @Path("/{zone}/{instanceType}/return")
-    @Consumes(MediaType.APPLICATION_JSON)
-    public Response giveBack(
-            @PathParam("zone") String zone, @PathParam("instanceType") String instanceType, String body) {
-        caller.admin();
-        ZoneTypeKey key = offered(zone, instanceType);
-        return submit(key, Operation.RETURN, null, machineNames(body));
+    public Response service(
+            @PathParam("zone") String zone,
+            @PathParam("instanceType") String instanceType,
+            @PathParam("change") String change,
+            String body) {
+        ZoneTypeKey key = fleet(zone, instanceType);
+        Operation operation = "return".equals(change) ? Operation.RETURN : Operation.MAINTENANCE;
+        return submit(key, operation, null, machineNames(body));
     }
 
     @POST
@@ -159,13 +142,8 @@ public class FleetResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response reclaimSpot(
             @PathParam("zone") String zone, @PathParam("instanceType") String instanceType, String body) {
-        caller.admin();
-        ZoneTypeKey key = offered(zone, instanceType);
-        Integer nodes = RequestBody.value(body, Nodes.class, "{\"nodes\": n}").nodes();
-        if (nodes == null || nodes < 1) {
-            throw ApiException.badRequest("body must be {\"nodes\": n} with n 1 or more");
-        }
-        return submit(key, Operation.RECLAIM_SPOT, nodes, null);
+        ZoneTypeKey key = fleet(zone, instanceType);
+        return submit(key, Operation.RECLAIM_SPOT, count(body, Nodes.class, Nodes::nodes, "nodes", 1), null);
     }
 
     private Response submit(ZoneTypeKey key, Operation operation, Integer count, List<String> machines) {
@@ -212,6 +190,12 @@ public class FleetResource {
                 .build();
     }
 
+    /** The ledger key of a fleet an admin changes: only an admin may (403), of a type offered in the zone (422). */
+    private ZoneTypeKey fleet(String zone, String instanceType) {
+        caller.admin();
+        return offered(zone, instanceType);
+    }
+
     /** The ledger key of a type in a zone it is offered in; anything else is an invalid fleet (422). */
     private ZoneTypeKey offered(String zone, String instanceType) {
         catalogue.refusal(zone, instanceType).ifPresent(why -> {
@@ -219,6 +203,17 @@ public class FleetResource {
                     .refusal("Fleet", zone + "/" + instanceType);
         });
         return new ZoneTypeKey(zone, instanceType);
+    }
+
+    /** The number a body of {@code type} gives as {@code field}: {@code min} or more, else 400. */
+    private static <T> int count(String body, Class<T> type, Function<T, Integer> field, String name, int min) {
+        String shape = "{\"" + name + "\": n}";
+        Integer n = field.apply(RequestBody.value(body, type, shape));
+        if (n == null || n < min) {
+            throw ApiException.badRequest(
+                    "body must be " + shape + " with n " + (min == 0 ? "zero" : min) + " or more");
+        }
+        return n;
     }
 
     private static List<String> machineNames(String body) {
