@@ -7,12 +7,12 @@ import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
 
+import com.coreweave.nodepool.capacity.domain.Inputs;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.CapacityDemanded;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.PoolRef;
-import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
@@ -22,6 +22,7 @@ import com.coreweave.nodepool.testing.TopicProbe;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -87,10 +88,7 @@ class CapacityServiceIT {
         assertThat(partial.queuedNodes()).isEqualTo(2);
         assertThat(partial.message()).isEqualTo("2 nodes queued, position 1 of 1 for gd-8xa100-i128 in US-EAST-04A");
 
-        given().auth()
-                .oauth2("admin-token")
-                .contentType(ContentType.JSON)
-                .body("{\"add\": 2}")
+        asAdmin("{\"add\": 2}")
                 .post("/admin/fleet/" + ZONE + "/" + type + "/machines")
                 .then()
                 .statusCode(200)
@@ -124,8 +122,7 @@ class CapacityServiceIT {
         Grant regranted = latest(waiter, c -> c.grants().size() == 1).grants().get(0);
         assertThat(regranted.machine()).isEqualTo(held.get(1).machine());
         assertThat(regranted.grantId()).isGreaterThan(held.get(1).grantId());
-        given().auth()
-                .oauth2("admin-token")
+        asAdmin()
                 .get("/admin/fleet/" + ZONE + "/" + type)
                 .then()
                 .statusCode(200)
@@ -215,36 +212,24 @@ class CapacityServiceIT {
         String busy =
                 latest(holder, c -> c.grants().size() == 1).grants().get(0).machine();
 
-        given().auth()
-                .oauth2("admin-token")
+        asAdmin()
                 .delete(fleet + "/machines/" + busy)
                 .then()
                 .statusCode(409)
                 .body("kind", equalTo("Status"))
                 .body("reason", equalTo("Conflict"));
-        given().auth()
-                .oauth2("admin-token")
+        asAdmin()
                 .delete(fleet + "/machines/us-east-04a-cd-gp-i64-erapids-0003")
                 .then()
                 .statusCode(200)
                 .body("retired", equalTo(1))
                 .body("ledger.total", equalTo(2));
-        given().auth()
-                .oauth2("admin-token")
-                .delete(fleet + "/machines/no-such-machine")
-                .then()
-                .statusCode(404);
-        given().auth()
-                .oauth2("admin-token")
-                .contentType(ContentType.JSON)
-                .body("{\"machines\": [\"us-east-04a-cd-gp-i64-erapids-0002\"]}")
+        asAdmin().delete(fleet + "/machines/no-such-machine").then().statusCode(404);
+        asAdmin("{\"machines\": [\"us-east-04a-cd-gp-i64-erapids-0002\"]}")
                 .post(fleet + "/maintenance")
                 .then()
                 .statusCode(200);
-        given().auth()
-                .oauth2("admin-token")
-                .contentType(ContentType.JSON)
-                .body("{\"machines\": 0}")
+        asAdmin("{\"machines\": 0}")
                 .put(fleet)
                 .then()
                 .statusCode(200)
@@ -254,18 +239,20 @@ class CapacityServiceIT {
                         equalTo("0 machine(s) retired from "
                                 + "US-EAST-04A/cd-gp-i64-erapids; 1 could not be retired yet because pools hold them (retry once they "
                                 + "are released)"));
-        given().auth()
-                .oauth2("admin-token")
+        asAdmin()
                 .get("/admin/fleet")
                 .then()
                 .statusCode(200)
                 .body("find { it.instanceType == 'cd-gp-i64-erapids' }.maintenance", equalTo(1))
                 .body("find { it.instanceType == 'cd-gp-i64-erapids' }.machines", nullValue());
+        asAdmin("{\"machines\": [\"us-east-04a-cd-gp-i64-erapids-0002\"]}")
+                .post(fleet + "/return")
+                .then()
+                .statusCode(200)
+                .body("message", equalTo("1 machine(s) returned to service"))
+                .body("ledger.maintenance", equalTo(0));
 
-        given().auth()
-                .oauth2("admin-token")
-                .contentType(ContentType.JSON)
-                .body("{\"machines\": 4}")
+        asAdmin("{\"machines\": 4}")
                 .put("/admin/fleet/" + ZONE + "/gd-8xh200ib-i128")
                 .then()
                 .statusCode(422)
@@ -275,28 +262,12 @@ class CapacityServiceIT {
                         equalTo("Fleet.compute.coreweave.com \"US-EAST-04A/gd-8xh200ib-i128\" is invalid: "
                                 + "instanceType: instance type gd-8xh200ib-i128 is not offered in zone US-EAST-04A (offered in "
                                 + "US-EAST-06A, US-EAST-08A, EU-SOUTH-04A)"));
-        given().auth()
-                .oauth2("admin-token")
-                .contentType(ContentType.JSON)
-                .body("{\"machines\": 4}")
+        asAdmin("{\"machines\": 4}")
                 .put("/admin/fleet/" + ZONE + "/gd-nope")
                 .then()
                 .statusCode(422);
-        given().auth()
-                .oauth2("admin-token")
-                .contentType(ContentType.JSON)
-                .body("{\"machines\": -1}")
-                .put(fleet)
-                .then()
-                .statusCode(400);
-        given().auth()
-                .oauth2("admin-token")
-                .contentType(ContentType.JSON)
-                .body("{not json")
-                .put(fleet)
-                .then()
-                .statusCode(400)
-                .body("kind", equalTo("Status"));
+        asAdmin("{\"machines\": -1}").put(fleet).then().statusCode(400);
+        asAdmin("{not json").put(fleet).then().statusCode(400).body("kind", equalTo("Status"));
         given().auth().oauth2("demo-token").get("/admin/fleet").then().statusCode(403);
         given().auth()
                 .oauth2("demo-token")
@@ -326,15 +297,22 @@ class CapacityServiceIT {
                 .containsEntry(DeadLetters.SERVICE, "capacity-service");
     }
 
+    /** A request as an operator (admin token). */
+    static RequestSpecification asAdmin() {
+        return given().auth().oauth2("admin-token");
+    }
+
+    /** An operator's request with a JSON body. */
+    static RequestSpecification asAdmin(String json) {
+        return asAdmin().contentType(ContentType.JSON).body(json);
+    }
+
     static PoolRef pool(String name, String type, String computeClass) {
         return new PoolRef("demo", name, "uid-" + name, 1, ZONE, type, computeClass);
     }
 
     static void setSize(String type, int machines) {
-        given().auth()
-                .oauth2("admin-token")
-                .contentType(ContentType.JSON)
-                .body("{\"machines\": " + machines + "}")
+        asAdmin("{\"machines\": " + machines + "}")
                 .put("/admin/fleet/" + ZONE + "/" + type)
                 .then()
                 .log()
@@ -347,16 +325,7 @@ class CapacityServiceIT {
         probe.sendJson(
                 Topics.CAPACITY_DEMANDED.name(),
                 pool.zone() + "/" + pool.instanceType(),
-                CapacityDemanded.of(new QuotaChecked(
-                        pool,
-                        "Under",
-                        admitted,
-                        admitted,
-                        null,
-                        admitted,
-                        false,
-                        "NodePool is within instance type quota.",
-                        Instant.now())));
+                CapacityDemanded.of(Inputs.quota(pool, admitted, Instant.now())));
     }
 
     static void removed(PoolRef pool, Grant grant) {

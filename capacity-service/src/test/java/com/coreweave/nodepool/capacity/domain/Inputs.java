@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Ledger inputs as the other services write them, for tests of one zone × type (US-EAST-04A/gd-8xa100-i128). */
-final class Inputs {
+public final class Inputs {
 
     static final String ZONE = "US-EAST-04A";
     static final String TYPE = "gd-8xa100-i128";
@@ -35,18 +35,21 @@ final class Inputs {
     }
 
     static LedgerInput demand(PoolRef pool, int admitted) {
-        return new LedgerInput.Demand(
-                pool.key().toString(),
-                new QuotaChecked(
-                        pool,
-                        "Under",
-                        admitted,
-                        admitted,
-                        null,
-                        admitted,
-                        false,
-                        "NodePool is within instance type quota.",
-                        NOW));
+        return new LedgerInput.Demand(pool.key().toString(), quota(pool, admitted, NOW));
+    }
+
+    /** The quota-service's decision admitting all {@code admitted} nodes a pool asks for. */
+    public static QuotaChecked quota(PoolRef pool, int admitted, Instant at) {
+        return new QuotaChecked(
+                pool,
+                "Under",
+                admitted,
+                admitted,
+                null,
+                admitted,
+                false,
+                "NodePool is within instance type quota.",
+                at);
     }
 
     static LedgerInput forget(PoolRef pool) {

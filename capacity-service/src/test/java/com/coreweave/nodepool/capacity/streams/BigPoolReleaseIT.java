@@ -3,6 +3,7 @@ package com.coreweave.nodepool.capacity.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.capacity.domain.Catalogue;
+import com.coreweave.nodepool.capacity.domain.Inputs;
 import com.coreweave.nodepool.kit.streams.commit.PromptCommits;
 import com.coreweave.nodepool.localkafka.EmbeddedKafka;
 import com.coreweave.nodepool.schema.Json;
@@ -13,7 +14,6 @@ import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.PoolRef;
-import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.topics.Topics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -283,16 +283,7 @@ class BigPoolReleaseIT {
         return new ProducerRecord<>(
                 Topics.CAPACITY_DEMANDED.name(),
                 LEDGER,
-                Json.bytes(CapacityDemanded.of(new QuotaChecked(
-                        POOL,
-                        admitted == 0 ? null : "Under",
-                        admitted,
-                        admitted,
-                        null,
-                        admitted,
-                        admitted == 0,
-                        "ok",
-                        Instant.now()))));
+                Json.bytes(CapacityDemanded.of(Inputs.quota(POOL, admitted, Instant.now()))));
     }
 
     private static Node node(Grant grant) {

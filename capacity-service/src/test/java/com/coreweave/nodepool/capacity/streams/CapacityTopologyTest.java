@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.capacity.config.CapacitySettings;
 import com.coreweave.nodepool.capacity.domain.Catalogue;
+import com.coreweave.nodepool.capacity.domain.Inputs;
 import com.coreweave.nodepool.capacity.domain.LedgerRecord;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.Limits;
@@ -14,7 +15,6 @@ import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.PoolRef;
-import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.SpotReclaimRequested;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
@@ -70,13 +70,8 @@ class CapacityTopologyTest {
 
     @Test
     void aPoolThatLeftItsQuotaFreesItsGrantsForTheNextInLine() {
-        setSize(1);
-        demand(POOL, 1);
         PoolRef other = new PoolRef("demo", "other", "uid-2", 1, "US-EAST-04A", "gd-8xa100-i128", "default");
-        demand(other, 1);
-        capacity.readRecordsToList();
-
-        demands.pipeInput(LEDGER, Json.string(CapacityDemanded.gone("demo/train", POOL.uid())));
+        holdThenLeave(other);
 
         List<TestRecord<String, String>> out = capacity.readRecordsToList();
         assertThat(out).anyMatch(r -> r.key().equals("demo/train") && r.value() == null);
@@ -92,13 +87,8 @@ class CapacityTopologyTest {
 
     @Test
     void theDepartureOfAnEarlierIncarnationLeavesTheCurrentOneItsGrants() {
-        setSize(1);
-        demand(POOL, 1);
         PoolRef again = new PoolRef("demo", "train", "uid-9", 1, "US-EAST-04A", "gd-8xa100-i128", "default");
-        demand(again, 1);
-        capacity.readRecordsToList();
-
-        demands.pipeInput(LEDGER, Json.string(CapacityDemanded.gone("demo/train", POOL.uid())));
+        holdThenLeave(again);
         assertThat(capacity.readRecordsToList())
                 .as("nothing changed for the pool")
                 .isEmpty();
@@ -230,7 +220,7 @@ class CapacityTopologyTest {
     @Test
     void sendsUnreadableAndUnservableRecordsToTheDeadLetterTopicAndGoesOn() {
         demands.pipeInput(LEDGER, "{not json");
-        demands.pipeInput("US-WEST-04A/gd-8xa100-i128", Json.string(CapacityDemanded.of(checked(POOL, 1))));
+        demands.pipeInput("US-WEST-04A/gd-8xa100-i128", Json.string(CapacityDemanded.of(Inputs.quota(POOL, 1, NOW))));
         fleet.pipeInput(
                 "US-EAST-04A/gd-8xh200ib-i128",
                 Json.string(new FleetChangeRequested(
@@ -282,14 +272,22 @@ class CapacityTopologyTest {
                         NOW)));
     }
 
+    /**
+     * {@code POOL} holds the one machine, {@code next} asks for one, then {@code POOL}'s incarnation leaves its quota.
+     */
+    private void holdThenLeave(PoolRef next) {
+        setSize(1);
+        demand(POOL, 1);
+        demand(next, 1);
+        capacity.readRecordsToList();
+        demands.pipeInput(LEDGER, Json.string(CapacityDemanded.gone("demo/train", POOL.uid())));
+    }
+
     /** The quota-service's decision for {@code pool}, as it writes it to the pool's ledger. */
     private void demand(PoolRef pool, int admitted) {
         demands.pipeInput(
-                pool.zone() + "/" + pool.instanceType(), Json.string(CapacityDemanded.of(checked(pool, admitted))));
-    }
-
-    private static QuotaChecked checked(PoolRef pool, int admitted) {
-        return new QuotaChecked(pool, "Under", admitted, admitted, null, admitted, false, "ok", NOW);
+                pool.zone() + "/" + pool.instanceType(),
+                Json.string(CapacityDemanded.of(Inputs.quota(pool, admitted, NOW))));
     }
 
     private static String header(TestRecord<String, String> record, String name) {

@@ -3,6 +3,7 @@ package com.coreweave.nodepool.capacity.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.capacity.domain.CapacityLedger;
+import com.coreweave.nodepool.capacity.domain.Inputs;
 import com.coreweave.nodepool.capacity.domain.Ledger;
 import com.coreweave.nodepool.capacity.domain.LedgerDecision;
 import com.coreweave.nodepool.capacity.domain.LedgerInput;
@@ -12,7 +13,6 @@ import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.PoolRef;
-import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
 import com.coreweave.nodepool.schema.resource.CwEvent;
@@ -152,18 +152,7 @@ class PendingChecksTest {
     }
 
     private static LedgerInput demand(PoolRef pool, int admitted) {
-        return new LedgerInput.Demand(
-                pool.key().toString(),
-                new QuotaChecked(
-                        pool,
-                        admitted == 0 ? null : "Under",
-                        admitted,
-                        admitted,
-                        null,
-                        admitted,
-                        admitted == 0,
-                        "ok",
-                        T0));
+        return new LedgerInput.Demand(pool.key().toString(), Inputs.quota(pool, admitted, T0));
     }
 
     private static LedgerInput release(Grant grant) {
