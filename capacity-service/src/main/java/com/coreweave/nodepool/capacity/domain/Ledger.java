@@ -119,20 +119,7 @@ public final class Ledger {
 
     /** The index of one of this ledger's machines by its name, or 0 when it has no such machine. */
     public int indexOf(String name) {
-        String machinePrefix = state.machinePrefix();
-        if (name == null || !name.startsWith(machinePrefix)) {
-            return 0;
-        }
-        try {
-            int machine = Integer.parseInt(name.substring(machinePrefix.length()));
-            return machine >= 1
-                            && machine <= machineCount()
-                            && machineName(machine).equals(name)
-                    ? machine
-                    : 0;
-        } catch (NumberFormatException e) {
-            return 0;
-        }
+        return Machine.indexOf(state.machinePrefix(), name, machineCount());
     }
 
     public Machine.Status status(int machine) {

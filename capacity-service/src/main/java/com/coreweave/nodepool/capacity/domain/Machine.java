@@ -43,4 +43,19 @@ public record Machine(String name, int index, Status status, Allocation allocati
         String digits = Integer.toString(index);
         return digits.length() >= 4 ? prefix + digits : prefix + "0".repeat(4 - digits.length()) + digits;
     }
+
+    /**
+     * The index of machine {@code name} among {@code 1..count} named with {@code prefix}, or 0 when it is none of them.
+     */
+    static int indexOf(String prefix, String name, int count) {
+        if (name == null || !name.startsWith(prefix)) {
+            return 0;
+        }
+        try {
+            int machine = Integer.parseInt(name.substring(prefix.length()));
+            return machine >= 1 && machine <= count && nameOf(prefix, machine).equals(name) ? machine : 0;
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
 }
