@@ -9,6 +9,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * An HTTP/1.1 client on a bare socket, for what a well-behaved client never does: stop in the middle of its headers, or
@@ -50,7 +51,7 @@ final class RawHttp implements AutoCloseable {
      */
     long sendUnfinishedBody(long bytes) {
         byte[] chunk = new byte[CHUNK];
-        java.util.Arrays.fill(chunk, (byte) 'a');
+        Arrays.fill(chunk, (byte) 'a');
         byte[] head = (Integer.toHexString(CHUNK) + "\r\n").getBytes(StandardCharsets.US_ASCII);
         byte[] tail = "\r\n".getBytes(StandardCharsets.US_ASCII);
         long sent = 0;

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Base64;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -89,7 +90,7 @@ class PeerAssertionsTest {
     @Test
     void anAssertionMadeForOneRequestOpensNoOther() {
         String assertion = at(NOW).sign(ALICE, READ);
-        for (PeerTarget other : java.util.List.of(
+        for (PeerTarget other : List.of(
                 new PeerTarget("quota-service", "GET", READ.path()),
                 new PeerTarget(READ.service(), "HEAD", READ.path()),
                 new PeerTarget(READ.service(), "GET", "/internal/pool-views/globex"))) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.channel.DefaultEventLoopGroup;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class EventLoopLivenessTest {
@@ -29,7 +30,7 @@ class EventLoopLivenessTest {
                     .isLessThan(Duration.ofSeconds(5));
         } finally {
             release.countDown();
-            loops.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
+            loops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         }
     }
 }
