@@ -46,10 +46,10 @@ final class RawHttp implements AutoCloseable {
     }
 
     /**
-     * Sends chunks of a body up to {@code bytes}, never its last chunk; stops early when the server closed the
-     * connection. The bytes the socket took (some may sit in the kernel's buffers, unread).
+     * Sends chunks of a body up to {@code bytes}, one each {@code pauseMillis}, never its last chunk; stops early when
+     * the server closed the connection. The bytes the socket took (some may sit in the kernel's buffers, unread).
      */
-    long sendUnfinishedBody(long bytes) {
+    long sendUnfinishedBody(long bytes, long pauseMillis) {
         byte[] chunk = new byte[CHUNK];
         Arrays.fill(chunk, (byte) 'a');
         byte[] head = (Integer.toHexString(CHUNK) + "\r\n").getBytes(StandardCharsets.US_ASCII);
@@ -61,11 +61,15 @@ final class RawHttp implements AutoCloseable {
                 out.write(head);
                 out.write(chunk);
                 out.write(tail);
+                out.flush();
                 sent += CHUNK;
+                Thread.sleep(pauseMillis);
             }
             out.flush();
         } catch (IOException closedByServer) {
             // The server answered and closed: what was not sent is what it refused to read.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         return sent;
     }
