@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 
 import com.coreweave.nodepool.kit.auth.Caller;
 import com.coreweave.nodepool.kit.auth.CurrentCaller;
+import com.coreweave.nodepool.kit.auth.PeerTarget;
 import com.coreweave.nodepool.kit.auth.TokenRealm;
 import com.coreweave.nodepool.testing.KafkaResource;
 import io.quarkus.test.common.WithTestResource;
@@ -24,31 +25,55 @@ class PeerReadIT {
     @Inject
     TokenRealm realm;
 
+    private static PeerTarget get(String path) {
+        return new PeerTarget("quota-service", "GET", path);
+    }
+
     @Test
     void aPeerAssertionReadsAsItsCallerAndNoMore() {
-        given().header(CurrentCaller.PEER_ASSERTION_HEADER, realm.peerAssertion(new Caller("demo", false)))
+        given().header(
+                        CurrentCaller.PEER_ASSERTION_HEADER,
+                        realm.peerAssertion(new Caller("demo", false), get("/quotas")))
                 .get("/quotas")
                 .then()
                 .statusCode(200);
-        given().header(CurrentCaller.PEER_ASSERTION_HEADER, realm.peerAssertion(new Caller("demo", false)))
+        given().header(
+                        CurrentCaller.PEER_ASSERTION_HEADER,
+                        realm.peerAssertion(new Caller("demo", false), get("/admin/quotas")))
                 .get("/admin/quotas")
                 .then()
                 .statusCode(403);
-        given().header(CurrentCaller.PEER_ASSERTION_HEADER, realm.peerAssertion(new Caller("ops", true)))
+        given().header(
+                        CurrentCaller.PEER_ASSERTION_HEADER,
+                        realm.peerAssertion(new Caller("ops", true), get("/admin/quotas")))
                 .get("/admin/quotas")
                 .then()
                 .statusCode(200);
     }
 
     @Test
-    void aPeerAssertionNeverWrites() {
-        given().header(CurrentCaller.PEER_ASSERTION_HEADER, realm.peerAssertion(new Caller("ops", true)))
-                .contentType(ContentType.JSON)
-                .body("{\"maxNodes\": 3}")
-                .put("/admin/quotas/demo/" + Pools.ZONE + "/peer-write-type")
+    void anAssertionMadeForOnePathReadsNoOther() {
+        given().header(
+                        CurrentCaller.PEER_ASSERTION_HEADER,
+                        realm.peerAssertion(new Caller("ops", true), get("/quotas")))
+                .get("/admin/quotas")
                 .then()
                 .statusCode(401)
-                .body("message", Matchers.containsString("only on /internal/ paths and for reads"));
+                .body("message", Matchers.equalTo("peer assertion made for another request"));
+    }
+
+    @Test
+    void aPeerAssertionNeverWrites() {
+        String path = "/admin/quotas/demo/" + Pools.ZONE + "/peer-write-type";
+        given().header(
+                        CurrentCaller.PEER_ASSERTION_HEADER,
+                        realm.peerAssertion(new Caller("ops", true), new PeerTarget("quota-service", "PUT", path)))
+                .contentType(ContentType.JSON)
+                .body("{\"maxNodes\": 3}")
+                .put(path)
+                .then()
+                .statusCode(401)
+                .body("message", Matchers.containsString("only for reads"));
     }
 
     @Test

@@ -242,7 +242,9 @@ class QuotaServiceIT {
         // What an operator sees: each dead letter counted by topic and code, and the service still ready.
         Awaitility.await()
                 .atMost(WAIT)
-                .untilAsserted(() -> assertThat(given().get("/q/metrics")
+                .untilAsserted(() -> assertThat(given().auth()
+                                .oauth2(ADMIN)
+                                .get("/q/metrics")
                                 .then()
                                 .statusCode(200)
                                 .extract()

@@ -277,14 +277,7 @@ class HostileTenantIT {
                     stalled.getInputStream(), text -> text.contains("\"code\":410") && text.endsWith("0\r\n\r\n"));
             assertThat(read).contains("\"type\":\"ERROR\"");
         }
-        String metrics = new String(
-                SystemStack.get()
-                        .url(Service.API)
-                        .resolve("/q/metrics")
-                        .toURL()
-                        .openStream()
-                        .readAllBytes(),
-                StandardCharsets.UTF_8);
+        String metrics = Metrics.of(Service.API);
         assertThat(gauge(metrics, "nodepool_watches_buffered_bytes"))
                 .as("what watches hold for their clients")
                 .isLessThan(64 * 1024 * 1024);

@@ -65,7 +65,7 @@ public class DashboardResource {
     @Path("/quotas")
     public Response quotas() {
         String path = caller.get().admin() ? "/admin/quotas" : "/quotas";
-        return upstream.get(settings.quotaUrl(), path);
+        return upstream.get("quota-service", settings.quotaUrl(), path);
     }
 
     /** The fleet per zone and instance type (operators only): free, allocated, maintenance, the queues, spot. */
@@ -73,6 +73,6 @@ public class DashboardResource {
     @Path("/fleet")
     public Response fleet() {
         caller.admin();
-        return upstream.get(settings.capacityUrl(), "/admin/fleet");
+        return upstream.get("capacity-service", settings.capacityUrl(), "/admin/fleet");
     }
 }

@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.api.dashboard;
 
 import com.coreweave.nodepool.kit.auth.CurrentCaller;
+import com.coreweave.nodepool.kit.auth.PeerTarget;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -30,13 +31,14 @@ public class Upstream {
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    /** GET {@code path} on the service at {@code base}; 503 when it cannot be reached in time. */
-    public Response get(URI base, String path) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path))
+    /** GET {@code path} on {@code service} at {@code base}; 503 when it cannot be reached in time. */
+    public Response get(String service, URI base, String path) {
+        URI uri = base.resolve(path);
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
                 .timeout(settings.upstreamTimeout())
                 .header("Accept", MediaType.APPLICATION_JSON)
                 .GET();
-        builder.header(CurrentCaller.PEER_ASSERTION_HEADER, caller.peerAssertion());
+        builder.header(CurrentCaller.PEER_ASSERTION_HEADER, caller.peerAssertion(PeerTarget.get(service, uri)));
         HttpRequest request = builder.build();
         try {
             HttpResponse<byte[]> answer = http.send(request, HttpResponse.BodyHandlers.ofByteArray());

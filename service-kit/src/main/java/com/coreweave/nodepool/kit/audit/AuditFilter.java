@@ -113,7 +113,7 @@ public class AuditFilter {
     }
 
     /** Whom a refusal is counted against: the caller, or an unknown one's connection (its peer, not a header). */
-    static String who(Caller caller, List<String> sourceIPs) {
+    public static String who(Caller caller, List<String> sourceIPs) {
         if (caller != null) {
             return caller.user() + "@" + caller.org();
         }
@@ -134,8 +134,14 @@ public class AuditFilter {
      * the connection's peer if it is not the last already. All but the peer can be set by the client.
      */
     static List<String> sourceIPs(ContainerRequestContext request, SocketAddress peer) {
+        return sourceIPs(request.getHeaderString("X-Forwarded-For"), request.getHeaderString("X-Real-Ip"), peer);
+    }
+
+    /**
+     * The source IPs of a request with these {@code X-Forwarded-For} and {@code X-Real-Ip} headers from {@code peer}.
+     */
+    public static List<String> sourceIPs(String forwarded, String real, SocketAddress peer) {
         List<String> ips = new ArrayList<>();
-        String forwarded = request.getHeaderString("X-Forwarded-For");
         if (forwarded != null) {
             for (String ip : forwarded.split(",")) {
                 if (!ip.isBlank()) {
@@ -143,7 +149,6 @@ public class AuditFilter {
                 }
             }
         }
-        String real = request.getHeaderString("X-Real-Ip");
         if (real != null && !real.isBlank() && !ips.contains(real.trim())) {
             ips.add(real.trim());
         }

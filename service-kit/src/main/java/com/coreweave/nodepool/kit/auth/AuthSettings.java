@@ -1,7 +1,9 @@
 package com.coreweave.nodepool.kit.auth;
 
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -43,10 +45,15 @@ public interface AuthSettings {
         @WithName("public-key-location")
         Optional<String> publicKeyLocation();
 
-        /** The {@code iss} a token must have, when set. */
+        /** The {@code iss} a token must have: required once a public key is set. */
         Optional<String> issuer();
 
-        /** An {@code aud} a token must have, when set. */
+        /** An {@code aud} a token must have (this deployment's API): required once a public key is set. */
         Optional<String> audience();
+
+        /** The longest a token may live, {@code exp} minus {@code iat}; a longer-lived one is refused. */
+        @WithName("max-lifetime")
+        @WithDefault("24h")
+        Duration maxLifetime();
     }
 }

@@ -53,10 +53,10 @@ public class CurrentCaller {
     }
 
     /**
-     * A short-lived assertion, signed by this instance, that this caller is calling: what a read forwarded to another
-     * instance carries instead of the caller's own credential ({@code X-Nodepool-Peer-Assertion}).
+     * A short-lived assertion, signed by this instance, that this caller is calling {@code target}: what a read
+     * forwarded to another instance carries instead of the caller's own credential ({@code X-Nodepool-Peer-Assertion}).
      */
-    public String peerAssertion() {
-        return realm.peerAssertion(get());
+    public String peerAssertion(PeerTarget target) {
+        return realm.peerAssertion(get(), target);
     }
 }

@@ -16,9 +16,10 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * What one instance tells another it asks on a caller's behalf, instead of the caller's own credential: the caller
- * (user, org, roles), an expiry {@link #LIFETIME} away and the audience {@value #AUDIENCE}, signed with HMAC-SHA256
- * under the secret every instance shares ({@code nodepool.auth.peer-secret}). The form is
- * {@code base64url(json).base64url(mac)}; the signature is checked in constant time before the claims are read.
+ * (user, org, roles), the request it is for ({@link PeerTarget}: service, method, path), an expiry {@link #LIFETIME}
+ * away and the audience {@value #AUDIENCE}, signed with HMAC-SHA256 under the secret every instance shares
+ * ({@code nodepool.auth.peer-secret}). The form is {@code base64url(json).base64url(mac)}; the signature is checked in
+ * constant time before the claims are read.
  */
 final class PeerAssertions {
 
@@ -26,7 +27,8 @@ final class PeerAssertions {
     static final String HEADER = CurrentCaller.PEER_ASSERTION_HEADER;
 
     static final String AUDIENCE = "peer";
-    static final Duration LIFETIME = Duration.ofSeconds(30);
+    // Long enough for one forwarded read between instances whose clocks agree within seconds, no more.
+    static final Duration LIFETIME = Duration.ofSeconds(10);
     private static final int MIN_SECRET_LENGTH = 32;
     private static final String ALGORITHM = "HmacSHA256";
     private static final ObjectMapper JSON =
@@ -35,7 +37,8 @@ final class PeerAssertions {
     private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
 
     /** The claims an assertion carries. */
-    record Claims(String sub, String org, List<String> roles, long exp, String aud) {}
+    record Claims(
+            String sub, String org, List<String> roles, long exp, String aud, String svc, String method, String path) {}
 
     private final SecretKeySpec key;
     private final Clock clock;
@@ -49,14 +52,17 @@ final class PeerAssertions {
         this.clock = clock;
     }
 
-    /** An assertion that {@code caller} is calling, valid for {@link #LIFETIME}. */
-    String sign(Caller caller) {
+    /** An assertion that {@code caller} is calling {@code target}, valid for {@link #LIFETIME}. */
+    String sign(Caller caller, PeerTarget target) {
         Claims claims = new Claims(
                 caller.user(),
                 caller.org(),
                 caller.roles().stream().sorted().toList(),
                 clock.instant().plus(LIFETIME).getEpochSecond(),
-                AUDIENCE);
+                AUDIENCE,
+                target.service(),
+                target.method(),
+                target.path());
         try {
             String payload = ENCODER.encodeToString(JSON.writeValueAsBytes(claims));
             return payload + "." + ENCODER.encodeToString(mac(payload));
@@ -65,8 +71,11 @@ final class PeerAssertions {
         }
     }
 
-    /** The caller a valid assertion names; an {@link AuthenticationFailure} for a forged, altered or stale one. */
-    Caller verify(String assertion) {
+    /**
+     * The caller a valid assertion for {@code request} names; an {@link AuthenticationFailure} for a forged, altered or
+     * stale one, or one made for another service, method or path.
+     */
+    Caller verify(String assertion, PeerTarget request) {
         int dot = assertion.indexOf('.');
         if (dot <= 0 || dot != assertion.lastIndexOf('.')) {
             throw new AuthenticationFailure("peer assertion malformed");
@@ -92,6 +101,9 @@ final class PeerAssertions {
         }
         if (clock.instant().getEpochSecond() >= claims.exp()) {
             throw new AuthenticationFailure("peer assertion expired");
+        }
+        if (!request.equals(new PeerTarget(claims.svc(), claims.method(), claims.path()))) {
+            throw new AuthenticationFailure("peer assertion made for another request");
         }
         if (claims.sub() == null || claims.roles() == null) {
             throw new AuthenticationFailure("peer assertion malformed");

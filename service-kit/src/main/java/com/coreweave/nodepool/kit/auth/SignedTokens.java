@@ -18,10 +18,11 @@ import java.security.PublicKey;
 import java.security.cert.CertificateFactory;
 import java.security.interfaces.ECPublicKey;
 import java.security.spec.X509EncodedKeySpec;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.LinkedHashSet;
-import java.util.Optional;
 import java.util.Set;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.jose4j.jwt.consumer.ErrorCodes;
@@ -29,21 +30,31 @@ import org.jose4j.jwt.consumer.InvalidJwtException;
 
 /**
  * Signed bearer tokens (JWT, RS256 or ES256 by the configured key's type), verified with the smallrye-jwt library:
- * {@code sub} is the user, {@code org} the org, {@code roles} an array of roles, {@code exp} required; {@code iss} and
- * {@code aud} are checked when configured.
+ * {@code sub} is the user, {@code org} the org, {@code roles} an array of roles; {@code iss}, {@code aud} and
+ * {@code exp} are required and checked, and a token may live at most {@code maxLifetime} (from {@code iat}, or from now
+ * if it has none), so a leaked long-lived token is refused even while it has not expired.
  */
 final class SignedTokens {
 
     private final DefaultJWTParser parser;
+    private final Duration maxLifetime;
+    private final Clock clock;
 
-    SignedTokens(PublicKey key, Optional<String> issuer, Optional<String> audience) {
-        JWTAuthContextInfo info = new JWTAuthContextInfo(key, issuer.orElse(null));
+    SignedTokens(PublicKey key, String issuer, String audience, Duration maxLifetime, Clock clock) {
+        if (issuer == null || issuer.isBlank() || audience == null || audience.isBlank()) {
+            throw new IllegalArgumentException("signed tokens need nodepool.auth.jwt.issuer and .audience");
+        }
+        JWTAuthContextInfo info = new JWTAuthContextInfo(key, issuer);
         info.setSignatureAlgorithm(
                 Set.of(key instanceof ECPublicKey ? SignatureAlgorithm.ES256 : SignatureAlgorithm.RS256));
-        audience.ifPresent(aud -> info.setExpectedAudience(Set.of(aud)));
-        info.setClockSkew(30);
+        info.setExpectedAudience(Set.of(audience));
+        info.setClockSkew(CLOCK_SKEW_SECONDS);
         this.parser = new DefaultJWTParser(info);
+        this.maxLifetime = maxLifetime;
+        this.clock = clock;
     }
+
+    private static final int CLOCK_SKEW_SECONDS = 30;
 
     /** Whether {@code token} has the shape of a JWT: three parts, two dots. */
     static boolean looksSigned(String token) {
@@ -57,6 +68,12 @@ final class SignedTokens {
             jwt = parser.parse(token);
         } catch (ParseException e) {
             throw new AuthenticationFailure(reason(e));
+        }
+        long issued = jwt.getIssuedAtTime() > 0
+                ? jwt.getIssuedAtTime()
+                : clock.instant().getEpochSecond();
+        if (jwt.getExpirationTime() - issued > maxLifetime.toSeconds() + CLOCK_SKEW_SECONDS) {
+            throw new AuthenticationFailure("token lives longer than " + maxLifetime.toMinutes() + " minutes");
         }
         String user = jwt.getSubject();
         if (user == null || user.isBlank()) {

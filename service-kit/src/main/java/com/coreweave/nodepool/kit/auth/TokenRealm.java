@@ -45,8 +45,10 @@ public class TokenRealm {
                 try {
                     return new SignedTokens(
                             SignedTokens.readPublicKey(Path.of(location)),
-                            settings.jwt().issuer(),
-                            settings.jwt().audience());
+                            settings.jwt().issuer().orElseThrow(() -> required("issuer")),
+                            settings.jwt().audience().orElseThrow(() -> required("audience")),
+                            settings.jwt().maxLifetime(),
+                            Clock.systemUTC());
                 } catch (IOException | GeneralSecurityException e) {
                     throw new IllegalStateException(
                             "nodepool.auth.jwt.public-key-location " + location + " cannot be read: " + e.getMessage(),
@@ -57,6 +59,12 @@ public class TokenRealm {
                     settings.clientCaLocation().map(ClientCertificates::readCas).orElse(List.of());
             peers = new PeerAssertions(settings.peerSecret(), Clock.systemUTC());
         }
+    }
+
+    /** A token of any issuer or audience would be accepted: a deployment must say whose tokens are meant for it. */
+    private static IllegalStateException required(String what) {
+        return new IllegalStateException("nodepool.auth.jwt.public-key-location is set, so nodepool.auth.jwt." + what
+                + " must be too: without it a token minted for another service of the same issuer would be accepted");
     }
 
     /**
@@ -85,15 +93,15 @@ public class TokenRealm {
         return ClientCertificates.callerOf(certificate);
     }
 
-    /** The caller another instance's assertion names. */
-    public Caller callerOfPeerAssertion(String assertion) {
+    /** The caller another instance's assertion names, if it was made for {@code request}. */
+    public Caller callerOfPeerAssertion(String assertion, PeerTarget request) {
         init();
-        return peers.verify(assertion);
+        return peers.verify(assertion, request);
     }
 
-    /** An assertion for another instance that {@code caller} is calling, valid for 30 seconds. */
-    public String peerAssertion(Caller caller) {
+    /** An assertion for another instance that {@code caller} is calling {@code target}, valid for seconds. */
+    public String peerAssertion(Caller caller, PeerTarget target) {
         init();
-        return peers.sign(caller);
+        return peers.sign(caller, target);
     }
 }

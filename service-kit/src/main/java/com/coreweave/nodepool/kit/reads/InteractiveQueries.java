@@ -64,6 +64,10 @@ public class InteractiveQueries {
     @ConfigProperty(name = "nodepool.interactive-queries.rebalance-wait", defaultValue = "5s")
     Duration rebalanceWait;
 
+    /** Which service this is: another instance of it is what a forwarded read's assertion is made for. */
+    @ConfigProperty(name = "quarkus.application.name")
+    String service;
+
     private LocalReads local;
     private MergedPages pages;
     private RemoteReads remote;
@@ -72,7 +76,7 @@ public class InteractiveQueries {
     void wire() {
         local = new LocalReads(streams, tenancy, rebalanceWait);
         pages = new MergedPages(local, tenancy);
-        remote = new RemoteReads(streams, caller, local, self, timeout);
+        remote = new RemoteReads(streams, caller, local, self, service, timeout);
     }
 
     /** The value of {@code key} in this instance's share of {@code store}. */

@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.kit.reads;
 
 import com.coreweave.nodepool.kit.auth.CurrentCaller;
+import com.coreweave.nodepool.kit.auth.PeerTarget;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.Json;
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -39,15 +40,23 @@ final class RemoteReads {
     private final CurrentCaller caller;
     private final LocalReads local;
     private final String self;
+    private final String service;
     private final Duration timeout;
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    RemoteReads(KafkaStreams streams, CurrentCaller caller, LocalReads local, String self, Duration timeout) {
+    RemoteReads(
+            KafkaStreams streams,
+            CurrentCaller caller,
+            LocalReads local,
+            String self,
+            String service,
+            Duration timeout) {
         this.streams = streams;
         this.caller = caller;
         this.local = local;
         this.self = self;
+        this.service = service;
         this.timeout = timeout;
     }
 
@@ -113,9 +122,10 @@ final class RemoteReads {
      * GET {@code path} on another instance with a peer assertion of the caller; 404 is empty, any other failure 503.
      */
     <T> Optional<T> fetch(HostInfo host, String path, JavaType type) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(InternalReads.url(host.host(), host.port(), path)))
+        URI uri = URI.create(InternalReads.url(host.host(), host.port(), path));
+        HttpRequest request = HttpRequest.newBuilder(uri)
                 .timeout(timeout)
-                .header(CurrentCaller.PEER_ASSERTION_HEADER, caller.peerAssertion())
+                .header(CurrentCaller.PEER_ASSERTION_HEADER, caller.peerAssertion(PeerTarget.get(service, uri)))
                 .header("Accept", "application/json")
                 .GET()
                 .build();

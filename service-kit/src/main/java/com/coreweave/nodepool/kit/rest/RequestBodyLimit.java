@@ -1,13 +1,11 @@
 package com.coreweave.nodepool.kit.rest;
 
-import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.resource.Statuses;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -63,20 +61,13 @@ public class RequestBodyLimit {
     }
 
     private static void refuse(RoutingContext context) {
-        HttpServerResponse response = context.response();
-        response.setStatusCode(413);
-        response.putHeader(HttpHeaderNames.CONTENT_TYPE, "application/json");
-        if (context.request().version() != HttpVersion.HTTP_2) {
-            // HTTP/1 cannot skip the rest of the body but by closing; HTTP/2 ends this stream alone (and forbids the
-            // header).
-            response.putHeader(HttpHeaderNames.CONNECTION, "close");
-            response.endHandler(ended -> context.request().connection().close());
-        }
-        response.end(Json.string(Statuses.failure(
-                413,
-                "RequestEntityTooLarge",
-                "Request entity too large: limit is " + Limits.MAX_REQUEST_BODY_BYTES + " bytes",
-                null)));
+        EarlyAnswer.refuse(
+                context,
+                Statuses.failure(
+                        413,
+                        "RequestEntityTooLarge",
+                        "Request entity too large: limit is " + Limits.MAX_REQUEST_BODY_BYTES + " bytes",
+                        null));
     }
 
     /** The length a request declares; one that is not a number is left to the HTTP server to refuse. */

@@ -11,9 +11,10 @@ import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.Signature;
 import java.security.spec.ECGenParameterSpec;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,6 +24,8 @@ class SignedTokensTest {
 
     private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
     private static final String ISSUER = "https://issuer.example";
+    private static final String AUDIENCE = "nodepool";
+    private static final Duration MAX_LIFETIME = Duration.ofHours(24);
 
     private static KeyPair rsa;
     private static KeyPair otherRsa;
@@ -60,7 +63,7 @@ class SignedTokensTest {
         if (iss != null) {
             json.append(",\"iss\":\"").append(iss).append('"');
         }
-        return json.append('}').toString();
+        return json.append(",\"aud\":\"").append(AUDIENCE).append("\"}").toString();
     }
 
     private static String sign(String alg, String javaAlg, PrivateKey key, String claims) throws Exception {
@@ -78,7 +81,7 @@ class SignedTokensTest {
     }
 
     private static SignedTokens byRsa() {
-        return new SignedTokens(rsa.getPublic(), Optional.of(ISSUER), Optional.empty());
+        return new SignedTokens(rsa.getPublic(), ISSUER, AUDIENCE, MAX_LIFETIME, Clock.systemUTC());
     }
 
     @Test
@@ -90,9 +93,12 @@ class SignedTokensTest {
 
     @Test
     void aValidEs256TokenIsAcceptedByAnEcKey() throws Exception {
-        SignedTokens tokens = new SignedTokens(ec.getPublic(), Optional.empty(), Optional.empty());
+        SignedTokens tokens = new SignedTokens(ec.getPublic(), ISSUER, AUDIENCE, MAX_LIFETIME, Clock.systemUTC());
         String token = sign(
-                "ES256", "SHA256withECDSAinP1363Format", ec.getPrivate(), claims("bob", "globex", null, in(60), null));
+                "ES256",
+                "SHA256withECDSAinP1363Format",
+                ec.getPrivate(),
+                claims("bob", "globex", null, in(60), ISSUER));
         assertThat(tokens.callerOf(token)).isEqualTo(new Caller("bob", "globex", Set.of()));
     }
 
@@ -149,13 +155,30 @@ class SignedTokensTest {
     }
 
     @Test
-    void theAudienceIsCheckedWhenConfigured() throws Exception {
-        SignedTokens tokens = new SignedTokens(rsa.getPublic(), Optional.empty(), Optional.of("nodepool"));
-        String without = rs256(rsa.getPrivate(), claims("alice", "acme", "[]", in(300), null));
-        assertThatThrownBy(() -> tokens.callerOf(without)).hasMessage("token audience not accepted");
-        String with = rs256(
-                rsa.getPrivate(), claims("alice", "acme", "[]", in(300), null).replace("}", ",\"aud\":\"nodepool\"}"));
-        assertThat(tokens.callerOf(with).user()).isEqualTo("alice");
+    void aTokenMintedForAnotherAudienceOrWithoutOneIsRefused() throws Exception {
+        String valid = claims("alice", "acme", "[]", in(300), ISSUER);
+        String other = rs256(rsa.getPrivate(), valid.replace("\"aud\":\"nodepool\"", "\"aud\":\"billing\""));
+        assertThatThrownBy(() -> byRsa().callerOf(other)).hasMessage("token audience not accepted");
+        String without = rs256(rsa.getPrivate(), valid.replace(",\"aud\":\"nodepool\"", ""));
+        assertThatThrownBy(() -> byRsa().callerOf(without)).hasMessage("token audience not accepted");
+        String noIssuer = rs256(rsa.getPrivate(), claims("alice", "acme", "[]", in(300), null));
+        assertThatThrownBy(() -> byRsa().callerOf(noIssuer)).hasMessage("token issuer not accepted");
+    }
+
+    @Test
+    void aTokenThatLivesLongerThanTheMaximumIsRefusedWhileStillUnexpired() throws Exception {
+        String month = rs256(rsa.getPrivate(), claims("alice", "acme", "[]", in(30 * 86_400), ISSUER));
+        assertThatThrownBy(() -> byRsa().callerOf(month)).hasMessage("token lives longer than 1440 minutes");
+        String day = rs256(rsa.getPrivate(), claims("alice", "acme", "[]", in(86_000), ISSUER));
+        assertThat(byRsa().callerOf(day).user()).isEqualTo("alice");
+    }
+
+    @Test
+    void noIssuerOrAudienceConfiguredFailsTheStart() {
+        assertThatThrownBy(() -> new SignedTokens(rsa.getPublic(), ISSUER, null, MAX_LIFETIME, Clock.systemUTC()))
+                .hasMessageContaining("nodepool.auth.jwt.issuer and .audience");
+        assertThatThrownBy(() -> new SignedTokens(rsa.getPublic(), " ", AUDIENCE, MAX_LIFETIME, Clock.systemUTC()))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -3,10 +3,14 @@ package com.coreweave.nodepool.kit.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TokenRealmTest {
 
@@ -34,6 +38,11 @@ class TokenRealmTest {
                     @Override
                     public Optional<String> audience() {
                         return Optional.empty();
+                    }
+
+                    @Override
+                    public Duration maxLifetime() {
+                        return Duration.ofHours(24);
                     }
                 };
             }
@@ -66,7 +75,9 @@ class TokenRealmTest {
         TokenRealm one = realm(Map.of(), Optional.empty());
         TokenRealm other = realm(Map.of(), Optional.empty());
         Caller alice = new Caller("acme", true);
-        assertThat(other.callerOfPeerAssertion(one.peerAssertion(alice))).isEqualTo(alice);
+        PeerTarget read = new PeerTarget("nodepool-api-service", "GET", "/internal/pool-views/acme");
+        assertThat(other.callerOfPeerAssertion(one.peerAssertion(alice, read), read))
+                .isEqualTo(alice);
     }
 
     @Test
@@ -79,11 +90,20 @@ class TokenRealmTest {
     }
 
     @Test
-    void peerAssertionsCountOnlyOnInternalPaths() {
-        assertThat(BearerTokenFilter.isInternal("/internal/pool-views/acme")).isTrue();
-        assertThat(BearerTokenFilter.isInternal("/internal")).isFalse();
-        assertThat(BearerTokenFilter.isInternal("/internalx/a")).isFalse();
-        assertThat(BearerTokenFilter.isInternal("/apis/compute.coreweave.com/v1alpha1/nodepools"))
-                .isFalse();
+    void aPublicKeyWithoutIssuerAndAudienceFailsTheStart(@TempDir Path dir) throws Exception {
+        java.security.KeyPairGenerator generator = java.security.KeyPairGenerator.getInstance("RSA");
+        generator.initialize(2048);
+        Path pem = dir.resolve("jwt.pub");
+        Files.writeString(
+                pem,
+                "-----BEGIN PUBLIC KEY-----\n"
+                        + Base64.getMimeEncoder()
+                                .encodeToString(
+                                        generator.generateKeyPair().getPublic().getEncoded())
+                        + "\n-----END PUBLIC KEY-----\n");
+        TokenRealm realm = realm(Map.of(), Optional.of(pem.toString()));
+        assertThatThrownBy(() -> realm.callerOfBearer("x"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("nodepool.auth.jwt.issuer must be too");
     }
 }

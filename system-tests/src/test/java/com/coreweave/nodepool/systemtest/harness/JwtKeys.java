@@ -24,7 +24,12 @@ import java.util.stream.Collectors;
 public final class JwtKeys {
 
     /** What {@code ./stack up}'s tokens live: 30 days. */
-    public static final Duration DEFAULT_LIFETIME = Duration.ofDays(30);
+    public static final Duration DEFAULT_LIFETIME = Duration.ofHours(20);
+
+    /** The issuer and audience every service of the harness requires (as ./stack's). */
+    public static final String ISSUER = "nodepool-local";
+
+    public static final String AUDIENCE = "nodepool-api";
 
     private final Path publicKey;
     private final Path privateKeyFile;
@@ -70,10 +75,13 @@ public final class JwtKeys {
 
     /** The system property that tells a service where the public key is. */
     List<String> properties() {
-        return List.of("-Dnodepool.auth.jwt.public-key-location=" + publicKey);
+        return List.of(
+                "-Dnodepool.auth.jwt.public-key-location=" + publicKey,
+                "-Dnodepool.auth.jwt.issuer=" + ISSUER,
+                "-Dnodepool.auth.jwt.audience=" + AUDIENCE);
     }
 
-    /** A signed JWT of {@code subject} in org {@code org} with {@code roles}, valid for 30 days from now. */
+    /** A signed JWT of {@code subject} in org {@code org} with {@code roles}, valid for 20 hours from now. */
     public String sign(String subject, String org, List<String> roles) {
         return sign(subject, org, roles, Instant.now(), DEFAULT_LIFETIME);
     }
@@ -82,9 +90,16 @@ public final class JwtKeys {
      * A signed JWT (RS256) with the claims sub, org, roles, iat ({@code issuedAt}) and exp (after {@code lifetime}).
      */
     public String sign(String subject, String org, List<String> roles, Instant issuedAt, Duration lifetime) {
+        return sign(subject, org, roles, issuedAt, lifetime, AUDIENCE);
+    }
+
+    /** The same, minted for {@code audience}: another audience's token is what a service must refuse. */
+    public String sign(
+            String subject, String org, List<String> roles, Instant issuedAt, Duration lifetime, String audience) {
         String header = "{\"alg\":\"RS256\",\"typ\":\"JWT\"}";
         String payload = "{\"sub\":" + json(subject) + ",\"org\":" + json(org) + ",\"roles\":"
-                + roles.stream().map(JwtKeys::json).collect(Collectors.joining(",", "[", "]")) + ",\"iat\":"
+                + roles.stream().map(JwtKeys::json).collect(Collectors.joining(",", "[", "]"))
+                + ",\"iss\":" + json(ISSUER) + ",\"aud\":" + json(audience) + ",\"iat\":"
                 + issuedAt.getEpochSecond() + ",\"exp\":"
                 + issuedAt.plus(lifetime).getEpochSecond() + "}";
         String input = base64url(header.getBytes(StandardCharsets.UTF_8)) + "."
