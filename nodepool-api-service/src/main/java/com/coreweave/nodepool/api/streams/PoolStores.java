@@ -4,6 +4,7 @@ import com.coreweave.nodepool.api.domain.ConditionCensus;
 import com.coreweave.nodepool.api.domain.DeletedPoolEvents;
 import com.coreweave.nodepool.api.domain.PlatformValidator;
 import com.coreweave.nodepool.api.domain.PoolView;
+import com.coreweave.nodepool.api.domain.StoredSize;
 import com.coreweave.nodepool.api.domain.ViewPart;
 import com.coreweave.nodepool.kit.streams.commit.FlushedOutputs;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
@@ -90,7 +91,7 @@ final class PoolStores {
                 context.taskId().partition(),
                 partitions,
                 this::emit);
-        counts.countOnce(views.heads().all());
+        counts.countOnce(views.heads().all(), view -> StoredSize.counted(view.accepted()));
         conditions = new PoolConditions(context.getStateStore(StoreNames.POOL_CONDITIONS), census);
         // A pool's status changes with most facts, often several times within one commit (a node's assignment and its
         // registration arrive together): only the last status of each commit is published.
