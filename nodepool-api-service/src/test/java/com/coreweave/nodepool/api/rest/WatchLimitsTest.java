@@ -8,6 +8,7 @@ import com.coreweave.nodepool.kit.auth.CurrentCaller;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.RepeatedTest;
@@ -298,7 +299,7 @@ class WatchLimitsTest {
 
         @Override
         public com.coreweave.nodepool.kit.auth.Caller get() {
-            return new com.coreweave.nodepool.kit.auth.Caller(token, org, java.util.Set.of());
+            return new com.coreweave.nodepool.kit.auth.Caller(token, org, Set.of());
         }
     }
 }
