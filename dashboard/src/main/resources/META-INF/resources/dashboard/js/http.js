@@ -69,6 +69,22 @@ export async function getJson(path, init) {
   return (await send(path, init)).json();
 }
 
+/**
+ * A whole Kubernetes list, page after page: the server answers a bounded page and a `continue` token for the rest,
+ * as kubectl follows it. The list keeps the first page's resourceVersion, from which a watch starts.
+ */
+export async function listAll(path, init) {
+  const first = await getJson(path, init);
+  const items = [...(first.items ?? [])];
+  let next = first.metadata?.continue;
+  while (next) {
+    const page = await getJson(`${path}${path.includes('?') ? '&' : '?'}continue=${encodeURIComponent(next)}`, init);
+    items.push(...(page.items ?? []));
+    next = page.metadata?.continue;
+  }
+  return { ...first, metadata: { ...first.metadata, continue: undefined }, items };
+}
+
 /** Reads a streaming answer line by line until it ends; a failure or `signal` ends it with an error. */
 async function readLines(path, onLine, signal) {
   const response = await send(path, { signal, headers: { Accept: '*/*' } });

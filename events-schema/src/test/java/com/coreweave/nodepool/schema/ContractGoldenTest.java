@@ -222,7 +222,7 @@ class ContractGoldenTest {
                         T0,
                         Conditions.Quota.UNDER,
                         "NodePool is within instance type quota."));
-        Golden.assertMatches("org-pools-counted.json", new OrgPoolCount("demo", 2, 3));
+        Golden.assertMatches("org-pools-counted.json", new OrgPoolCount("demo", 2, 3, 12288));
         Golden.assertMatches(
                 "instance-type-catalogued.json",
                 new InstanceType(

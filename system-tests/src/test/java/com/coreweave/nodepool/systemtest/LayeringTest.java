@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -200,6 +201,23 @@ class LayeringTest {
                                 && call.getName().equals("stream")))
                 .because("Inputs is where every record is checked, dead-lettered with its reason and audited: a topic"
                         + " read around it would skip all three (InboundTopicsShapeTest)")
+                .check(classes);
+    }
+
+    @Test
+    void everyListAnswerIsPagedByListings() {
+        noClasses()
+                .that()
+                .doNotHaveFullyQualifiedName("com.coreweave.nodepool.api.rest.Listings")
+                .should()
+                .callMethodWhere(DescribedPredicate.describe(
+                        "Lister.listOf",
+                        call -> call.getTargetOwner().isAssignableTo("com.coreweave.nodepool.api.rest.Lister")
+                                && call.getName().equals("listOf")
+                                // The compiler's bridge of a covariant listOf calls the real one.
+                                && !call.getOrigin().getModifiers().contains(JavaModifier.BRIDGE)))
+                .because("Listings holds every list answer to the page bounds (PageBounds: objects and bytes, with"
+                        + " continue): a list made around it would answer an org's every object at once")
                 .check(classes);
     }
 }

@@ -1,7 +1,7 @@
 // The live table of pools: listed once, then kept current by the Kubernetes watch. An operator's list and watch span
 // every org, and each pool carries its org as a label.
 import { batched, h, redraw, replace } from '../dom.js';
-import { API, getJson, serverNow, watch } from '../http.js';
+import { API, listAll, serverNow, watch } from '../http.js';
 import { applyWatchEvent } from '../lines.js';
 import { age, queuePlace } from '../present.js';
 import { conditionBadge, liveMarker, table } from '../widgets.js';
@@ -40,7 +40,7 @@ export function poolsView(main, context, signal) {
     }
   }, {
     connect: async () => {
-      const list = await getJson(`${API}/nodepools`, { signal });
+      const list = await listAll(`${API}/nodepools`, { signal });
       listed = list.metadata?.resourceVersion ?? null;
       pools.clear();
       list.items.forEach((pool) => pools.set(keyOf(pool), pool));

@@ -80,8 +80,8 @@ final class RecordChecks {
     }
 
     static void orgPoolCount(String key, OrgPoolCount count) {
-        if (blank(count.org()) || count.partition() < 0 || count.pools() < 0) {
-            throw invalid("a pool count needs an org, a partition and a count, none negative");
+        if (blank(count.org()) || count.partition() < 0 || count.pools() < 0 || count.bytes() < 0) {
+            throw invalid("a pool count needs an org, a partition, a count and bytes, none negative");
         }
         if (!key.equals(count.key())) {
             throw new Rejection(

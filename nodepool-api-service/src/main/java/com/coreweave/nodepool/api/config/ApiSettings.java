@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.api.config;
 
 import com.coreweave.nodepool.api.domain.PoolCountQuota;
+import com.coreweave.nodepool.api.domain.PoolStorageQuota;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
@@ -58,6 +59,22 @@ public interface ApiSettings {
 
     default PoolCountQuota poolCountQuota() {
         return new PoolCountQuota(poolCountLimit(), poolCountLimitPerOrg());
+    }
+
+    /**
+     * Bytes an org's pools may take as stored, each rounded up to 4 KiB ({@link PoolStorageQuota}); a write past it is
+     * 403. At the 256 KiB object bound this is 64 pools of maximum size, or 4,096 small ones.
+     */
+    @WithName("pool-storage-quota")
+    @WithDefault("16777216")
+    long poolStorageLimit();
+
+    /** An operator's own storage quota for some orgs: {@code nodepool.api.pool-storage-quota-per-org.<org>=bytes}. */
+    @WithName("pool-storage-quota-per-org")
+    Map<String, Long> poolStorageLimitPerOrg();
+
+    default PoolStorageQuota poolStorageQuota() {
+        return new PoolStorageQuota(poolStorageLimit(), poolStorageLimitPerOrg());
     }
 
     /** How often pools that are not (yet) valid are validated again, e.g. once the catalogue has arrived. */

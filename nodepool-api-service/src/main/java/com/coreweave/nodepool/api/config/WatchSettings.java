@@ -35,6 +35,14 @@ public interface WatchSettings {
     long watchBuffersTotalBytes();
 
     /**
+     * Bytes of events the watches of one org together may have waiting on an instance, a share of
+     * {@code buffers-total-bytes}: an org whose watches stall fills its own share and only its watches end (410).
+     */
+    @WithName("buffers-per-org-bytes")
+    @WithDefault("16777216")
+    long watchBuffersPerOrgBytes();
+
+    /**
      * The longest a watch lasts (a client's {@code timeoutSeconds} is cut to it); one without a wish lasts between half
      * of it and all of it, at random, so that watches end (and clients re-list) spread out.
      */

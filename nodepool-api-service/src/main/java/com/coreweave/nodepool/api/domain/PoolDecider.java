@@ -49,8 +49,15 @@ public final class PoolDecider {
     public record WriteContext(
             Instant now, String resourceVersion, String newUid, String defaultZone, String currentVersion) {}
 
-    /** The answer to the caller, the pool to store ({@code null}: unchanged) and the events to record. */
-    public record Decision(RequestDecided answer, NodePoolAccepted next, List<RecordedEvent> events) {
+    /**
+     * The answer to the caller, the pool to store ({@code null}: unchanged) and the events to record;
+     * {@code storedBytes} is the stored pool's size as JSON when this decision measured it, -1 otherwise.
+     */
+    public record Decision(RequestDecided answer, NodePoolAccepted next, List<RecordedEvent> events, long storedBytes) {
+
+        public Decision(RequestDecided answer, NodePoolAccepted next, List<RecordedEvent> events) {
+            this(answer, next, events, -1);
+        }
 
         public static Decision refused(PoolRequest request, Status why, Instant now) {
             return new Decision(
@@ -139,7 +146,8 @@ public final class PoolDecider {
         if (!request.fromRest()) {
             pool = pool.withMetadata(meta.withManagedFields(topicManagers(request, null, pool, ctx.now())));
         }
-        Status oversized = oversized(pool);
+        long size = JsonSize.of(pool, Limits.MAX_POOL_BYTES);
+        Status oversized = oversized(pool, size);
         if (oversized != null) {
             return Decision.refused(request, oversized, ctx.now());
         }
@@ -156,7 +164,7 @@ public final class PoolDecider {
                 COMPONENT,
                 ctx.now()));
         events.addAll(findings(ref, verdict, ctx.now()));
-        return new Decision(decided(request, Outcome.CREATED, 201, next, ctx), next, events);
+        return new Decision(decided(request, Outcome.CREATED, 201, next, ctx), next, events, size);
     }
 
     private static Decision update(
@@ -233,7 +241,8 @@ public final class PoolDecider {
                 given.annotations(),
                 managedFields);
         NodePool pool = NodePool.of(meta, spec, null);
-        Status oversized = oversized(pool);
+        long size = JsonSize.of(pool, Limits.MAX_POOL_BYTES);
+        Status oversized = oversized(pool, size);
         if (oversized != null) {
             return Decision.refused(request, oversized, ctx.now());
         }
@@ -260,7 +269,7 @@ public final class PoolDecider {
                     COMPONENT,
                     ctx.now()));
         }
-        return new Decision(decided(request, Outcome.UPDATED, 200, next, ctx), next, events);
+        return new Decision(decided(request, Outcome.UPDATED, 200, next, ctx), next, events, size);
     }
 
     private static Decision delete(PoolRequest request, NodePoolAccepted current, WriteContext ctx) {
@@ -336,12 +345,13 @@ public final class PoolDecider {
     }
 
     /**
-     * Why {@code pool} is too large to store, or null. It is measured as JSON, as it is written: escapes can make a
-     * value six times its UTF-8 size, so the bounds of labels and annotations alone do not bound it, and managed fields
-     * grow with the fields set. The cause names the larger of metadata and spec.
+     * Why {@code pool}, of {@code size} bytes as measured up to the bound, is too large to store, or null. It is
+     * measured as JSON, as it is written: escapes can make a value six times its UTF-8 size, so the bounds of labels
+     * and annotations alone do not bound it, and managed fields grow with the fields set. The cause names the larger of
+     * metadata and spec.
      */
-    private static Status oversized(NodePool pool) {
-        if (JsonSize.of(pool, Limits.MAX_POOL_BYTES) <= Limits.MAX_POOL_BYTES) {
+    private static Status oversized(NodePool pool, long size) {
+        if (size <= Limits.MAX_POOL_BYTES) {
             return null;
         }
         long metadata = JsonSize.of(pool.metadata(), Long.MAX_VALUE);

@@ -174,6 +174,29 @@ public record PoolView(
         return accepted.uid();
     }
 
+    /**
+     * What the parsed view weighs in the cache of recent views, in units of about a KB of heap: one, each node and
+     * Event, and each KB of the pool's labels and annotations, which a view holds twice (accepted and published). A
+     * pool of 240 KB of annotations weighs some 480 units instead of one, so the cache holds a bounded number of bytes.
+     */
+    public int heapWeight() {
+        var meta = accepted.nodePool().metadata();
+        long chars = chars(meta.labels()) + chars(meta.annotations());
+        return (int)
+                Math.min(Integer.MAX_VALUE, 1 + nodes.size() + events.events().size() + 2 * chars / 1024);
+    }
+
+    private static long chars(Map<String, String> entries) {
+        long chars = 0;
+        if (entries != null) {
+            for (Map.Entry<String, String> e : entries.entrySet()) {
+                chars += e.getKey().length()
+                        + (e.getValue() == null ? 0 : e.getValue().length());
+            }
+        }
+        return chars;
+    }
+
     /** The resourceVersion clients see: the last write's, or a later status change's. */
     public String version() {
         return published == null

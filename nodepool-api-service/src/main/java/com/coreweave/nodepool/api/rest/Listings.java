@@ -3,7 +3,9 @@ package com.coreweave.nodepool.api.rest;
 import com.coreweave.nodepool.api.config.ListSettings;
 import com.coreweave.nodepool.api.kube.ContinueToken;
 import com.coreweave.nodepool.api.kube.FieldSelector;
+import com.coreweave.nodepool.api.kube.JsonSize;
 import com.coreweave.nodepool.api.kube.LabelSelector;
+import com.coreweave.nodepool.api.kube.PageBounds;
 import com.coreweave.nodepool.api.kube.Table;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.schema.resource.Statuses;
@@ -61,10 +63,11 @@ class Listings {
     }
 
     /**
-     * The selected objects as a list or a Table, a page of them when the client asks for one ({@code limit}, then
-     * {@code continue}): the pages of one list share the first page's resourceVersion. A continue token whose list can
-     * no longer be followed is 410 Expired, as Kubernetes answers; a token this server did not issue to this caller
-     * (another org's, forged, altered) is 400.
+     * A page of the selected objects as a list or a Table ({@code limit}, then {@code continue}), within the server's
+     * page bounds ({@link PageBounds}), so no answer holds more than a bounded number of objects and bytes: the pages
+     * of one list share the first page's resourceVersion. A continue token whose list can no longer be followed is 410
+     * Expired, as Kubernetes answers; a token this server did not issue to this caller (another org's, forged, altered)
+     * is 400.
      */
     <T> Object list(Lister<T> lister, ListOptions options, String resourceVersion) {
         Predicate<T> selected = selection(lister, options);
@@ -88,14 +91,12 @@ class Listings {
             version = token.version();
             after = token.after();
         }
-        Lister.Page<T> page;
-        if (options.limit == null || options.limit <= 0) {
-            page = after == null
-                    ? new Lister.Page<>(
-                            lister.objects(options).stream().filter(selected).toList(), null)
-                    : lister.page(options, selected, after, Integer.MAX_VALUE - 1);
-        } else {
-            page = lister.page(options, selected, after, options.limit);
+        PageBounds bounds = settings.pageBounds();
+        Lister.Page<T> page = lister.page(options, selected, after, bounds.limit(options.limit));
+        int kept = bounds.kept(page.items(), item -> JsonSize.of(item, bounds.maxBytes()));
+        if (kept < page.items().size()) {
+            page = new Lister.Page<>(
+                    page.items().subList(0, kept), lister.key(page.items().get(kept - 1)));
         }
         String next = page.next() == null
                 ? null

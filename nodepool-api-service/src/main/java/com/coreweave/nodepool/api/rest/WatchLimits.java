@@ -25,8 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What watches may take from the instance: how many one credential and all callers together hold open (beyond that, 429
- * with {@code Retry-After}), the buffer of each and of all of them ({@link WatchStream}), and how long one lasts. A
- * stopping instance ends them all. Made at start-up, so that its gauges say 0 before the first watch, not nothing.
+ * with {@code Retry-After}), the buffer of each, of each org's and of all of them ({@link WatchStream}), and how long
+ * one lasts. A stopping instance ends them all. Made at start-up, so that its gauges say 0 before the first watch, not
+ * nothing.
  */
 @Startup
 @ApplicationScoped
@@ -39,6 +40,9 @@ public class WatchLimits implements WatchStream.Budget {
     CurrentCaller caller;
 
     private final Map<String, AtomicInteger> perCredential = new ConcurrentHashMap<>();
+    /** Bytes each org's watches have waiting; an operator's watches of every org count as one org of their own. */
+    private final Map<String, AtomicLong> perOrg = new ConcurrentHashMap<>();
+
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicLong buffered = new AtomicLong();
     /** How to end each watch open now. */
@@ -57,7 +61,7 @@ public class WatchLimits implements WatchStream.Budget {
     WatchStream open(Runnable onEnd) {
         Runnable[] release = {() -> {}};
         WatchStream stream =
-                new WatchStream(settings.watchBufferEvents(), settings.watchBufferBytes(), this, OVERFLOWED, () -> {
+                new WatchStream(settings.watchBufferEvents(), settings.watchBufferBytes(), share(), OVERFLOWED, () -> {
                     release[0].run();
                     onEnd.run();
                 });
@@ -117,6 +121,37 @@ public class WatchLimits implements WatchStream.Budget {
         return open.get();
     }
 
+    /**
+     * The budget of the current caller's org: its share first, then the instance's, so one org's stalled watches use up
+     * their share and end, while other orgs' watches still have theirs.
+     */
+    WatchStream.Budget share() {
+        String org = caller.get().admin() ? "\u0000operators" : caller.org();
+        AtomicLong mine = perOrg.computeIfAbsent(org, o -> new AtomicLong());
+        long limit = settings.watchBuffersPerOrgBytes();
+        return new WatchStream.Budget() {
+            @Override
+            public boolean reserve(long bytes) {
+                if (mine.addAndGet(bytes) > limit) {
+                    mine.addAndGet(-bytes);
+                    return false;
+                }
+                if (!WatchLimits.this.reserve(bytes)) {
+                    mine.addAndGet(-bytes);
+                    return false;
+                }
+                return true;
+            }
+
+            @Override
+            public void release(long bytes) {
+                mine.addAndGet(-bytes);
+                WatchLimits.this.release(bytes);
+            }
+        };
+    }
+
+    /** The instance's budget, every org's watches together. */
     @Override
     public boolean reserve(long bytes) {
         long total = buffered.addAndGet(bytes);

@@ -93,9 +93,11 @@ public class ApiTopology {
                 builder, Topics.INSTANCE_TYPE_CATALOGUED, StoreNames.INSTANCE_TYPES, InstanceType.class);
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(StoreNames.POOL_CONDITIONS), Serdes.String(), Serdes.String()));
-        // Every task's count of each org's pools, so that each task holds creates to the org's pool count quota.
+        // Every task's count of each org's pools and bytes, so that each task holds writes to the org's quotas.
         builder.addStateStore(Stores.keyValueStoreBuilder(
-                Stores.persistentKeyValueStore(StoreNames.ORG_POOLS), Serdes.String(), Serdes.Integer()));
+                Stores.persistentKeyValueStore(StoreNames.ORG_POOLS),
+                Serdes.String(),
+                JsonSerde.of(OrgPoolCount.class)));
         GlobalStoreUpdater.addTo(builder, Topics.ORG_POOLS_COUNTED, StoreNames.ORG_POOL_COUNTS, OrgPoolCount.class);
 
         // Every instance answers GET .../workloads from its own copy: at most 1,000 workloads an org, small records.

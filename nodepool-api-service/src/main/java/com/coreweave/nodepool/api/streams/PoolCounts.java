@@ -7,23 +7,25 @@ import com.coreweave.nodepool.schema.topics.Topics;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.ToLongFunction;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.TimestampedKeyValueStore;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
 
 /**
- * Each org's pools, for the pool count quota: this task's own partition counted exactly in its store (in the same
- * transaction as the pools themselves), every other partition as its task last published it on
- * {@code org-pools-counted} (a global store every instance holds). Creates in two partitions at the same moment can
- * each see the other's count one commit late, so an org can pass its limit by at most one pool per other partition.
+ * Each org's pools and the bytes they take, for the pool count and storage quotas: this task's own partition counted
+ * exactly in its store (in the same transaction as the pools themselves), every other partition as its task last
+ * published it on {@code org-pools-counted} (a global store every instance holds). Creates in two partitions at the
+ * same moment can each see the other's count one commit late, so an org can pass its limits by at most one pool per
+ * other partition. Both figures travel in the one record a create already wrote for the count.
  */
 final class PoolCounts {
 
-    /** Set once this task's counts were taken from its pools (a store kept from before the quota has none). */
+    /** Set once this task's counts were taken from its pools (a store kept from before the quotas has none). */
     private static final String COUNTED = "\u0000counted";
 
-    private final KeyValueStore<String, Integer> own;
+    private final KeyValueStore<String, OrgPoolCount> own;
     private final TimestampedKeyValueStore<String, OrgPoolCount> all;
     private final int partition;
     private final int partitions;
@@ -31,7 +33,7 @@ final class PoolCounts {
 
     /** The counts of the task of {@code partition}, one of the pool topics' {@code partitions}. */
     PoolCounts(
-            KeyValueStore<String, Integer> own,
+            KeyValueStore<String, OrgPoolCount> own,
             TimestampedKeyValueStore<String, OrgPoolCount> all,
             int partition,
             int partitions,
@@ -43,46 +45,68 @@ final class PoolCounts {
         this.emit = emit;
     }
 
-    /** Counts this task's pools once, from their keys, if its store has never counted them. */
-    void countOnce(KeyValueIterator<String, ?> pools) {
+    /**
+     * Counts this task's pools once, from their keys and {@code counted} bytes, if its store has never counted them:
+     * pools stored before the quotas are counted as they are, even past a limit.
+     */
+    <V> void countOnce(KeyValueIterator<String, V> pools, ToLongFunction<V> counted) {
         if (own.get(COUNTED) != null) {
             pools.close();
             return;
         }
-        Map<String, Integer> counted = new HashMap<>();
+        Map<String, long[]> orgs = new HashMap<>();
         try (pools) {
-            pools.forEachRemaining(pool -> counted.merge(PoolKey.parse(pool.key).org(), 1, Integer::sum));
+            pools.forEachRemaining(pool -> {
+                long[] sums = orgs.computeIfAbsent(PoolKey.parse(pool.key).org(), o -> new long[2]);
+                sums[0]++;
+                sums[1] += counted.applyAsLong(pool.value);
+            });
         }
-        counted.forEach(this::set);
-        own.put(COUNTED, 1);
+        orgs.forEach((org, sums) -> set(org, (int) sums[0], sums[1]));
+        own.put(COUNTED, new OrgPoolCount(COUNTED, partition, 0, 0));
     }
 
-    /** The org's pools in every partition. */
-    int of(String org) {
-        int total = own(org);
+    /** The org's pools in every partition, and the bytes they count (its partition given as -1). */
+    OrgPoolCount of(String org) {
+        OrgPoolCount mine = own(org);
+        int pools = mine.pools();
+        long bytes = mine.bytes();
         for (int p = 0; p < partitions; p++) {
             ValueAndTimestamp<OrgPoolCount> other = p == partition ? null : all.get(OrgPoolCount.key(org, p));
-            total += other == null ? 0 : other.value().pools();
+            if (other != null) {
+                pools += other.value().pools();
+                bytes += other.value().bytes();
+            }
         }
-        return total;
+        return new OrgPoolCount(org, -1, pools, bytes);
     }
 
-    void created(String org) {
-        set(org, own(org) + 1);
+    void created(String org, long bytes) {
+        OrgPoolCount mine = own(org);
+        set(org, mine.pools() + 1, mine.bytes() + bytes);
     }
 
-    void gone(String org) {
-        set(org, Math.max(0, own(org) - 1));
+    /** A pool of the org now counts {@code delta} bytes more (or fewer); nothing is written when it is 0. */
+    void resized(String org, long delta) {
+        if (delta != 0) {
+            OrgPoolCount mine = own(org);
+            set(org, mine.pools(), Math.max(0, mine.bytes() + delta));
+        }
     }
 
-    private int own(String org) {
-        Integer count = own.get(org);
-        return count == null ? 0 : count;
+    void gone(String org, long bytes) {
+        OrgPoolCount mine = own(org);
+        set(org, Math.max(0, mine.pools() - 1), Math.max(0, mine.bytes() - bytes));
     }
 
-    private void set(String org, int pools) {
-        own.put(org, pools);
-        OrgPoolCount count = new OrgPoolCount(org, partition, pools);
+    private OrgPoolCount own(String org) {
+        OrgPoolCount count = own.get(org);
+        return count == null ? new OrgPoolCount(org, partition, 0, 0) : count;
+    }
+
+    private void set(String org, int pools, long bytes) {
+        OrgPoolCount count = new OrgPoolCount(org, partition, pools, bytes);
+        own.put(org, count);
         emit.accept(count.key(), Outbound.to(Topics.ORG_POOLS_COUNTED, count));
     }
 }

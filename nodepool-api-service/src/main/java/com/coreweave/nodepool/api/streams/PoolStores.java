@@ -4,6 +4,7 @@ import com.coreweave.nodepool.api.domain.ConditionCensus;
 import com.coreweave.nodepool.api.domain.DeletedPoolEvents;
 import com.coreweave.nodepool.api.domain.PlatformValidator;
 import com.coreweave.nodepool.api.domain.PoolView;
+import com.coreweave.nodepool.api.domain.StoredSize;
 import com.coreweave.nodepool.api.domain.ViewPart;
 import com.coreweave.nodepool.kit.streams.commit.FlushedOutputs;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
@@ -35,7 +36,9 @@ final class PoolStores {
      * How much of the pools' views each task keeps parsed, weighed as one plus the pool's nodes and Events (each a KB
      * or so of heap): a pool's facts arrive within seconds of each other. 1,000 views of 10-node pools per task took
      * the scale run's api-service over 1.5 GiB resident; this keeps about 300 such pools, or 1,200 of one node
-     * (benchmark 4 has 667 per task in flight at once).
+     * (benchmark 4 has 667 per task in flight at once), or about 20 of 240 KB annotations
+     * ({@link PoolView#heapWeight}): restoring and processing an org's pools of maximum size no longer keeps them all
+     * parsed.
      */
     private static final long RECENT_VIEW_WEIGHT = 11_000;
 
@@ -79,7 +82,7 @@ final class PoolStores {
                 context.getStateStore(StoreNames.POOL_VIEW_PARTS),
                 SHAPE,
                 RECENT_VIEW_WEIGHT,
-                view -> 1 + view.nodes().size() + view.events().events().size());
+                PoolView::heapWeight);
         deletedEvents = context.getStateStore(StoreNames.DELETED_POOL_EVENTS);
         requestIds = context.getStateStore(StoreNames.REQUEST_IDS);
         unvalidated = context.getStateStore(StoreNames.UNVALIDATED);
@@ -90,7 +93,7 @@ final class PoolStores {
                 context.taskId().partition(),
                 partitions,
                 this::emit);
-        counts.countOnce(views.heads().all());
+        counts.countOnce(views.heads().all(), view -> StoredSize.counted(view.accepted()));
         conditions = new PoolConditions(context.getStateStore(StoreNames.POOL_CONDITIONS), census);
         // A pool's status changes with most facts, often several times within one commit (a node's assignment and its
         // registration arrive together): only the last status of each commit is published.

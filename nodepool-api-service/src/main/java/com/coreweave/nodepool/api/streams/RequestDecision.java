@@ -4,6 +4,7 @@ import com.coreweave.nodepool.api.config.ApiSettings;
 import com.coreweave.nodepool.api.domain.PoolDecider;
 import com.coreweave.nodepool.api.domain.PoolRequest;
 import com.coreweave.nodepool.api.domain.PoolView;
+import com.coreweave.nodepool.api.domain.StoredSize;
 import com.coreweave.nodepool.api.kube.ResourceVersions;
 import com.coreweave.nodepool.kit.audit.AuditBounds;
 import com.coreweave.nodepool.kit.audit.AuditEvent;
@@ -16,6 +17,7 @@ import com.coreweave.nodepool.kit.streams.io.Outbound;
 import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
+import com.coreweave.nodepool.schema.events.OrgPoolCount;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.topics.AuditKeys;
@@ -81,9 +83,18 @@ final class RequestDecision {
                 UUID.randomUUID().toString(),
                 settings.defaultZone(),
                 current);
-        PoolDecider.Decision decision = view == null ? overCountQuota(key, request, now) : null;
+        PoolKey pool = PoolKey.parse(key);
+        OrgPoolCount usage = request.operation() == Operation.DELETE ? null : stores.counts.of(pool.org());
+        PoolDecider.Decision decision = view == null ? overCountQuota(pool, request, usage, now) : null;
         if (decision == null) {
             decision = PoolDecider.decide(request, view == null ? null : view.accepted(), write, stores::judge);
+        }
+        // What the pool counts against its org's storage quota before and after (a delete is never held to it).
+        long before = view == null || decision.next() == null ? 0 : StoredSize.counted(view.accepted());
+        long after = decision.next() == null ? 0 : StoredSize.counted(decision.next(), decision.storedBytes());
+        if (usage != null && decision.next() != null) {
+            Status refusal = settings.poolStorageQuota().refusal(pool.org(), pool.pool(), usage.bytes(), before, after);
+            decision = refusal == null ? decision : PoolDecider.Decision.refused(request, refusal, now);
         }
         stores.requestIds.put(requestKey, decision.answer());
         answer(key, request, decision.answer(), now, appended);
@@ -95,7 +106,9 @@ final class RequestDecision {
             PoolView updated =
                     view == null || !view.uid().equals(next.uid()) ? PoolView.of(next) : view.withAccepted(next);
             if (view == null) {
-                stores.counts.created(next.org());
+                stores.counts.created(next.org(), after);
+            } else {
+                stores.counts.resized(next.org(), after - before);
             }
             stores.trackValidation(key, next);
             stores.publishAccepted(key, next);
@@ -108,12 +121,11 @@ final class RequestDecision {
      * A request that would create a pool the org has no room for under its pool count quota, refused; null when it
      * creates none or has room (a request for a pool that exists never counts against the quota).
      */
-    private PoolDecider.Decision overCountQuota(String key, PoolRequest request, Instant now) {
+    private PoolDecider.Decision overCountQuota(PoolKey pool, PoolRequest request, OrgPoolCount usage, Instant now) {
         if (request.operation() != Operation.CREATE && request.operation() != Operation.APPLY) {
             return null;
         }
-        PoolKey pool = PoolKey.parse(key);
-        Status refusal = settings.poolCountQuota().refusal(pool.org(), pool.pool(), stores.counts.of(pool.org()));
+        Status refusal = settings.poolCountQuota().refusal(pool.org(), pool.pool(), usage.pools());
         return refusal == null ? null : PoolDecider.Decision.refused(request, refusal, now);
     }
 

@@ -7,6 +7,7 @@ import com.coreweave.nodepool.api.domain.PoolEvents;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.PoolViewReducer;
 import com.coreweave.nodepool.api.domain.StatusProjector;
+import com.coreweave.nodepool.api.domain.StoredSize;
 import com.coreweave.nodepool.api.kube.ResourceVersions;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
 import com.coreweave.nodepool.schema.events.PoolRef;
@@ -127,6 +128,6 @@ final class StatusAggregation {
         stores.views.delete(key);
         stores.conditions.gone(key);
         stores.forgetUnvalidated(key);
-        stores.counts.gone(view.accepted().org());
+        stores.counts.gone(view.accepted().org(), StoredSize.counted(view.accepted()));
     }
 }

@@ -24,8 +24,12 @@ public final class StoreNames {
     public static final String WORKLOAD_STATUSES = "workload-statuses";
     /** {@code <org>/<pool>} → its conditions as last published, compactly (the {@code nodepool_pools} gauges). */
     public static final String POOL_CONDITIONS = "pool-conditions";
-    /** {@code <org>} → its pools in this task's partition (the pool count quota). */
-    public static final String ORG_POOLS = "org-pools";
+    /**
+     * {@code <org>} → {@code OrgPoolCount}, its pools and their bytes in this task's partition (the pool count and
+     * storage quotas). Named anew when it gained the bytes, so a store of the old counts is left behind and its pools
+     * counted again.
+     */
+    public static final String ORG_POOLS = "org-pool-usage";
     /** Global: {@code <org>/<partition>} → {@code OrgPoolCount}, every partition's count of each org's pools. */
     public static final String ORG_POOL_COUNTS = "org-pool-counts";
 }

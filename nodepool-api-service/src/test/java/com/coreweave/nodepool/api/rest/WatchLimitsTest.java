@@ -8,6 +8,7 @@ import com.coreweave.nodepool.kit.auth.CurrentCaller;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.RepeatedTest;
@@ -19,6 +20,7 @@ class WatchLimitsTest {
     private static final int PER_CALLER = 2;
     private static final int TOTAL = 3;
     private static final long BUFFERS_TOTAL = 1_000;
+    private static final long PER_ORG = 400;
     private static final Duration MAX = Duration.ofMinutes(30);
     private static final Runnable NOTHING = () -> {};
 
@@ -215,6 +217,31 @@ class WatchLimitsTest {
     }
 
     @Test
+    void anOrgsWatchesBufferOnlyTheirShareAndAnotherOrgKeepsItsOwn() {
+        WatchStream.Budget demo = limits.share();
+        WatchStream.Budget demoAgain = limits.share();
+        caller.org = "acme";
+        WatchStream.Budget acme = limits.share();
+
+        assertThat(demo.reserve(300)).isTrue();
+        assertThat(demoAgain.reserve(200)).as("past demo's share of 400").isFalse();
+        assertThat(acme.reserve(400)).as("acme's share is its own").isTrue();
+        demo.release(300);
+        assertThat(demoAgain.reserve(400)).isTrue();
+    }
+
+    @Test
+    void anOrgsShareIsStillHeldToTheInstancesTotal() {
+        WatchStream.Budget demo = limits.share();
+        assertThat(limits.reserve(700)).isTrue();
+
+        assertThat(demo.reserve(400)).isFalse();
+        assertThat(demo.reserve(300)).isTrue();
+        demo.release(300);
+        assertThat(limits.reserve(300)).isTrue();
+    }
+
+    @Test
     void shouldEndAWatchThatFellBehindWithGoneSoTheClientListsAgain() {
         String line = new String(WatchLimits.OVERFLOWED, StandardCharsets.UTF_8);
 
@@ -250,6 +277,11 @@ class WatchLimitsTest {
         }
 
         @Override
+        public long watchBuffersPerOrgBytes() {
+            return PER_ORG;
+        }
+
+        @Override
         public Duration watchMaxTimeout() {
             return MAX;
         }
@@ -258,10 +290,16 @@ class WatchLimitsTest {
     /** The caller of the request, by the token it sent. */
     private static final class Caller extends CurrentCaller {
         String token;
+        String org = "demo";
 
         @Override
         public String credential() {
             return token;
+        }
+
+        @Override
+        public com.coreweave.nodepool.kit.auth.Caller get() {
+            return new com.coreweave.nodepool.kit.auth.Caller(token, org, Set.of());
         }
     }
 }

@@ -594,6 +594,14 @@ class ApiTopologyTest {
         public Map<String, Integer> poolCountLimitPerOrg() {
             return Map.of("tiny", 2);
         }
+
+        public long poolStorageLimit() {
+            return 16 * 1024 * 1024;
+        }
+
+        public Map<String, Long> poolStorageLimitPerOrg() {
+            return Map.of("snug", 4 * 4096L);
+        }
     }
 
     private static String delete(String id) {

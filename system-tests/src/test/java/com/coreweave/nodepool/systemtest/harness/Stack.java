@@ -383,6 +383,20 @@ public final class Stack implements AutoCloseable {
         awaitReady(chosen.process, chosen.url());
     }
 
+    /**
+     * Starts the service again with {@code changed} properties set over its own, as an operator's configuration change
+     * rolls out (same port and state dir), and waits until it is ready.
+     */
+    public void restart(Service service, Map<String, String> changed) {
+        Map<String, String> merged = new LinkedHashMap<>(properties.getOrDefault(service, Map.of()));
+        merged.putAll(changed);
+        properties.put(service, Map.copyOf(merged));
+        Instance chosen = instance(service, 1);
+        chosen.process.stop(GRACEFUL_STOP);
+        chosen.process = launch(chosen);
+        awaitReady(chosen.process, chosen.url());
+    }
+
     public void stopBroker() {
         stopBroker(1);
     }
