@@ -43,7 +43,7 @@ class PreemptionControllerTest {
         assertThat(evicted.phase()).isEqualTo(Node.Phase.Draining);
         assertThat(evicted.metadata().labels())
                 .containsEntry(Node.LABEL_EVICTED_AT, Long.toString(evictedAt.getEpochSecond()));
-        assertThat(pool.lastReasons()).containsExactly("CWNodeDraining");
+        assertThat(pool.lastReasons()).containsExactly("CWNodeDraining", "CWDrainNode");
         pool.tick(Duration.ofMinutes(5));
         assertThat(pool.state.nodes())
                 .as("the preemption timeline, not a timer here, removes the node")
@@ -54,7 +54,7 @@ class PreemptionControllerTest {
         assertThat(pool.lastFacts(NodeRemoved.class))
                 .extracting(NodeRemoved::grant, NodeRemoved::cause)
                 .containsExactly(tuple(grant(1), "Preempted"));
-        assertThat(pool.lastReasons()).containsExactly("CWNodeDeleted");
+        assertThat(pool.lastReasons()).containsExactly("CWNodeDeleted", "CWNodePoolNodesRemoved");
         assertThat(pool.summary())
                 .extracting(NodePoolReconciled::targetNodes, NodePoolReconciled::currentNodes)
                 .containsExactly(1, 0);
