@@ -82,13 +82,14 @@ class KubectlNodesIT {
 
         assertThat(mine.run("uncordon", first).ok().out()).contains("node/" + first + " uncordoned");
         awaitRow(first, "\\s+Ready\\s+");
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(mine.run(
-                                "get", "events", "--field-selector", "involvedObject.name=" + first)
-                        .ok()
-                        .out())
-                .as("the kubelet's reasons for a user's cordon, not the platform's CWNodeCordoned")
-                .contains("NodeNotSchedulable", "NodeSchedulable")
-                .doesNotContain("CWNodeCordoned", "CWNodeUncordoned"));
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(
+                        () -> assertThat(mine.run("get", "events", "--field-selector", "involvedObject.name=" + first)
+                                        .ok()
+                                        .out())
+                                .as("the kubelet's reasons for a user's cordon, not the platform's CWNodeCordoned")
+                                .contains("NodeNotSchedulable", "NodeSchedulable")
+                                .doesNotContain("CWNodeCordoned", "CWNodeUncordoned"));
     }
 
     @Test

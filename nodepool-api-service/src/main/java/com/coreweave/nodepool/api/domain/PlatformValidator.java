@@ -6,10 +6,9 @@ import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.Image;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
+import com.coreweave.nodepool.schema.resource.SpotZones;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -19,10 +18,6 @@ import java.util.function.Function;
 public final class PlatformValidator {
 
     public static final String VALID_MESSAGE = "NodePool configuration is valid.";
-
-    /** The General Access zones, where reference 004 offers spot; the other zones are reserved capacity only. */
-    public static final Set<String> GENERAL_ACCESS =
-            new TreeSet<>(Set.of("EU-SOUTH-04A", "US-CENTRAL-07A", "US-EAST-04A", "US-EAST-06A", "US-WEST-04A"));
 
     private PlatformValidator() {}
 
@@ -57,9 +52,9 @@ public final class PlatformValidator {
             } else if (spec.isSpot() && known.superchip()) {
                 problems.add("Spot Node Pools are not available for Superchip instance types (GH200, GB200, GB300); "
                         + type + " is one.");
-            } else if (spec.isSpot() && !GENERAL_ACCESS.contains(zone)) {
+            } else if (spec.isSpot() && !SpotZones.offered(zone, false)) {
                 problems.add("Spot Node Pools are available only in General Access zones ("
-                        + String.join(", ", GENERAL_ACCESS) + "); " + zone + " has no spot capacity.");
+                        + String.join(", ", SpotZones.GENERAL_ACCESS) + "); " + zone + " has no spot capacity.");
             }
         }
         Image image = spec.image();
