@@ -131,7 +131,7 @@ class ReferenceCoverageTest {
         List<String> unasserted = new ArrayList<>();
         int credited = 0;
         for (String row : Files.readAllLines(ROOT.resolve("docs/reference-coverage.md"))) {
-            String[] cells = row.split("\\|");
+            String[] cells = row.split("\\|", -1);
             // An event row: | `reason` | Normal or Warning | where | trigger | pinned by |
             if (cells.length != 7 || !cells[2].trim().matches("Normal|Warning")) {
                 continue;
