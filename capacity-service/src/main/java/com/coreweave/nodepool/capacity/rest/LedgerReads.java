@@ -92,7 +92,8 @@ public class LedgerReads {
                 .forEach(a -> byZone.put(a.zone(), a));
         List<Availability> zones = new ArrayList<>();
         for (String zone : type.zones()) {
-            zones.add(byZone.getOrDefault(zone, Availability.of(zone, null, nodes, SpotZones.offered(zone, type.superchip()))));
+            zones.add(byZone.getOrDefault(
+                    zone, Availability.of(zone, null, nodes, SpotZones.offered(zone, type.superchip()))));
         }
         return Availability.ranked(zones);
     }
@@ -135,7 +136,8 @@ public class LedgerReads {
             queries.readLocalAggregate(
                             StoreNames.LEDGERS,
                             (ReadOnlyKeyValueStore<String, LedgerRecord> store) -> StoredLedgers.read(store, key))
-                    .ifPresent(l -> zones.add(Availability.of(zone, l, nodes, SpotZones.offered(zone, type.superchip()))));
+                    .ifPresent(
+                            l -> zones.add(Availability.of(zone, l, nodes, SpotZones.offered(zone, type.superchip()))));
         }
         return zones;
     }
