@@ -49,7 +49,8 @@ final class PreemptionController {
                                 + " draining for spot preemption; workloads get " + progress.gracePeriodSeconds()
                                 + "s to terminate.",
                         progress.reclaimId());
-                Drains.announce(pool, node.name(), "spot preemption", progress.reclaimId());
+                // One reclaim can take several nodes of the pool: each drain is its own pool event.
+                Drains.announce(pool, node.name(), "spot preemption", progress.reclaimId() + "/" + node.name());
             }
             case PreemptionFact.NodePreempted preempted -> {
                 String why = "Removed for spot preemption (" + preempted.cause() + ").";
