@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  age, conditionTone, countdown, eventCounts, poolOfEvent, preemptionStage, queuePlace,
+  age, conditionTone, countdown, eventCounts, isSpotPool, poolOfEvent, preemptionStage, queuePlace,
 } from '../../main/resources/META-INF/resources/dashboard/js/present.js';
 
 test('a condition is good when it is in its healthy state, whichever way round that is', () => {
@@ -67,4 +67,13 @@ test('events are counted per type and belong to their pool', () => {
   assert.equal(poolOfEvent({ involvedObject: { kind: 'Node', name: 'n-1' }, metadata: { name: 'spot.pool.0af3' } }),
     'spot.pool');
   assert.equal(poolOfEvent({ involvedObject: { kind: 'Node', name: 'n-1' } }), null);
+});
+
+test('a spot pool is recognised whatever the case of its compute class', () => {
+  for (const computeClass of ['spot', 'Spot', 'SPOT']) {
+    assert.equal(isSpotPool({ spec: { computeClass } }), true, computeClass);
+  }
+  assert.equal(isSpotPool({ spec: { computeClass: 'default' } }), false);
+  assert.equal(isSpotPool({ spec: {} }), false);
+  assert.equal(isSpotPool(null), false);
 });

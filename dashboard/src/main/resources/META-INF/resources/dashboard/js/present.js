@@ -12,6 +12,11 @@ const TRANSITIONAL = new Set(['UnderTarget', 'OverTarget', 'PendingDelete', 'Pen
 /** Problems the platform is already handling: a reconfigure reboot, a node's removal. */
 const KNOWN_PROBLEMS = new Set(['NodeReconfigurationRequired', 'CWNodeRemoval']);
 
+/** Whether a pool is a spot pool: the api-service takes `spot` in any case (`Spot`, `SPOT`). */
+export function isSpotPool(pool) {
+  return pool?.spec?.computeClass?.toLowerCase() === 'spot';
+}
+
 /** 'good', 'warn', 'bad' or 'neutral': the colour of a condition's badge. */
 export function conditionTone(condition) {
   const { type, status, reason } = condition;

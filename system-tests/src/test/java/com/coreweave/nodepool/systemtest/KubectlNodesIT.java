@@ -82,6 +82,14 @@ class KubectlNodesIT {
 
         assertThat(mine.run("uncordon", first).ok().out()).contains("node/" + first + " uncordoned");
         awaitRow(first, "\\s+Ready\\s+");
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(
+                        () -> assertThat(mine.run("get", "events", "--field-selector", "involvedObject.name=" + first)
+                                        .ok()
+                                        .out())
+                                .as("the kubelet's reasons for a user's cordon, not the platform's CWNodeCordoned")
+                                .contains("NodeNotSchedulable", "NodeSchedulable")
+                                .doesNotContain("CWNodeCordoned", "CWNodeUncordoned"));
     }
 
     @Test
@@ -130,7 +138,9 @@ class KubectlNodesIT {
         assertThat(mine.run("get", "events", "--field-selector", "involvedObject.name=" + first)
                         .ok()
                         .out())
-                .containsPattern("CWNodeTainted.*k=v:NoSchedule");
+                .as("a user's taint is not recorded as the platform's automation (CWNodeTainted)")
+                .containsPattern("NodeTaintedByUser.*k=v:NoSchedule")
+                .doesNotContain("CWNodeTainted");
 
         assertThat(mine.run("taint", "node", first, "k:NoSchedule-").ok().out())
                 .contains("node/" + first + " untainted");

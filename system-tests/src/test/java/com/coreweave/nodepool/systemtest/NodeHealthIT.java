@@ -330,6 +330,26 @@ class NodeHealthIT {
     }
 
     @Test
+    void aDpuRouteCountMismatchRestartsTheDpuComponentWhileTheNodeStaysInService() {
+        OnePool pool = pool("dpu-pool", CENTRAL, "cd-gp-i64-erapids", 6, 1, null);
+        String node = names(pool).get(0);
+
+        alert(pool, node, "DPURouteCountMismatch", true);
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(nodeStory(pool, node)).containsSubsequence("DPUComponentRestarting", "DPUComponentRestarted");
+            assertThat(condition(node(pool, node), "DPUProblem")).isEqualTo("False/NoActiveAlert");
+        });
+        JsonNode after = node(pool, node);
+        assertThat(after.at("/spec/unschedulable").asBoolean()).isFalse();
+        assertThat(after.at("/spec/taints").toString()).doesNotContain(Node.TAINT_UNHEALTHY);
+        assertThat(condition(after, "Ready")).startsWith("True/");
+        assertThat(nodeStory(pool, node))
+                .as("the host stays in service: no cordon, drain or reboot")
+                .doesNotContain("CWNodeCordoned", "CWNodeDraining", "CWReconfigureRebooted", "CWDrainNode");
+    }
+
+    @Test
     void aNodeDeletedThroughRestIsDrainedRemovedAndReplacedSoThePoolStaysAtTarget() {
         String type = "gb200-4x";
         OnePool pool = pool("replaced-pool", CENTRAL, type, 3, 2, null);
@@ -361,6 +381,11 @@ class NodeHealthIT {
                         "CWNodeMarkedPrepareForTerminate",
                         "CWNodePreparedForTerminate",
                         "CWNodeDeleted");
+        assertThat(events(pool).stream()
+                        .filter(e -> e.message().contains(deleted))
+                        .map(RecordedEvent::reason))
+                .as("the pool says it drained and removed the node")
+                .containsSubsequence("CWDrainNode", "CWNodePoolNodesRemoved");
         assertThat(pool.get().number("/spec/targetNodes"))
                 .as("the pool did not shrink")
                 .isEqualTo(2);

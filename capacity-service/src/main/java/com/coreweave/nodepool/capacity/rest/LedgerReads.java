@@ -15,6 +15,7 @@ import com.coreweave.nodepool.kit.reads.InternalReads;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.ZoneTypeKey;
+import com.coreweave.nodepool.schema.resource.SpotZones;
 import com.fasterxml.jackson.core.type.TypeReference;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -91,7 +92,8 @@ public class LedgerReads {
                 .forEach(a -> byZone.put(a.zone(), a));
         List<Availability> zones = new ArrayList<>();
         for (String zone : type.zones()) {
-            zones.add(byZone.getOrDefault(zone, Availability.of(zone, null, nodes, !type.superchip())));
+            zones.add(byZone.getOrDefault(
+                    zone, Availability.of(zone, null, nodes, SpotZones.offered(zone, type.superchip()))));
         }
         return Availability.ranked(zones);
     }
@@ -134,7 +136,8 @@ public class LedgerReads {
             queries.readLocalAggregate(
                             StoreNames.LEDGERS,
                             (ReadOnlyKeyValueStore<String, LedgerRecord> store) -> StoredLedgers.read(store, key))
-                    .ifPresent(l -> zones.add(Availability.of(zone, l, nodes, !type.superchip())));
+                    .ifPresent(
+                            l -> zones.add(Availability.of(zone, l, nodes, SpotZones.offered(zone, type.superchip()))));
         }
         return zones;
     }

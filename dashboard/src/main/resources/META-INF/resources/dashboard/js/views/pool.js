@@ -2,7 +2,9 @@
 // and its event stream; spot countdowns tick every second.
 import { batched, h, redraw, replace } from '../dom.js';
 import { API, ApiError, getJson, serverNow, serverSentEvents, watch } from '../http.js';
-import { activity, age, byLastSeen, countdown, eventCounts, preemptionStage, queuePlace } from '../present.js';
+import {
+  activity, age, byLastSeen, countdown, eventCounts, isSpotPool, preemptionStage, queuePlace,
+} from '../present.js';
 import { bar, conditionBadge, field, liveMarker, table } from '../widgets.js';
 
 const REFRESH_DEBOUNCE_MS = 300;
@@ -36,7 +38,7 @@ export function poolView(main, context, signal, name) {
     configuration: batched(() => replace(parts.configuration, configuration(state.pool))),
     events: batched(() => redraw(parts.events, () => replace(parts.events, events(state, draw.events)))),
   };
-  const isSpot = () => state.pool?.spec?.computeClass === 'spot';
+  const isSpot = () => isSpotPool(state.pool);
 
   const refresh = debounce(async () => {
     try {

@@ -58,7 +58,19 @@ public enum CwEvent {
     PreemptionInProgress("Preemption in progress", CwEvent.WARNING),
     DeletedForPreemption("Deleted for preemption", CwEvent.WARNING),
     /** Not in the reference: a disruption a pool's budget holds back, named as Karpenter names its own. */
-    DisruptionBlocked(CwEvent.NORMAL);
+    DisruptionBlocked(CwEvent.NORMAL),
+    /** Not in the reference: a software component on the node's DPU restarts, the host serving meanwhile. */
+    DPUComponentRestarting(CwEvent.NORMAL),
+    DPUComponentRestarted(CwEvent.NORMAL),
+    /**
+     * Not in the reference, whose {@code CWNodeCordoned} is the platform's own automation: a user's cordon and
+     * uncordon, with the reasons the kubelet records for them.
+     */
+    NodeNotSchedulable(CwEvent.NORMAL),
+    NodeSchedulable(CwEvent.NORMAL),
+    /** Not in the reference: a user's taint added or removed (Kubernetes records none; named as the kubelet's). */
+    NodeTaintedByUser(CwEvent.NORMAL),
+    NodeUntaintedByUser(CwEvent.NORMAL);
 
     private final String reason;
     private final String type;

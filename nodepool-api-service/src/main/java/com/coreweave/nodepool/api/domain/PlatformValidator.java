@@ -6,6 +6,7 @@ import com.coreweave.nodepool.schema.resource.Conditions;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.Image;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
+import com.coreweave.nodepool.schema.resource.SpotZones;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -51,6 +52,9 @@ public final class PlatformValidator {
             } else if (spec.isSpot() && known.superchip()) {
                 problems.add("Spot Node Pools are not available for Superchip instance types (GH200, GB200, GB300); "
                         + type + " is one.");
+            } else if (spec.isSpot() && !SpotZones.offered(zone, false)) {
+                problems.add("Spot Node Pools are available only in General Access zones ("
+                        + String.join(", ", SpotZones.GENERAL_ACCESS) + "); " + zone + " has no spot capacity.");
             }
         }
         Image image = spec.image();

@@ -45,8 +45,8 @@ public final class Fixtures {
     static final String GH200 = "gh200-1xgh200-i72";
     static final Instant CREATED = Instant.parse("2025-05-30T17:36:00Z");
 
-    private static final InstanceType A100_TYPE =
-            new InstanceType(A100, "8x A100 80GB", "A100", 8, 128, 2048, false, List.of(ZONE, "US-CENTRAL-02A"));
+    private static final InstanceType A100_TYPE = new InstanceType(
+            A100, "8x A100 80GB", "A100", 8, 128, 2048, false, List.of(ZONE, "US-CENTRAL-02A", "US-EAST-08A"));
     private static final InstanceType GH200_TYPE =
             new InstanceType(GH200, "1x GH200", "GH200", 1, 72, 480, true, List.of(ZONE));
 

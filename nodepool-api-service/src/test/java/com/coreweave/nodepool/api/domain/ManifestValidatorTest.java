@@ -633,6 +633,29 @@ class ManifestValidatorTest {
     }
 
     @Nested
+    class GpuVersion {
+
+        @ParameterizedTest(name = "gpu.version \"{0}\"")
+        @ValueSource(strings = {"535.104.05", "535.104", "v535", "latest", ""})
+        void shouldRejectAnythingButAMajorVersionWithTheFieldPath(String version) {
+            List<StatusCause> causes =
+                    ManifestValidator.validate(manifestWith("/spec/gpu", "version", "\"" + version + "\""));
+
+            assertThat(causes)
+                    .extracting(StatusCause::getReason, StatusCause::getField)
+                    .containsExactly(tuple(INVALID, "spec.gpu.version"));
+            assertThat(causes.get(0).getMessage()).contains("^[0-9]{1,4}$");
+        }
+
+        @ParameterizedTest(name = "gpu.version \"{0}\"")
+        @ValueSource(strings = {"535", "570", "12"})
+        void shouldAcceptAMajorVersion(String version) {
+            assertThat(ManifestValidator.validate(manifestWith("/spec/gpu", "version", "\"" + version + "\"")))
+                    .isEmpty();
+        }
+    }
+
+    @Nested
     class Region {
 
         @ParameterizedTest(name = "region \"{0}\"")

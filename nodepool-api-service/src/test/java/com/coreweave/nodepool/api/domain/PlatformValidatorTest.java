@@ -113,6 +113,22 @@ class PlatformValidatorTest {
             assertThat(judge(spec().instanceType(GH200)).validation().reason()).isEqualTo(Validated.VALID);
         }
 
+        @ParameterizedTest(name = "computeClass {0}")
+        @ValueSource(strings = {"spot", "Spot"})
+        void aSpotPoolInAZoneWithoutSpotIsInvalidAndSaysWhere(String computeClass) {
+            Verdict verdict = judge(spec().region("US-EAST-08A").computeClass(computeClass));
+
+            assertThat(verdict.validation().reason()).isEqualTo(Validated.INVALID);
+            assertThat(verdict.validation().message())
+                    .contains("General Access", "US-EAST-08A has no spot capacity", "US-EAST-04A");
+        }
+
+        @Test
+        void aReservedPoolInAZoneWithoutSpotIsValid() {
+            assertThat(judge(spec().region("US-EAST-08A")).validation().reason())
+                    .isEqualTo(Validated.VALID);
+        }
+
         @Test
         void aSpotPoolOfAnOrdinaryTypeIsValid() {
             assertThat(judge(spec().computeClass("spot")).validation().reason()).isEqualTo(Validated.VALID);

@@ -7,6 +7,8 @@ package com.coreweave.nodepool.provisioner.domain;
 public enum AlertAction {
     /** Record only: the node condition shows the alert. */
     None,
+    /** Restart a software component on the DPU; the host stays in service (no cordon, drain or reboot). */
+    Restart,
     /** Reboot or reset the node in place. */
     Reboot,
     /** Take the node out of service and replace it; its machine goes to maintenance. */

@@ -23,13 +23,20 @@ public final class AlertCatalogue {
     public static final String UNKNOWN_CONDITION = "UnknownAlert";
 
     /**
-     * One alert: its name, its node condition, its action, what reference 001 says about it, and whether 001 takes the
-     * node out of service immediately ({@code immediate}: cordoned and tainted at once, whatever the budget).
+     * One alert: its name, its node condition, its action, what reference 001 says about it, whether 001 takes the node
+     * out of service immediately ({@code immediate}: fatal hardware, drained at once whatever the budget, as a spot
+     * reclaim is) and whether its workload is interrupted without its grace period ({@code interrupts}).
      */
-    public record Entry(String alert, String condition, AlertAction action, String reference, boolean immediate) {
+    public record Entry(
+            String alert,
+            String condition,
+            AlertAction action,
+            String reference,
+            boolean immediate,
+            boolean interrupts) {
 
         public Entry(String alert, String condition, AlertAction action, String reference) {
-            this(alert, condition, action, reference, false);
+            this(alert, condition, action, reference, false, false);
         }
     }
 
@@ -83,6 +90,18 @@ public final class AlertCatalogue {
                         UNKNOWN_CONDITION,
                         AlertAction.None,
                         "not in the node-alert catalogue: recorded, never acted on"));
+    }
+
+    /** Whether any of the alerts is fatal hardware that takes its node out of service at once. */
+    boolean immediate(NodeHealth health) {
+        return health.alerts().stream()
+                .anyMatch(a -> find(a.name()).map(Entry::immediate).orElse(false));
+    }
+
+    /** Whether any of the alerts interrupts its node's workload without the grace period. */
+    boolean interrupts(NodeHealth health) {
+        return health.alerts().stream()
+                .anyMatch(a -> find(a.name()).map(Entry::interrupts).orElse(false));
     }
 
     public Collection<Entry> entries() {

@@ -6,7 +6,6 @@ import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested.Action;
 import com.coreweave.nodepool.schema.events.NodeReleasePublished;
 import com.coreweave.nodepool.schema.resource.CwEvent;
-import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodeConfigurationUpdateStrategy;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,10 +16,9 @@ import java.util.Objects;
  * upstream release of the pool's train builds a new configuration; whether it becomes active at once
  * ({@code CWNodeConfigStaged}) or waits as {@code pendingNodeConfiguration} ({@code CWPendingNodeConfig}) is the pool's
  * {@code nodeConfigurationUpdateStrategy}: {@code Always} stages both, {@code OnSpecUpdate} stages spec changes only,
- * {@code Manual} stages neither. A user upgrades to the pending configuration or rolls back to a revision; such a
- * change waits while nodes are mid-delivery (booting) and is refused while the opposite change waits. New nodes boot
- * the active configuration; nodes booted into another one are outdated until a reconfigure reboot
- * ({@link ReconfigureReboots}).
+ * {@code Manual} stages neither. A user upgrades to the pending configuration or rolls back to a revision. A change,
+ * staged or asked for, waits while nodes are in delivery ({@link ConfigurationWaits}). New nodes boot the active
+ * configuration; nodes booted into another one are outdated until a reconfigure reboot ({@link ReconfigureReboots}).
  */
 final class ConfigurationController {
 
@@ -64,15 +62,10 @@ final class ConfigurationController {
                     || specChanged && NodeConfigurationUpdateStrategy.ON_SPEC_UPDATE.equals(strategy);
             if (desired.nodeProfile().equals(pool.configs().active().nodeProfile())) {
                 setPending(pool, null, "", cause);
+                ConfigurationWaits.dropAutomatic(pool);
             } else if (stage) {
                 setPending(pool, null, "", cause);
-                activate(
-                        pool,
-                        desired,
-                        false,
-                        "Node configuration " + desired.nodeProfile() + " staged as the active " + "configuration: "
-                                + why + " (" + strategy + ").",
-                        cause);
+                ConfigurationWaits.stage(pool, desired, why + " (" + strategy + ")", cause);
             } else if (pool.configs().pending() == null
                     || !pool.configs().pending().nodeProfile().equals(desired.nodeProfile())) {
                 setPending(
@@ -97,14 +90,6 @@ final class ConfigurationController {
                 running, source, release == null ? null : release.releaseTrain() + "=" + release.version());
     }
 
-    /** A waiting upgrade or rollback completes once no node is booting any more. */
-    static void completeWaiting(WorkingPool pool) {
-        Change waiting = pool.configs().waiting();
-        if (waiting != null && booting(pool) == 0) {
-            apply(pool, waiting);
-        }
-    }
-
     /** A user's upgrade, rollback or reconfigure request; a repeated request id changes nothing. */
     static void request(WorkingPool pool, NodeConfigurationRequested request) {
         NodeConfigState state = pool.configs();
@@ -127,7 +112,7 @@ final class ConfigurationController {
 
     private static void upgrade(WorkingPool pool, NodeConfigurationRequested request, String cause) {
         NodeConfigState state = pool.configs();
-        if (conflicts(pool, Action.Upgrade, cause)) {
+        if (ConfigurationWaits.conflicts(pool, Action.Upgrade, cause)) {
             return;
         }
         if (state.pending() == null) {
@@ -142,12 +127,12 @@ final class ConfigurationController {
                 CwEvent.CWManualUpgradeTrigger,
                 "Upgrade to the pending node configuration " + state.pending().nodeProfile() + " requested.",
                 cause);
-        change(pool, new Change(Action.Upgrade, state.pending(), request.id()), cause);
+        ConfigurationWaits.change(pool, new Change(Action.Upgrade, state.pending(), request.id(), null), cause);
     }
 
     private static void rollback(WorkingPool pool, NodeConfigurationRequested request, String cause) {
         NodeConfigState state = pool.configs();
-        if (conflicts(pool, Action.Rollback, cause)) {
+        if (ConfigurationWaits.conflicts(pool, Action.Rollback, cause)) {
             return;
         }
         String profile = request.nodeProfile();
@@ -174,43 +159,23 @@ final class ConfigurationController {
         }
         pool.poolEvent(
                 CwEvent.CWManualRollbackTrigger, "Rollback to node configuration " + profile + " requested.", cause);
-        change(pool, new Change(Action.Rollback, revision.config(), request.id()), cause);
+        ConfigurationWaits.change(pool, new Change(Action.Rollback, revision.config(), request.id(), null), cause);
     }
 
-    /** An upgrade while a rollback waits, or the other way round, is refused: the user asked for two things. */
-    private static boolean conflicts(WorkingPool pool, Action action, String cause) {
-        Change waiting = pool.configs().waiting();
-        if (waiting == null || waiting.action() == action) {
-            return false;
-        }
-        pool.poolEvent(
-                CwEvent.CWNodePoolNodeConfigUpdateConflict,
-                action + " refused: a " + waiting.action() + " to "
-                        + waiting.target().nodeProfile() + " is still waiting for nodes mid-delivery.",
-                cause);
-        return true;
-    }
-
-    /** Applies a manual change now, or holds it while nodes boot (they would boot into a configuration gone stale). */
-    private static void change(WorkingPool pool, Change change, String cause) {
-        int booting = booting(pool);
-        if (booting == 0) {
-            apply(pool, change);
-            return;
-        }
-        pool.changeConfigs(pool.configs().withWaiting(change));
-        pool.poolEvent(
-                CwEvent.CWNodePoolNodeConfigUpdatePending,
-                "The update to node configuration "
-                        + change.target().nodeProfile() + " waits for " + booting
-                        + " node(s) mid-delivery; it completes once they "
-                        + "have booted into the cluster.",
-                cause);
-    }
-
-    private static void apply(WorkingPool pool, Change change) {
+    /** Makes a change's configuration active: a user's upgrade or rollback, or an automatic staging. */
+    static void apply(WorkingPool pool, Change change) {
         NodeConfigState state = pool.configs();
         pool.changeConfigs(state.withWaiting(null));
+        if (change.automatic()) {
+            activate(
+                    pool,
+                    change.target(),
+                    false,
+                    "Node configuration " + change.target().nodeProfile() + " staged as the active configuration: "
+                            + change.why() + ".",
+                    pool.uid() + "/config-" + change.target().nodeProfile());
+            return;
+        }
         String cause = pool.uid() + "/request-" + change.requestId();
         if (change.action() == Action.Upgrade
                 && state.pending() != null
@@ -257,7 +222,7 @@ final class ConfigurationController {
         pool.poolEvent(CwEvent.CWNodeConfigStaged, message, cause);
     }
 
-    private static void setPending(WorkingPool pool, NodeConfig pending, String message, String cause) {
+    static void setPending(WorkingPool pool, NodeConfig pending, String message, String cause) {
         if (Objects.equals(pool.configs().pending(), pending)) {
             return;
         }
@@ -273,12 +238,6 @@ final class ConfigurationController {
                 .withRevisions(pool.configs().revisions().stream()
                         .map(r -> r.config().nodeProfile().equals(profile) ? new Revision(r.config(), true) : r)
                         .toList()));
-    }
-
-    private static int booting(WorkingPool pool) {
-        return (int) pool.nodes().stream()
-                .filter(n -> n.phase() == Node.Phase.Booting)
-                .count();
     }
 
     private static String strategy(WorkingPool pool) {

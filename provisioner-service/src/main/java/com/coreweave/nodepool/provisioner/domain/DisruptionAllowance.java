@@ -64,10 +64,7 @@ final class DisruptionAllowance {
                 pool.disruptions().since(pool.now().minus(MAX_WINDOW)).wakingAt(null));
     }
 
-    /**
-     * Out of service for a disruption: cordoned and drained, rebooting, or leaving (a node cordoned at once for an
-     * immediate alert, still waiting for its drain, is not: it would hold back its own drain).
-     */
+    /** Out of service for a disruption: cordoned and drained, rebooting, or leaving. */
     static boolean outOfService(PoolNode node) {
         if (node.leaving()) {
             return true;
@@ -122,6 +119,14 @@ final class DisruptionAllowance {
     void started(DisruptionReason reason) {
         outOfService++;
         pool.changeDisruptions(pool.disruptions().started(reason, pool.now()));
+    }
+
+    /**
+     * An involuntary disruption (fatal hardware) starts whatever the budgets say: it holds back others while it lasts,
+     * but takes no place in a budget's window.
+     */
+    void involuntary() {
+        outOfService++;
     }
 
     /**

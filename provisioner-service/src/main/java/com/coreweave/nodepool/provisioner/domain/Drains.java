@@ -28,6 +28,11 @@ final class Drains {
         return node.drainDeadline() != null && !node.drainDeadline().isAfter(now);
     }
 
+    /** Says on the pool that one of its nodes is being drained ({@code CWDrainNode}), whoever drains it. */
+    static void announce(WorkingPool pool, String node, String why, String cause) {
+        pool.poolEvent(CwEvent.CWDrainNode, "Draining node " + node + ": " + why + ".", cause);
+    }
+
     /** Says that the drain now starting (or going on) is blocked by the workload's disruption budget, if it is. */
     static void reportBlocked(WorkingPool pool, PoolNode node, String cause) {
         if (node.drainBlocked() && node.active()) {

@@ -91,7 +91,10 @@ final class HealthController {
     private static Remediation replan(WorkingPool pool, NodeHealth health) {
         Remediation current = health.remediation();
         AlertAction action = health.action();
-        Plan wanted = action == AlertAction.None ? null : evictionDisabled(pool) ? Plan.Hold : Plan.of(action);
+        // A restart on the DPU evicts nothing, so disabling eviction does not hold it.
+        Plan wanted = action == AlertAction.None
+                ? null
+                : evictionDisabled(pool) && action != AlertAction.Restart ? Plan.Hold : Plan.of(action);
         String why = health.alerts().stream()
                 .filter(a -> a.action() == action)
                 .map(Alert::name)

@@ -51,11 +51,13 @@ final class LifecycleController {
             }
             if (pool.disabled()) {
                 // A node that never joined the cluster leaves at once: there is nothing of it to remove.
-                pool.remove(node.withNode(failed), RemovalCause.BootFailed, "Removed after repeated boot failures.");
+                String why = "Removed after repeated boot failures.";
+                pool.remove(node.withNode(failed), RemovalCause.BootFailed, why);
                 pool.poolEvent(
                         CwEvent.CWNodeDeleted,
                         "Node " + node.name() + " deleted: the NodePool is disabled after " + "repeated boot failures.",
                         pool.uid() + "/" + node.grant().grantId());
+                NodeRemovals.announce(pool, node, why);
             } else {
                 pool.updated(
                         node.booting(

@@ -23,8 +23,20 @@ public record NodeConfigState(
     /** A configuration that was active once; {@code disabled} after repeated boot failures with it. */
     public record Revision(NodeConfig config, boolean disabled) {}
 
-    /** A user's upgrade or rollback, applied once no node of the pool is booting. */
-    public record Change(Action action, NodeConfig target, String requestId) {}
+    /**
+     * A user's upgrade or rollback, or a configuration the strategy stages automatically ({@code requestId} null,
+     * {@code why} it was built), applied once no node of the pool is in delivery.
+     */
+    public record Change(Action action, NodeConfig target, String requestId, String why) {
+
+        static Change automatic(NodeConfig target, String why) {
+            return new Change(Action.Upgrade, target, null, why);
+        }
+
+        boolean automatic() {
+            return requestId == null;
+        }
+    }
 
     public NodeConfigState {
         revisions = revisions == null ? List.of() : List.copyOf(revisions);

@@ -4,9 +4,10 @@ import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.Node;
 
 /**
- * Removes nodes from the cluster and releases their grants ({@code CWNodeDeleted}). The simulated fleet may fail a
- * removal ({@code CWNodePoolNodesRemoveError}): the node then stays, cordoned and pending removal, and is tried again
- * after {@code provisioner.retry-interval} until it goes. A failed removal is what the pool's summary reports as
+ * Removes nodes from the cluster and releases their grants ({@code CWNodeDeleted}, and {@code CWNodePoolNodesRemoved}
+ * for a node that leaves outside a scale-down or a deletion). The simulated fleet may fail a removal
+ * ({@code CWNodePoolNodesRemoveError}): the node then stays, cordoned and pending removal, and is tried again after
+ * {@code provisioner.retry-interval} until it goes. A failed removal is what the pool's summary reports as
  * {@code removalError}.
  */
 final class NodeRemovals {
@@ -29,6 +30,10 @@ final class NodeRemovals {
                     CwEvent.CWNodeDeleted,
                     event,
                     pool.uid() + "/" + node.grant().grantId());
+            if (cause != RemovalCause.ScaleDown && cause != RemovalCause.PoolDeleted) {
+                // A scale-down and a deletion say it once for all their nodes, at the episode's end.
+                announce(pool, node, removed);
+            }
             return true;
         }
         String error = "Removing node " + node.name() + " failed (attempt " + attempt + "): the fleet did not release "
@@ -61,6 +66,18 @@ final class NodeRemovals {
                     "Node " + node.name() + " deleted after " + node.retry().failures() + " failed attempt(s): "
                             + removed);
         }
+    }
+
+    /**
+     * Says on the pool that a node left it outside a scale-down or a deletion ({@code CWNodePoolNodesRemoved}): a
+     * remediation, a user's deletion, a spot reclaim, a disabled pool.
+     */
+    static void announce(WorkingPool pool, PoolNode node, String why) {
+        pool.poolEvent(
+                CwEvent.CWNodePoolNodesRemoved,
+                "Node " + node.name() + " removed from the NodePool (" + why + "); it has "
+                        + pool.nodes().size() + " node(s).",
+                pool.uid() + "/" + node.grant().grantId() + "/removed");
     }
 
     /** Whether a failed removal of this node waits for its retry. */

@@ -67,7 +67,7 @@ public final class PoolReconciler {
         WorkingPool pool = new WorkingPool(state, now);
         ConfigurationController.evaluate(pool, releases);
         lifecycle.finishBoots(pool);
-        ConfigurationController.completeWaiting(pool);
+        ConfigurationWaits.completeWaiting(pool);
         DisruptionAllowance.begin(pool);
         reboots.reconcile(pool);
         remediations.reconcile(pool);

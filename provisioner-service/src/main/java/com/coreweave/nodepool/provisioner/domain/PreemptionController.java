@@ -49,13 +49,17 @@ final class PreemptionController {
                                 + " draining for spot preemption; workloads get " + progress.gracePeriodSeconds()
                                 + "s to terminate.",
                         progress.reclaimId());
+                // One reclaim can take several nodes of the pool: each drain is its own pool event.
+                Drains.announce(pool, node.name(), "spot preemption", progress.reclaimId() + "/" + node.name());
             }
             case PreemptionFact.NodePreempted preempted -> {
-                pool.remove(node, RemovalCause.Preempted, "Removed for spot preemption (" + preempted.cause() + ").");
+                String why = "Removed for spot preemption (" + preempted.cause() + ").";
+                pool.remove(node, RemovalCause.Preempted, why);
                 pool.poolEvent(
                         CwEvent.CWNodeDeleted,
                         "Node " + node.name() + " deleted for spot preemption.",
                         preempted.reclaimId() + "/" + node.name());
+                NodeRemovals.announce(pool, node, why);
             }
         }
     }

@@ -14,6 +14,8 @@ public record Remediation(Plan plan, Step step, String why, Instant since, Insta
     public enum Plan {
         /** Eviction is disabled for the pool: cordoned and tainted, never drained or removed. */
         Hold,
+        /** A software component on the DPU restarts; the node stays in service. */
+        Restart,
         Reboot,
         Replace,
         Triage,
@@ -23,6 +25,7 @@ public record Remediation(Plan plan, Step step, String why, Instant since, Insta
         static Plan of(AlertAction action) {
             return switch (action) {
                 case None -> null;
+                case Restart -> Restart;
                 case Reboot -> Reboot;
                 case Replace -> Replace;
                 case Triage -> Triage;
@@ -44,6 +47,8 @@ public record Remediation(Plan plan, Step step, String why, Instant since, Insta
     public enum Step {
         Waiting,
         Held,
+        /** A DPU component restarts, until the deadline; the node serves meanwhile. */
+        Restarting,
         Draining,
         Rebooting,
         Terminating

@@ -10,13 +10,13 @@ import java.util.Comparator;
 /**
  * Carries out the remediations {@link HealthController} planned, one step per due reconcile. A waiting plan starts when
  * the pool's disruption budgets let one more node out for {@code Unhealthy} ({@link DisruptionAllowance}); a user's
- * deletion and a hold do not wait, and a node with an alert reference 001 takes out of service immediately is cordoned
- * and tainted while its drain waits. A start cordons the node ({@code CWNodeCordoned}), taints it for an alert
- * ({@code CWNodeTainted}) and drains it ({@code CWNodeDraining}). After the drain a reboot takes the node NotReady and
- * back, then uncordons ({@code CWNodeUncordoned}) and untaints it ({@code CWNodeUntainted}); a removal signals the node
- * to prepare for termination ({@code CWNodeMarkedPrepareForTerminate}), gives it {@code prepareForTerminate}
- * ({@code CWNodePreparedForTerminate}) and removes it. Remediation replaces nodes and never shrinks the pool: the
- * ledger grants the removed node's replacement.
+ * deletion, a hold, a DPU component restart and fatal hardware (an alert reference 001 takes out of service
+ * immediately) do not wait. A start cordons the node ({@code CWNodeCordoned}), taints it for an alert
+ * ({@code CWNodeTainted}) and drains it ({@code CWNodeDraining}, {@code CWDrainNode}). After the drain a reboot takes
+ * the node NotReady and back, then uncordons ({@code CWNodeUncordoned}) and untaints it ({@code CWNodeUntainted}); a
+ * removal signals the node to prepare for termination ({@code CWNodeMarkedPrepareForTerminate}), gives it
+ * {@code prepareForTerminate} ({@code CWNodePreparedForTerminate}) and removes it. Remediation replaces nodes and never
+ * shrinks the pool: the ledger grants the removed node's replacement.
  */
 final class Remediations {
 
@@ -34,12 +34,6 @@ final class Remediations {
         for (PoolNode node : pool.snapshot()) {
             if (node.remediation() != null && node.remediation().step() != Step.Waiting) {
                 advance(pool, node);
-            } else if (node.remediation() == null
-                    && HealthMarks.taint(node.node()).isPresent()
-                    && !node.leaving()) {
-                // Cordoned at once for an immediate alert that ended before its drain began.
-                backInService(
-                        pool, node, "its alerts ended", cause(pool, node.grant().grantId()));
             }
         }
         if (pool.deleting()) {
@@ -58,47 +52,24 @@ final class Remediations {
             if (!ready || node.leaving() && plan != Plan.Delete) {
                 continue;
             }
+            if (plan == Plan.Restart) {
+                ComponentRestarts.start(pool, node, cause(pool, node));
+                continue;
+            }
             if (plan.budgeted()) {
-                if (allowance.decide(DisruptionReason.Unhealthy).allowed() <= 0) {
+                // Fatal hardware is involuntary, as a spot reclaim: no budget holds it, but it is out of service.
+                if (plan.removes() && catalogue.immediate(node.health())) {
+                    allowance.involuntary();
+                } else if (allowance.decide(DisruptionReason.Unhealthy).allowed() <= 0) {
                     held++;
-                    outOfServiceAtOnce(pool, node);
                     continue;
+                } else {
+                    allowance.started(DisruptionReason.Unhealthy);
                 }
-                allowance.started(DisruptionReason.Unhealthy);
             }
             start(pool, node);
         }
         allowance.held(DisruptionReason.Unhealthy, held, "to be drained for a node alert");
-    }
-
-    /**
-     * An alert reference 001 takes out of service immediately cordons and taints its node at once, whatever the budget;
-     * the drain waits its turn.
-     */
-    private void outOfServiceAtOnce(WorkingPool pool, PoolNode node) {
-        Remediation remediation = node.remediation();
-        boolean immediate = node.health().alerts().stream()
-                .anyMatch(a -> catalogue
-                        .find(a.name())
-                        .map(AlertCatalogue.Entry::immediate)
-                        .orElse(false));
-        if (!immediate || !remediation.plan().removes() || node.node().spec().unschedulable()) {
-            return;
-        }
-        String cause = cause(pool, node);
-        Node marked = HealthMarks.tainted(NodeTemplate.cordoned(node.node(), true), remediation.why());
-        pool.updated(node.withNode(marked), "Cordoned");
-        pool.nodeEvent(
-                node.name(),
-                CwEvent.CWNodeCordoned,
-                "Node " + node.name() + " cordoned at once: " + reason(remediation)
-                        + "; it is drained when the disruption budget allows.",
-                cause);
-        pool.nodeEvent(
-                node.name(),
-                CwEvent.CWNodeTainted,
-                "Node " + node.name() + " tainted " + Node.TAINT_UNHEALTHY + "=" + remediation.why() + ":NoSchedule.",
-                cause);
     }
 
     /** Cordons the node, taints it for an alert, and drains it (a hold stops after the taint). */
@@ -135,7 +106,8 @@ final class Remediations {
             terminating(pool, withRemediation(node.withNode(marked), remediation.at(Step.Draining, null)));
             return;
         }
-        Duration grace = Drains.grace(policy, node);
+        boolean interrupted = remediation.plan().removes() && catalogue.interrupts(node.health());
+        Duration grace = interrupted ? Duration.ZERO : Drains.grace(policy, node);
         PoolNode draining = remediation.plan().removes()
                 ? node.leaving(
                         NodeTemplate.leaving(
@@ -148,9 +120,12 @@ final class Remediations {
         pool.nodeEvent(
                 node.name(),
                 CwEvent.CWNodeDraining,
-                "Node " + node.name() + " draining: " + reason(remediation) + "; workloads get " + grace.toSeconds()
-                        + "s to finish.",
+                "Node " + node.name() + " draining: " + reason(remediation)
+                        + (interrupted
+                                ? "; its workload is interrupted without its grace period."
+                                : "; workloads get " + grace.toSeconds() + "s to finish."),
                 cause);
+        Drains.announce(pool, node.name(), reason(remediation), cause);
         Drains.reportBlocked(pool, draining, cause);
         advance(pool, draining);
     }
@@ -159,6 +134,7 @@ final class Remediations {
     private void advance(WorkingPool pool, PoolNode node) {
         Remediation remediation = node.remediation();
         switch (remediation.step()) {
+            case Restarting -> ComponentRestarts.advance(pool, node, cause(pool, node));
             case Held -> {
                 if (node.health().action() == AlertAction.None) {
                     backInService(pool, node, "its alerts ended");
@@ -249,7 +225,8 @@ final class Remediations {
         NodeHealth health = node.health();
         if (node.remediation() != null && node.remediation().plan() == Plan.Reboot) {
             health = health.withAlerts(health.alerts().stream()
-                    .filter(a -> a.action() != AlertAction.Reboot)
+                    // A reboot restarts the DPU's components too.
+                    .filter(a -> a.action() != AlertAction.Reboot && a.action() != AlertAction.Restart)
                     .toList());
         }
         Node released = HealthMarks.withAlerts(
@@ -275,16 +252,13 @@ final class Remediations {
     private static String reason(Remediation remediation) {
         return switch (remediation.plan()) {
             case Delete -> "deleted at the user's request";
+            case Restart -> "restarting a DPU component for alert " + remediation.why();
             case Hold ->
                 "unhealthy (" + remediation.why() + "); eviction of unhealthy nodes is disabled for the NodePool";
             case Reboot -> "rebooting for alert " + remediation.why();
             case Replace -> "taken out of service for alert " + remediation.why();
             case Triage -> "taken out of service for triage of alert " + remediation.why();
         };
-    }
-
-    private static String cause(WorkingPool pool, long grantId) {
-        return pool.uid() + "/" + grantId + "/released-" + pool.now().toEpochMilli();
     }
 
     /** One remediation's events share a cause: the node's grant and when the remediation started. */

@@ -185,7 +185,7 @@ final class ScalingController {
                     "Node " + node.name() + " draining; it is removed when " + "its workload is idle or after "
                             + grace.toSeconds() + "s.",
                     eventCause);
-            pool.poolEvent(CwEvent.CWDrainNode, "Draining node " + node.name() + ".", eventCause);
+            Drains.announce(pool, node.name(), why, eventCause);
             Drains.reportBlocked(pool, leaving, eventCause);
         }
         allowance.held(DisruptionReason.ScaleDown, held, "to leave for the scale-down to " + desired);

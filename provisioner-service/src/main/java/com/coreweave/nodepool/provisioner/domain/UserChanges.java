@@ -8,8 +8,10 @@ import java.util.List;
 /**
  * A user's change of a node through the core Node API ({@code node-change-requested}): kubectl's cordon, uncordon,
  * label, annotate and taint are kept as the node's {@link UserMarks}, and a drain's eviction makes the node's workload
- * count as gone (the node is idle until it is reported busy again). A cordon and a taint are recorded as the platform
- * records its own ({@code CWNodeCordoned}, {@code CWNodeUncordoned}, {@code CWNodeTainted}, {@code CWNodeUntainted}).
+ * count as gone (the node is idle until it is reported busy again). A cordon is recorded with the kubelet's reasons
+ * ({@code NodeNotSchedulable}, {@code NodeSchedulable}) and a taint with {@code NodeTaintedByUser} and
+ * {@code NodeUntaintedByUser}: the reference keeps {@code CWNodeCordoned} and {@code CWNodeTainted} for the platform's
+ * own automation, so a user filtering on them sees only what the platform did.
  */
 final class UserChanges {
 
@@ -50,7 +52,7 @@ final class UserChanges {
         if (cordoned) {
             pool.nodeEvent(
                     node.name(),
-                    CwEvent.CWNodeCordoned,
+                    CwEvent.NodeNotSchedulable,
                     "Node " + node.name() + " cordoned at a user's request (kubectl cordon).",
                     cause + "/cordon");
             return;
@@ -59,7 +61,7 @@ final class UserChanges {
                 node.node().spec().unschedulable() ? "; it stays cordoned while the platform's own cordon lasts" : "";
         pool.nodeEvent(
                 node.name(),
-                CwEvent.CWNodeUncordoned,
+                CwEvent.NodeSchedulable,
                 "Node " + node.name() + " uncordoned at a user's request (kubectl uncordon)" + stays + ".",
                 cause + "/uncordon");
     }
@@ -70,7 +72,7 @@ final class UserChanges {
             if (!before.contains(taint)) {
                 pool.nodeEvent(
                         node,
-                        CwEvent.CWNodeTainted,
+                        CwEvent.NodeTaintedByUser,
                         "Node " + node + " tainted " + shown(taint) + " at a user's request (kubectl taint).",
                         cause + "/taint/" + shown(taint));
             }
@@ -79,7 +81,7 @@ final class UserChanges {
             if (!after.contains(taint)) {
                 pool.nodeEvent(
                         node,
-                        CwEvent.CWNodeUntainted,
+                        CwEvent.NodeUntaintedByUser,
                         "Node " + node + " untainted " + shown(taint) + " at a user's request (kubectl taint).",
                         cause + "/untaint/" + shown(taint));
             }

@@ -97,6 +97,22 @@ class AlertCatalogueTest {
                 .get()
                 .extracting(AlertCatalogue.Entry::action)
                 .isEqualTo(AlertAction.None);
+        assertThat(catalogue.find("DPURouteCountMismatch"))
+                .as("a software component on the DPU will need to be restarted")
+                .get()
+                .extracting(AlertCatalogue.Entry::action)
+                .isEqualTo(AlertAction.Restart);
+    }
+
+    @Test
+    void fatalHardwareIsTakenOutOfServiceAtOnceAndOnlyTheThrottleInterruptsItsJob() {
+        assertThat(catalogue.entries().stream().filter(AlertCatalogue.Entry::immediate))
+                .extracting(AlertCatalogue.Entry::alert)
+                .containsExactlyInAnyOrder(
+                        "GPUFallenOffBus", "GPUFallenOffBusHGX", "GPUPRowRemapFailure", "NodeCPUHZThrottleLong");
+        assertThat(catalogue.entries().stream().filter(AlertCatalogue.Entry::interrupts))
+                .extracting(AlertCatalogue.Entry::alert)
+                .containsExactly("NodeCPUHZThrottleLong");
     }
 
     @Test

@@ -258,6 +258,70 @@ class ConfigurationControllerTest {
     }
 
     @Test
+    void onSpecUpdateHoldsASpecChangeWhileNodesAreInDeliveryAndStagesItOnceTheyHaveBooted() {
+        registered(spec(1, "550", NodeConfigurationUpdateStrategy.ON_SPEC_UPDATE));
+        String first = active();
+        pool.spec(accepted(spec(2, "550", NodeConfigurationUpdateStrategy.ON_SPEC_UPDATE), 2));
+        pool.grants(capacity(2, grant(1), grant(2)));
+        assertThat(pool.node(2).phase()).isEqualTo(Node.Phase.Booting);
+
+        pool.spec(accepted(spec(2, "560", NodeConfigurationUpdateStrategy.ON_SPEC_UPDATE), 3));
+
+        assertThat(pool.lastReasons())
+                .contains("CWNodePoolNodeConfigUpdatePending")
+                .doesNotContain("CWNodeConfigStaged");
+        assertThat(lastEvent("CWNodePoolNodeConfigUpdatePending").message())
+                .contains("waits for 1 node(s) mid-delivery", "spec changed");
+        assertThat(active()).as("held while node 2 is delivered").isEqualTo(first);
+
+        pool.tick(BOOT);
+
+        assertThat(active()).isNotEqualTo(first);
+        assertThat(pool.lastReasons()).contains("CWNodeRegistered", "CWNodeConfigStaged");
+        assertThat(lastEvent("CWNodeConfigStaged").message()).contains("spec changed", "OnSpecUpdate");
+    }
+
+    @Test
+    void aNodeRebootingInPlaceIsNoDeliveryAndDoesNotHoldAStaging() {
+        registered(spec(2, "550", NodeConfigurationUpdateStrategy.ALWAYS));
+        String first = active();
+        pool.raise(1, "GPUTimeoutError");
+        assertThat(pool.node(1).phase()).as("rebooting in place").isEqualTo(Node.Phase.Booting);
+
+        pool.spec(accepted(spec(2, "560", NodeConfigurationUpdateStrategy.ALWAYS), 2));
+
+        assertThat(active()).isNotEqualTo(first);
+        assertThat(pool.lastReasons())
+                .contains("CWNodeConfigStaged")
+                .doesNotContain("CWNodePoolNodeConfigUpdatePending");
+    }
+
+    @Test
+    void aSpecChangeWhileAUsersRollbackWaitsIsSimultaneousConflictsAndStaysPending() {
+        registered(spec(1, "550", NodeConfigurationUpdateStrategy.ON_SPEC_UPDATE));
+        String first = active();
+        pool.spec(accepted(spec(1, "560", NodeConfigurationUpdateStrategy.ON_SPEC_UPDATE), 2));
+        pool.spec(accepted(spec(2, "560", NodeConfigurationUpdateStrategy.ON_SPEC_UPDATE), 3));
+        pool.grants(capacity(3, grant(1), grant(2)));
+        pool.configuration(request("rb-2", Action.Rollback, first));
+        assertThat(pool.lastReasons()).containsExactly("CWManualRollbackTrigger", "CWNodePoolNodeConfigUpdatePending");
+
+        pool.spec(accepted(spec(2, "570", NodeConfigurationUpdateStrategy.ON_SPEC_UPDATE), 4));
+
+        assertThat(pool.lastReasons()).contains("CWNodePoolNodeConfigUpdateConflict", "CWPendingNodeConfig");
+        assertThat(lastEvent("CWNodePoolNodeConfigUpdateConflict").message())
+                .contains("Rollback to " + first, "pending instead");
+        String specs = pool.summary().pendingNodeConfiguration().nodeProfile();
+
+        pool.tick(BOOT);
+
+        assertThat(active()).as("the user's rollback first").isEqualTo(first);
+        assertThat(pool.summary().pendingNodeConfiguration().nodeProfile())
+                .as("the spec's configuration waits for an upgrade")
+                .isEqualTo(specs);
+    }
+
+    @Test
     void aReconfigureRebootsIdleOutdatedNodesAtOnceAndBusyOnesWhenTheyAreIdle() {
         registered(spec(2, "550", NodeConfigurationUpdateStrategy.ON_SPEC_UPDATE));
         pool.report(activity(2, true, null));

@@ -126,7 +126,7 @@ class DisruptionBudgetsTest {
     }
 
     @Test
-    void shouldCordonAndTaintAnXid79NodeAtOnceAndDrainItWhenTheBudgetAllows() {
+    void shouldDrainAnXid79NodeAtOnceWhileAnotherNodesRebootHoldsTheBudget() {
         registered(spec(5));
         busy(1, 2);
         pool.raise(1, REBOOT);
@@ -137,31 +137,52 @@ class DisruptionBudgetsTest {
         assertThat(node.node().spec().unschedulable()).isTrue();
         assertThat(HealthMarks.taint(node.node()).orElseThrow().value()).isEqualTo(XID_79);
         assertThat(node.remediation().step())
-                .as("its drain waits for node 1's reboot")
-                .isEqualTo(Step.Waiting);
-        assertThat(pool.lastReasons()).contains("CWNodeCordoned", "CWNodeTainted", "DisruptionBlocked");
-
-        pool.tick(GRACE).tick(BOOT);
-
-        assertThat(pool.node(2).remediation().step()).isEqualTo(Step.Draining);
-        assertThat(pool.events.stream()
-                        .filter(e -> e.reason().equals("CWNodeTainted")
-                                && e.involvedObject().name().equals(machine(2))))
-                .as("tainted once")
-                .hasSize(1);
+                .as("fatal hardware is involuntary: node 1's reboot does not hold it")
+                .isEqualTo(Step.Draining);
+        assertThat(pool.lastReasons())
+                .containsExactly("CWNodeCordoned", "CWNodeTainted", "CWNodeDraining", "CWDrainNode");
+        assertThat(pool.summary().disruption().outOfService()).isEqualTo(2);
     }
 
     @Test
-    void shouldUncordonAnXid79NodeWhoseAlertEndsBeforeItsDrainBegins() {
+    void shouldTakeFatalHardwareOutOfServiceEvenUnderABudgetOfNoNodesAndHoldOtherRepairsMeanwhile() {
+        registered(withBudgets(spec(5), new Budget("0", null, null, null, null, null)));
+        busy(1, 2, 3);
+
+        pool.raise(1, XID_79).raise(2, "GPUPRowRemapFailure").raise(3, TRIAGE);
+
+        assertThat(pool.node(1).remediation().step()).isEqualTo(Step.Draining);
+        assertThat(pool.node(2).remediation().step()).isEqualTo(Step.Draining);
+        assertThat(pool.node(3).remediation().step())
+                .as("a Triage alert is voluntary: the budget of 0 holds it")
+                .isEqualTo(Step.Waiting);
+        assertThat(pool.summary().disruption().outOfService()).isEqualTo(2);
+
+        pool.tick(GRACE).tick(PREPARE);
+        assertThat(pool.state.nodes()).doesNotContainKeys(machine(1), machine(2));
+        assertThat(pool.events.stream().filter(e -> e.reason().equals("CWNodePoolNodesRemoved")))
+                .as("each fatal-hardware node said removed on the pool")
+                .hasSize(2);
+        assertThat(pool.node(3).remediation().step()).isEqualTo(Step.Waiting);
+    }
+
+    @Test
+    void shouldInterruptAThrottledNodesWorkloadWithoutItsGracePeriod() {
         registered(spec(5));
         busy(1);
-        pool.raise(1, REBOOT).raise(2, XID_79);
 
-        pool.resolve(2, XID_79);
+        pool.raise(1, "NodeCPUHZThrottleLong");
 
-        assertThat(pool.node(2).node().spec().unschedulable()).isFalse();
-        assertThat(HealthMarks.taint(pool.node(2).node())).isEmpty();
-        assertThat(pool.lastReasons()).contains("CWNodeUncordoned", "CWNodeUntainted");
+        assertThat(pool.lastReasons())
+                .as("drained and its pods deleted at once, whatever their 30s grace period")
+                .containsSubsequence(
+                        "CWNodeCordoned",
+                        "CWNodeTainted",
+                        "CWNodeDraining",
+                        "CWDrainNode",
+                        "CWNodeDrainingForceDelete",
+                        "CWNodeMarkedPrepareForTerminate");
+        assertThat(pool.node(1).remediation().step()).isEqualTo(Step.Terminating);
     }
 
     @Test

@@ -76,12 +76,14 @@ class HealthControllerTest {
         assertThat(draining.spec().taints()).contains(new Taint(Node.TAINT_UNHEALTHY, "GPUFallenOffBus", "NoSchedule"));
         assertThat(draining.phase()).isEqualTo(Node.Phase.Draining);
         assertThat(condition(draining, Node.CONDITION_REMOVAL).reason()).isEqualTo("Replaced");
-        assertThat(pool.lastReasons()).containsExactly("CWNodeCordoned", "CWNodeTainted", "CWNodeDraining");
+        assertThat(pool.lastReasons())
+                .containsExactly("CWNodeCordoned", "CWNodeTainted", "CWNodeDraining", "CWDrainNode");
 
         pool.tick(GRACE);
         assertThat(pool.lastReasons()).containsExactly("CWNodeDrainingForceDelete", "CWNodeMarkedPrepareForTerminate");
         pool.tick(PREPARE);
-        assertThat(pool.lastReasons()).containsExactly("CWNodePreparedForTerminate", "CWNodeDeleted");
+        assertThat(pool.lastReasons())
+                .containsExactly("CWNodePreparedForTerminate", "CWNodeDeleted", "CWNodePoolNodesRemoved");
         assertThat(pool.lastFacts(NodeRemoved.class)).singleElement().satisfies(removed -> {
             assertThat(removed.cause()).isEqualTo("Replaced");
             assertThat(removed.outOfService()).isTrue();
@@ -112,13 +114,36 @@ class HealthControllerTest {
     }
 
     @Test
+    void aDpuRouteCountMismatchRestartsTheDpuComponentAndTheNodeServesThroughout() {
+        registered(spec(2));
+        pool.report(activity(1, true, 30));
+
+        pool.raise(1, "DPURouteCountMismatch");
+
+        assertThat(pool.lastReasons()).containsExactly("DPUComponentRestarting");
+        assertThat(node(1).spec().unschedulable()).as("not cordoned").isFalse();
+        assertThat(tainted(node(1))).isFalse();
+        assertThat(node(1).phase()).isEqualTo(Node.Phase.Registered);
+        assertThat(condition(node(1), "DPUProblem").status()).isEqualTo(Condition.TRUE);
+
+        pool.tick(ComponentRestarts.RESTART_TIME);
+
+        assertThat(pool.lastReasons()).containsExactly("DPUComponentRestarted");
+        assertThat(condition(node(1), "DPUProblem"))
+                .extracting(Condition::status, Condition::reason)
+                .containsExactly(Condition.FALSE, HealthMarks.NO_ACTIVE_ALERT);
+        assertThat(condition(node(1), Node.CONDITION_READY).status()).isEqualTo(Condition.TRUE);
+        assertThat(pool.allReasons()).doesNotContain("CWNodeCordoned", "CWNodeDraining", "CWDrainNode");
+    }
+
+    @Test
     void aRebootAlertTakesTheNodeNotReadyAndBringsItBackUncordonedAndUntainted() {
         registered(spec(2));
 
         pool.raise(1, "GPUTimeoutError");
         assertThat(pool.lastReasons())
                 .as("an idle node drains at once")
-                .containsExactly("CWNodeCordoned", "CWNodeTainted", "CWNodeDraining");
+                .containsExactly("CWNodeCordoned", "CWNodeTainted", "CWNodeDraining", "CWDrainNode");
         Node rebooting = node(1);
         assertThat(rebooting.phase()).isEqualTo(Node.Phase.Booting);
         assertThat(condition(rebooting, Node.CONDITION_READY).status()).isEqualTo(Condition.FALSE);
@@ -308,7 +333,7 @@ class HealthControllerTest {
 
         pool.deleteNode(1);
         assertThat(pool.lastReasons())
-                .containsExactly("CWNodeDeletionRequestSuccess", "CWNodeCordoned", "CWNodeDraining");
+                .containsExactly("CWNodeDeletionRequestSuccess", "CWNodeCordoned", "CWNodeDraining", "CWDrainNode");
         pool.deleteNode(2);
         assertThat(pool.lastReasons())
                 .as("an idle node needs no drain")
@@ -316,6 +341,7 @@ class HealthControllerTest {
                         "CWNodeDeletionRequestSuccess",
                         "CWNodeCordoned",
                         "CWNodeDraining",
+                        "CWDrainNode",
                         "CWNodeMarkedPrepareForTerminate");
         assertThat(tainted(node(1))).as("a deletion is no health mark").isFalse();
         pool.report(activity(1, false, null));
@@ -323,6 +349,11 @@ class HealthControllerTest {
         assertThat(pool.allFacts(NodeRemoved.class))
                 .extracting(r -> r.node().name(), NodeRemoved::cause, NodeRemoved::outOfService)
                 .containsExactlyInAnyOrder(tuple(machine(1), "Deleted", false), tuple(machine(2), "Deleted", false));
+
+        assertThat(pool.allReasons())
+                .as("each deleted node is said removed on the pool")
+                .filteredOn("CWNodePoolNodesRemoved"::equals)
+                .hasSize(2);
 
         settleCapacity();
         pool.tick(BOOT);

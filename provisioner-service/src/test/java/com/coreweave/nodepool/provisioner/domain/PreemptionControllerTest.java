@@ -10,6 +10,7 @@ import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
 import com.coreweave.nodepool.schema.events.NodeFact.NodeRemoved;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.PreemptionFact;
+import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
 import com.coreweave.nodepool.schema.resource.Node;
 import java.time.Duration;
@@ -43,7 +44,7 @@ class PreemptionControllerTest {
         assertThat(evicted.phase()).isEqualTo(Node.Phase.Draining);
         assertThat(evicted.metadata().labels())
                 .containsEntry(Node.LABEL_EVICTED_AT, Long.toString(evictedAt.getEpochSecond()));
-        assertThat(pool.lastReasons()).containsExactly("CWNodeDraining");
+        assertThat(pool.lastReasons()).containsExactly("CWNodeDraining", "CWDrainNode");
         pool.tick(Duration.ofMinutes(5));
         assertThat(pool.state.nodes())
                 .as("the preemption timeline, not a timer here, removes the node")
@@ -54,7 +55,7 @@ class PreemptionControllerTest {
         assertThat(pool.lastFacts(NodeRemoved.class))
                 .extracting(NodeRemoved::grant, NodeRemoved::cause)
                 .containsExactly(tuple(grant(1), "Preempted"));
-        assertThat(pool.lastReasons()).containsExactly("CWNodeDeleted");
+        assertThat(pool.lastReasons()).containsExactly("CWNodeDeleted", "CWNodePoolNodesRemoved");
         assertThat(pool.summary())
                 .extracting(NodePoolReconciled::targetNodes, NodePoolReconciled::currentNodes)
                 .containsExactly(1, 0);
@@ -63,5 +64,21 @@ class PreemptionControllerTest {
         pool.apply(new PoolInput.PreemptionProgressed(
                 new PreemptionFact.NodePreempted("r-1", ref, machine(1), Fixtures.T0, pool.now, "Drained")));
         assertThat(pool.last.facts()).isEmpty();
+    }
+
+    @Test
+    void eachNodeOneReclaimDrainsIsAnEventOfItsOwnOnThePool() {
+        pool.registered(Lifecycle.IDLE_ONLY, 2);
+        PoolRef ref = Fixtures.ref(1);
+        for (int n = 1; n <= 2; n++) {
+            pool.apply(new PoolInput.PreemptionProgressed(new PreemptionFact.PreemptionInProgress(
+                    "r-2", ref, machine(n), pool.now, 30, pool.now.plusSeconds(420))));
+        }
+
+        assertThat(pool.events.stream().filter(e -> e.reason().equals("CWDrainNode")))
+                .extracting(RecordedEvent::id)
+                .as("two ids: the event store keeps one event per id")
+                .doesNotHaveDuplicates()
+                .hasSize(2);
     }
 }

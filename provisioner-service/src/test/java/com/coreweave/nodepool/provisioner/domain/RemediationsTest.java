@@ -160,7 +160,8 @@ class RemediationsTest {
         assertThat(step(1)).isEqualTo(Step.Terminating);
 
         pool.tick(Duration.ofSeconds(1));
-        assertThat(pool.lastReasons()).containsExactly("CWNodePreparedForTerminate", "CWNodeDeleted");
+        assertThat(pool.lastReasons())
+                .containsExactly("CWNodePreparedForTerminate", "CWNodeDeleted", "CWNodePoolNodesRemoved");
         assertThat(pool.lastFacts(NodeRemoved.class))
                 .singleElement()
                 .satisfies(r -> assertThat(r.cause()).isEqualTo("Replaced"));

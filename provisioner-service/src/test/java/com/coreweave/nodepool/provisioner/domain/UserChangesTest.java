@@ -72,12 +72,14 @@ class UserChangesTest {
             assertThat(fact.node().spec().unschedulable()).isTrue();
             assertThat(fact.node().metadata().annotations()).containsEntry(Node.ANNOTATION_CORDONED_BY, "user");
         });
-        assertThat(pool.lastReasons()).containsExactly("CWNodeCordoned");
+        assertThat(pool.lastReasons())
+                .as("the kubelet's reason: CWNodeCordoned is the platform's own automation")
+                .containsExactly("NodeNotSchedulable");
 
         pool.change(change(1, false, null, null, null, false));
 
         assertThat(published(1).spec().unschedulable()).isFalse();
-        assertThat(pool.lastReasons()).containsExactly("CWNodeUncordoned");
+        assertThat(pool.lastReasons()).containsExactly("NodeSchedulable");
     }
 
     @Test
@@ -88,7 +90,7 @@ class UserChangesTest {
         pool.raise(1, "GPUTimeoutError");
         assertThat(published(1).metadata().annotations()).containsEntry(Node.ANNOTATION_CORDONED_BY, "platform,user");
         pool.tick(BOOT);
-        assertThat(pool.lastReasons()).contains("CWNodeUncordoned");
+        assertThat(pool.lastReasons()).contains("CWNodeUncordoned").doesNotContain("NodeSchedulable");
         assertThat(published(1).spec().unschedulable())
                 .as("the reboot ended, the user's cordon stays")
                 .isTrue();
@@ -106,7 +108,7 @@ class UserChangesTest {
         registered(1);
         Taint gpuWork = new Taint("team.example.com/gpu", "a", "NoSchedule");
         pool.change(change(1, null, Map.of("team", "a"), null, List.of(gpuWork), false));
-        assertThat(pool.lastReasons()).containsExactly("CWNodeTainted");
+        assertThat(pool.lastReasons()).containsExactly("NodeTaintedByUser");
 
         pool.spec(accepted(
                 Fixtures.withLabels(
@@ -124,7 +126,7 @@ class UserChangesTest {
         pool.change(change(1, null, null, List.of("team"), List.of(), false));
         assertThat(published(1).metadata().labels()).doesNotContainKey("team").containsEntry("tier", "gold");
         assertThat(published(1).spec().taints()).containsExactly(new Taint("dedicated", "ml", "NoExecute"));
-        assertThat(pool.lastReasons()).containsExactly("CWNodeUntainted");
+        assertThat(pool.lastReasons()).containsExactly("NodeUntaintedByUser");
     }
 
     @Test
