@@ -275,6 +275,23 @@ final class Baseline {
         return stamps.getOrDefault(key, 0L);
     }
 
+    /**
+     * The sustained-load steps through the running chain: record {@code i} is {@code values[i]} under the key
+     * {@code s-<keys[i]>}; through when it reaches the last hop.
+     */
+    List<SustainedLoad.Step> sustained(SustainedLoad load, List<String> keys, List<String> values) throws Exception {
+        try (KafkaProducer<String, String> producer = Requests.producer(bootstrap)) {
+            return load.run(
+                    "chain",
+                    i -> producer.send(new ProducerRecord<>(
+                            BaselineChain.topic(0),
+                            "s-" + keys.get(i % keys.size()) + "-" + i,
+                            values.get(i % values.size()))),
+                    i -> lastHop.getOrDefault("s-" + keys.get(i % keys.size()) + "-" + i, 0L),
+                    START);
+        }
+    }
+
     /** Stops the chain (SIGTERM, SIGKILL after 10 s) and its follower, and deletes its state. */
     void close() throws InterruptedException {
         if (consumer != null) {

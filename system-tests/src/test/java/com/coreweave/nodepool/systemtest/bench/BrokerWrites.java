@@ -19,10 +19,10 @@ import org.apache.kafka.common.TopicPartition;
  * offsets) and bytes (growth of the log on disk, batch headers included). Within a phase no segment of these sizes is
  * rolled, compacted or deleted, so the growth is what was appended.
  */
-final class BrokerWrites {
+public final class BrokerWrites {
 
     /** Log end offset and log size of every topic at one moment. */
-    record Snapshot(Map<String, long[]> byTopic) {
+    public record Snapshot(Map<String, long[]> byTopic) {
 
         /** The sum of the log end offsets of the topics outside parties and services write (no {@code __} topics). */
         long appended() {
@@ -34,12 +34,12 @@ final class BrokerWrites {
     }
 
     /** Offsets and bytes one topic grew by. */
-    record Growth(String topic, long offsets, long bytes) {}
+    public record Growth(String topic, long offsets, long bytes) {}
 
     /** What every topic grew by between two snapshots, biggest first. */
-    record Delta(List<Growth> topics) {
+    public record Delta(List<Growth> topics) {
 
-        long offsets() {
+        public long offsets() {
             return topics.stream().mapToLong(Growth::offsets).sum();
         }
 
@@ -57,11 +57,11 @@ final class BrokerWrites {
 
     private final Admin admin;
 
-    BrokerWrites(Admin admin) {
+    public BrokerWrites(Admin admin) {
         this.admin = admin;
     }
 
-    Snapshot snapshot() {
+    public Snapshot snapshot() {
         Map<String, long[]> byTopic = new HashMap<>();
         Map<TopicPartition, Long> sizes = logSizes();
         sizes.forEach((partition, size) -> byTopic.computeIfAbsent(partition.topic(), t -> new long[2])[1] += size);
@@ -114,7 +114,7 @@ final class BrokerWrites {
         }
     }
 
-    static Delta between(Snapshot from, Snapshot to) {
+    public static Delta between(Snapshot from, Snapshot to) {
         List<Growth> topics = new ArrayList<>();
         to.byTopic().forEach((topic, now) -> {
             long[] before = from.byTopic().getOrDefault(topic, new long[2]);
@@ -138,6 +138,28 @@ final class BrokerWrites {
             Thread.sleep(250);
             Snapshot now = snapshot();
             quietPolls = now.appended() == last.appended() ? quietPolls + 1 : 0;
+            last = now;
+        }
+        return last;
+    }
+
+    /**
+     * Waits until no offset of any topic, internal ones included, moved for {@code still} (the last offsets committed
+     * and transactions completed after the last record), at most {@code max}; the snapshot then.
+     */
+    public Snapshot afterStill(Duration still, Duration max) throws InterruptedException {
+        long deadline = System.nanoTime() + max.toNanos();
+        Snapshot last = snapshot();
+        long stillSince = System.nanoTime();
+        while (System.nanoTime() - stillSince < still.toNanos()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the broker was not still for " + still + " within " + max);
+            }
+            Thread.sleep(250);
+            Snapshot now = snapshot();
+            if (!between(last, now).topics().isEmpty()) {
+                stillSince = System.nanoTime();
+            }
             last = now;
         }
         return last;

@@ -82,6 +82,17 @@ public final class PipelineBenchmark {
     private final int pipelineNodes = Settings.integer("pipeline-nodes", 1);
     /** 4k: pools published on the partitions kcat's default partitioner picks (CRC32), not Java's (murmur2). */
     private final int kcatPools = Settings.integer("kcat-pools", 1000);
+    /** S: pools offered at rising steady rates (per second), each for the step's seconds; no rates, no phase. */
+    private final SustainedLoad sustained = new SustainedLoad(
+            Settings.integers("sustained-rates", "100,200,400,800,1600"),
+            Duration.ofSeconds(Settings.integer("sustained-seconds", 20)));
+
+    /** JFR on the broker and every service during benchmark 4 ({@code -Dbench.profile=true}). */
+    private final boolean profile = Boolean.parseBoolean(Settings.text("profile", "false"));
+
+    private Profiles profiles;
+    private List<SustainedLoad.Step> sustainedSteps = List.of();
+    private List<SustainedLoad.Step> chainSteps = List.of();
     /** Ledgers (zone/instance type) of the catalogue, split between the benchmarks so they do not share one. */
     private final List<String> restLedgers = Settings.list(
             "rest-ledgers",
@@ -184,6 +195,7 @@ public final class PipelineBenchmark {
             phases.run(
                     "4k pipeline throughput, kcat's partitions",
                     () -> throughput("4k", "k", kcatPools, pipelineLedgers, true));
+            phases.run("S sustained load", this::sustainedLoad);
             phases.run("6 one ledger, " + fleet.getOrDefault(hotLedger, 0) + " machines", this::hotLedger);
             phases.run(
                     "7 a " + bigPool.nodes() + "-node pool beside small ones",
@@ -233,6 +245,9 @@ public final class PipelineBenchmark {
             plan(org(i), pipelineLedgers.get(i % pipelineLedgers.size()), pipelineNodes);
         }
         for (int i = 0; i < kcatPools; i++) {
+            plan(org(i), pipelineLedgers.get(i % pipelineLedgers.size()), pipelineNodes);
+        }
+        for (int i = 0; i < sustained.items(); i++) {
             plan(org(i), pipelineLedgers.get(i % pipelineLedgers.size()), pipelineNodes);
         }
         for (int i = 0; i < hotPools; i++) {
@@ -728,6 +743,10 @@ public final class PipelineBenchmark {
         if (count == 0) {
             return;
         }
+        if (profile && id.equals(PIPELINE)) {
+            profiles = new Profiles(stack.logs().resolve("profiles"));
+            profiles.start();
+        }
         PhaseCost.Meter meter = PhaseCost.start(id, broker);
         long start = System.nanoTime();
         List<String> keys = publish(prefix, count, ledgers, crc32);
@@ -759,6 +778,11 @@ public final class PipelineBenchmark {
         boolean complete = tracker.count(keys, t -> t.targetMet) == keys.size();
         PhaseCost cost = meter.stop(count);
         costs.put(id, cost);
+        if (profile && id.equals(PIPELINE)) {
+            profiles.stop();
+            notes.add("profiled (-Dbench.profile=true): JFR ran in every process during benchmark 4, so its CPU and"
+                    + " rates include the recording's own cost");
+        }
         if (id.equals(PIPELINE) && complete) {
             createPath = CreatePath.check(cost.written(), count);
         }
@@ -845,6 +869,9 @@ public final class PipelineBenchmark {
         chain = new Baseline(
                 stack.bootstrapServers(), admin, broker, stack.logs().resolve("baseline.log"));
         baseline = chain.run(createPath.hops(), settings, baselineRecords, baselineOneAtATime, keys, values);
+        if (sustained.items() > 0) {
+            chainSteps = chain.sustained(sustained, keys, values);
+        }
         int k = baseline.hops().size();
         rows.add(new Row(
                 "Ba",
@@ -868,6 +895,41 @@ public final class PipelineBenchmark {
                 baseline.firstHop(),
                 "–",
                 "compare 1a (a POST waits for one hop)"));
+    }
+
+    /**
+     * S: pools published to {@code nodepool-requested} at rising steady rates, through to TargetMet; beside the same
+     * steps through the chain (phase B), the sustained capacity of each.
+     */
+    private void sustainedLoad() throws Exception {
+        if (sustained.items() == 0) {
+            return;
+        }
+        List<String> keys = new ArrayList<>();
+        try (KafkaProducer<String, String> producer = Requests.producer(stack.bootstrapServers())) {
+            sustainedSteps = sustained.run(
+                    "S",
+                    i -> {
+                        String key = pipelineKey("s", i);
+                        tracker.expect(key, pipelineNodes);
+                        keys.add(key);
+                        producer.send(new ProducerRecord<>(REQUESTED, key, pipelineRequest(key, i, pipelineLedgers)));
+                    },
+                    i -> tracker.trace(keys.get(i)).targetMet,
+                    timeout);
+        }
+        int theirs = SustainedLoad.boundedCapacity(chainSteps);
+        rows.add(new Row(
+                "S",
+                "sustained capacity: highest step with a bounded backlog and POST → TargetMet p99 ≤ 1 s",
+                keys.size(),
+                null,
+                Samples.rate(SustainedLoad.capacity(sustainedSteps), "pools/s"),
+                "at any latency: " + Samples.rate(SustainedLoad.boundedCapacity(sustainedSteps), "pools/s")
+                        + "; the chain's at any latency: "
+                        + (chainSteps.isEmpty() ? "not run" : Samples.rate(theirs, "records/s"))
+                        + "; steps in \"Sustained load\" below"));
+        settle(keys, "S");
     }
 
     /** Stops the baseline chain; after its phase's CPU was measured, since a process that ended shows none. */
@@ -1159,6 +1221,28 @@ public final class PipelineBenchmark {
             md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
             table.forEach(s -> md.append("| ").append(String.join(" | ", s)).append(" |\n"));
         });
+        if (profiles != null && profiles.ran()) {
+            md.append("\n## Profiles of benchmark 4 (JFR execution samples; recordings in `")
+                    .append(stack.logs().resolve("profiles"))
+                    .append("`)\n")
+                    .append(profiles.section(12));
+        }
+        if (!sustainedSteps.isEmpty() || !chainSteps.isEmpty()) {
+            md.append("\n## Sustained load (S): pools offered at rising steady rates, ")
+                    .append(Settings.integer("sustained-seconds", 20))
+                    .append(" s a step\n\nThe pools (publish to `nodepool-requested` → TargetMet): sustained capacity ")
+                    .append(Samples.rate(SustainedLoad.capacity(sustainedSteps), "pools/s"))
+                    .append(", at any latency ")
+                    .append(Samples.rate(SustainedLoad.boundedCapacity(sustainedSteps), "pools/s"))
+                    .append(".\n\n")
+                    .append(SustainedLoad.table(sustainedSteps))
+                    .append("\nThe baseline chain (first topic → last hop), during phase B: sustained capacity ")
+                    .append(Samples.rate(SustainedLoad.capacity(chainSteps), "records/s"))
+                    .append(", at any latency ")
+                    .append(Samples.rate(SustainedLoad.boundedCapacity(chainSteps), "records/s"))
+                    .append(".\n\n")
+                    .append(SustainedLoad.table(chainSteps));
+        }
         if (bigPool.ran()) {
             md.append("\n## A ")
                     .append(String.format(Locale.ROOT, "%,d", bigPool.nodes()))
