@@ -35,7 +35,7 @@ class RecordsBudgetIT {
     /** How long no offset may move before and after an operation: longer than a commit interval (1 s). */
     private static final Duration STILL = Duration.ofSeconds(3);
 
-    private static final Duration MAX_WAIT = Duration.ofSeconds(60);
+    private static final Duration MAX_WAIT = Duration.ofSeconds(180);
     /** Each operation is measured this many times, on as many pools. */
     private static final int ROUNDS = 2;
 

@@ -1,9 +1,7 @@
 package com.coreweave.nodepool.kit.streams.commit;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.LongSupplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -17,22 +15,14 @@ import org.jboss.logging.Logger;
  *       instead of up to the interval.
  *   <li>Writes nobody waits for (input that only moves the offsets, a store's changelog) wait for the interval or ride
  *       along with the next prompt commit: a transaction costs the machine ~15 ms of CPU across broker and service.
- *   <li>A thread with a backlog commits what is awaited at the end of a poll once the oldest of it has waited
- *       {@link #BEHIND_BOUND} (else per interval): under steady load no poll leaves it caught up, and each hop would
- *       wait the whole interval, seconds over the create path; a burst is still written in few transactions.
- *   <li>At most one prompt commit per poll, so prompt commits cannot pile up under load.
+ *   <li>A thread with a backlog keeps committing per interval, so a burst is still written in few transactions.
+ *   <li>At most one prompt commit per poll, and none while behind, so prompt commits cannot pile up under load.
  *   <li>Services run exactly-once: the producer's transaction commit is what clears the writes.
  * </ul>
  */
 public final class CommitPacing {
 
     private static final Logger LOG = Logger.getLogger(CommitPacing.class);
-
-    /** How long an awaited write may wait behind a backlog before the end of a poll commits it. */
-    static final Duration BEHIND_BOUND = Duration.ofMillis(200);
-
-    private final LongSupplier nanoClock;
-    private long awaitedSince;
 
     private int unprocessed;
     private boolean caughtUp;
@@ -44,14 +34,6 @@ public final class CommitPacing {
     private String topic;
     private int partition;
     private long offset = -1;
-
-    public CommitPacing() {
-        this(System::nanoTime);
-    }
-
-    CommitPacing(LongSupplier nanoClock) {
-        this.nanoClock = nanoClock;
-    }
 
     /** A poll returned {@code records} records; {@code caughtUp} if it left no lag on any partition. */
     public void polled(int records, boolean caughtUp) {
@@ -74,16 +56,13 @@ public final class CommitPacing {
 
     /** An output was held to be written with the commit ({@code FlushedOutputs}): awaited. */
     public void held() {
-        if (!awaited) {
-            awaited = true;
-            awaitedSince = nanoClock.getAsLong();
-        }
+        awaited = true;
     }
 
     /**
      * A processor is handed the input record at this position (every processor a record passes through says so; the
-     * first counts it). True once, when the last record of a poll arrives that left the thread caught up or found an
-     * awaited write older than {@link #BEHIND_BOUND}: that caller processes it, then asks {@link #awaitedWrites()}.
+     * first counts it). True once, when the last record of a caught-up poll arrives: that caller processes it, then
+     * asks {@link #awaitedWrites()}.
      */
     public boolean processing(String topic, int partition, long offset) {
         if (offset == this.offset && partition == this.partition && topic.equals(this.topic)) {
@@ -92,10 +71,9 @@ public final class CommitPacing {
         this.topic = topic;
         this.partition = partition;
         this.offset = offset;
-        if (unprocessed > 0 && --unprocessed == 0) {
-            boolean prompt = caughtUp || (awaited && nanoClock.getAsLong() - awaitedSince >= BEHIND_BOUND.toNanos());
+        if (unprocessed > 0 && --unprocessed == 0 && caughtUp) {
             caughtUp = false;
-            return prompt;
+            return true;
         }
         return false;
     }

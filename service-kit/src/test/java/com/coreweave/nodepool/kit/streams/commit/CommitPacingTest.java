@@ -8,8 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class CommitPacingTest {
 
-    private long now;
-    private final CommitPacing pacing = new CommitPacing(() -> now);
+    private final CommitPacing pacing = new CommitPacing();
 
     @Test
     void theLastRecordOfACaughtUpPollAsksForACommitOnce() {
@@ -43,30 +42,6 @@ class CommitPacingTest {
                         .isFalse();
             }
         }
-    }
-
-    @Test
-    void aWriteAwaitedBehindASteadyBacklogIsCommittedAtTheEndOfAPollOnceItHasWaitedTheBound() {
-        pacing.polled(2, false);
-        pacing.processing("requests", 0, 0);
-        pacing.wrote("capacity-demanded");
-        assertThat(pacing.processing("requests", 0, 1))
-                .as("awaited for no time yet")
-                .isFalse();
-
-        now += CommitPacing.BEHIND_BOUND.toNanos();
-        pacing.polled(2, false);
-        assertThat(pacing.processing("requests", 0, 2)).isFalse();
-        assertThat(pacing.processing("requests", 0, 3))
-                .as("the poll's last record, the write awaited for the bound")
-                .isTrue();
-
-        pacing.committed();
-        now += CommitPacing.BEHIND_BOUND.toNanos();
-        pacing.polled(1, false);
-        assertThat(pacing.processing("requests", 0, 4))
-                .as("nothing awaited since the commit")
-                .isFalse();
     }
 
     @Test
