@@ -16,7 +16,7 @@ import org.eclipse.microprofile.config.Config;
  * Quarkus uses for all its Kafka clients ({@code kafka.security.protocol}, {@code kafka.sasl.mechanism},
  * {@code kafka.sasl.jaas.config}, {@code kafka.ssl.truststore.location}, ...; as environment variables
  * {@code KAFKA_SECURITY_PROTOCOL}, ...) and handed to {@link RecordPublisher}, {@link TopicFollower},
- * {@link TopicCreator} and the Kafka Streams clients ({@code PromptCommitClients}).
+ * {@code TopicCreator} and the Kafka Streams clients ({@code PromptCommitClients}).
  *
  * <p>Nothing configured: no settings at all, so every client keeps Kafka's defaults (PLAINTEXT). A protocol over TLS
  * (SSL, SASL_SSL) always carries {@code ssl.endpoint.identification.algorithm}, {@code https} unless configured:

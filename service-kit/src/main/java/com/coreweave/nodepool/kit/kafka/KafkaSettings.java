@@ -34,11 +34,6 @@ public interface KafkaSettings {
     @WithDefault("false")
     boolean allowUnreplicated();
 
-    /** How created topics are replicated, from the three settings above. */
-    default TopicPlacement placement() {
-        return new TopicPlacement(replicationFactor(), minInsyncReplicas(), allowUnreplicated());
-    }
-
     /** The topics (names from the registry) this service reads or writes; created at start-up if missing. */
     List<String> topics();
 

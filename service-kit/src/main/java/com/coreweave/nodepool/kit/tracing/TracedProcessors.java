@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.kit.tracing;
 
 import com.coreweave.nodepool.kit.streams.layer.ProcessorLayer;
+import com.coreweave.nodepool.kit.streams.thread.StreamThreadState;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.SpanKind;
@@ -32,19 +33,16 @@ public final class TracedProcessors implements ProcessorWrapper {
     /** Longer than any {@code <org>/<pool>} (a pool's name has at most 253 characters). */
     static final int MAX_KEY_ATTRIBUTE = 512;
 
-    /** Set while records made earlier are forwarded from outside any step: they are no read of their own. */
-    private static final ThreadLocal<Boolean> RELEASING = ThreadLocal.withInitial(() -> false);
-
     /**
      * Runs {@code forward}, which forwards records a step made and held for the commit: Streams gives them the record
      * context of the last record read, but they are no read of it and get no span (they carry their step's trace).
      */
     public static void released(Runnable forward) {
-        RELEASING.set(true);
+        StreamThreadState.current().releasing(true);
         try {
             forward.run();
         } finally {
-            RELEASING.set(false);
+            StreamThreadState.current().releasing(false);
         }
     }
 
@@ -67,7 +65,9 @@ public final class TracedProcessors implements ProcessorWrapper {
      */
     static Span start(String application, Optional<RecordMetadata> input, Object key, Headers headers) {
         Tracer tracer = ServiceTracer.tracer();
-        if (tracer == null || Span.current().getSpanContext().isValid() || RELEASING.get()) {
+        if (tracer == null
+                || Span.current().getSpanContext().isValid()
+                || StreamThreadState.current().releasing()) {
             return null;
         }
         RecordMetadata read = input.orElse(null);

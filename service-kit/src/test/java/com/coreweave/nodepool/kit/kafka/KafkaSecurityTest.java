@@ -3,6 +3,7 @@ package com.coreweave.nodepool.kit.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
+import com.coreweave.nodepool.kit.topics.TopicCreator;
 import io.smallrye.config.EnvConfigSource;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;

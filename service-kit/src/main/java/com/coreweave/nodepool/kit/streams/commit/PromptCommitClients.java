@@ -1,6 +1,6 @@
 package com.coreweave.nodepool.kit.streams.commit;
 
-import com.coreweave.nodepool.kit.kafka.DeadLetteringProducer;
+import com.coreweave.nodepool.kit.deadletter.DeadLetteringProducer;
 import com.coreweave.nodepool.kit.kafka.KafkaSecurity;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import io.micrometer.core.instrument.MeterRegistry;

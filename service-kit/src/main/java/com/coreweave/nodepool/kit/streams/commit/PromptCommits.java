@@ -1,7 +1,9 @@
 package com.coreweave.nodepool.kit.streams.commit;
 
-import com.coreweave.nodepool.kit.kafka.DeadLetteringProducer;
+import com.coreweave.nodepool.kit.deadletter.DeadLetteringProducer;
 import com.coreweave.nodepool.kit.streams.layer.ProcessorLayer;
+import com.coreweave.nodepool.kit.streams.thread.CommitPacing;
+import com.coreweave.nodepool.kit.streams.thread.StreamThreadState;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Collection;
@@ -38,12 +40,9 @@ import org.apache.kafka.streams.processor.api.WrappedProcessorSupplier;
  */
 public final class PromptCommits implements ProcessorWrapper {
 
-    /** One per stream thread: its consumer's polls and its processors run on it. */
-    private static final ThreadLocal<CommitPacing> PACING = ThreadLocal.withInitial(CommitPacing::new);
-
     /** This stream thread's pacing. */
     static CommitPacing pacing() {
-        return PACING.get();
+        return StreamThreadState.current().pacing();
     }
 
     /**

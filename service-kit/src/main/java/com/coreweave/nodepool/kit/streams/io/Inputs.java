@@ -1,6 +1,6 @@
 package com.coreweave.nodepool.kit.streams.io;
 
-import com.coreweave.nodepool.kit.kafka.DeadLetterRecords;
+import com.coreweave.nodepool.kit.deadletter.DeadLetterRecords;
 import com.coreweave.nodepool.kit.streams.io.RecordParse.Audit;
 import com.coreweave.nodepool.kit.streams.io.RecordParse.Parsed;
 import com.coreweave.nodepool.kit.tracing.TraceStamp;

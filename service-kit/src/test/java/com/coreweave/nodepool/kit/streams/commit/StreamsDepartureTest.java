@@ -2,8 +2,8 @@ package com.coreweave.nodepool.kit.streams.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.coreweave.nodepool.kit.health.StreamsDeparture;
 import com.coreweave.nodepool.kit.kafka.KafkaSecurity;
-import com.coreweave.nodepool.kit.kafka.StreamsDeparture;
 import com.coreweave.nodepool.localkafka.EmbeddedKafka;
 import java.nio.file.Files;
 import java.time.Duration;

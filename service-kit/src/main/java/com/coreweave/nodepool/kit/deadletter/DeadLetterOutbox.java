@@ -1,6 +1,6 @@
-package com.coreweave.nodepool.kit.kafka;
+package com.coreweave.nodepool.kit.deadletter;
 
-import java.util.ArrayList;
+import com.coreweave.nodepool.kit.streams.thread.StreamThreadState;
 import java.util.List;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -14,19 +14,16 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  */
 final class DeadLetterOutbox {
 
-    private static final ThreadLocal<List<ProducerRecord<byte[], byte[]>>> LEFT =
-            ThreadLocal.withInitial(ArrayList::new);
-
     private DeadLetterOutbox() {}
 
     /** Leaves {@code letter} for this thread's producer; its value is cut to fit when it is written. */
     static void leave(ProducerRecord<byte[], byte[]> letter) {
-        LEFT.get().add(letter);
+        StreamThreadState.current().deadLetters().add(letter);
     }
 
     /** The letters left on this thread since the last take, which are then gone from here. */
     static List<ProducerRecord<byte[], byte[]>> take() {
-        List<ProducerRecord<byte[], byte[]>> left = LEFT.get();
+        List<ProducerRecord<byte[], byte[]>> left = StreamThreadState.current().deadLetters();
         if (left.isEmpty()) {
             return List.of();
         }
@@ -37,6 +34,6 @@ final class DeadLetterOutbox {
 
     /** Drops the letters of an aborted transaction: its inputs are processed again and leave them again. */
     static void discard() {
-        LEFT.get().clear();
+        StreamThreadState.current().deadLetters().clear();
     }
 }

@@ -1,4 +1,4 @@
-package com.coreweave.nodepool.kit.kafka;
+package com.coreweave.nodepool.kit.health;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,4 +1,4 @@
-package com.coreweave.nodepool.kit.kafka;
+package com.coreweave.nodepool.kit.deadletter;
 
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import io.micrometer.core.instrument.Counter;

@@ -1,7 +1,10 @@
-package com.coreweave.nodepool.kit.kafka;
+package com.coreweave.nodepool.kit.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.coreweave.nodepool.kit.deadletter.DeadLetteringProducer;
+import com.coreweave.nodepool.kit.deadletter.ProcessingDeadLetters;
+import com.coreweave.nodepool.kit.deadletter.ProductionDeadLetters;
 import com.coreweave.nodepool.localkafka.EmbeddedKafka;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -1,4 +1,4 @@
-package com.coreweave.nodepool.kit.streams.commit;
+package com.coreweave.nodepool.kit.streams.thread;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package com.coreweave.nodepool.kit.kafka;
+package com.coreweave.nodepool.kit.deadletter;
 
 import com.coreweave.nodepool.kit.streams.internals.StreamsInternals;
 import com.coreweave.nodepool.schema.Limits;

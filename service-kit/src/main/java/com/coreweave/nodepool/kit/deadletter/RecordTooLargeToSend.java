@@ -1,4 +1,4 @@
-package com.coreweave.nodepool.kit.kafka;
+package com.coreweave.nodepool.kit.deadletter;
 
 import org.apache.kafka.common.errors.RecordTooLargeException;
 

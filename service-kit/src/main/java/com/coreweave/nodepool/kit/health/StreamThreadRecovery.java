@@ -1,4 +1,4 @@
-package com.coreweave.nodepool.kit.kafka;
+package com.coreweave.nodepool.kit.health;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,7 +18,7 @@ import org.jboss.logging.Logger;
  * iterators of a store at once (KAFKA-19906; seen in {@code ChaosIT} right after a restart). Anything else is a fault
  * in our code that would fail the same way again, so the client shuts down and readiness says so, as Kafka Streams does
  * by default for everything. (A processor's exception for one record no longer gets here: it is dead-lettered,
- * {@link ProcessingDeadLetters}; what is left is our code outside processors, e.g. a store's commit hook.)
+ * {@code ProcessingDeadLetters}; what is left is our code outside processors, e.g. a store's commit hook.)
  *
  * <p>A replaced thread that fails again the same way, e.g. on a record it cannot write and may not skip, is replaced
  * again and again. So replacements are counted ({@code nodepool_stream_thread_replacements_total}), and more than
@@ -70,7 +70,7 @@ public class StreamThreadRecovery implements StreamsUncaughtExceptionHandler {
     }
 
     /** Whether the innermost cause is Kafka's: Streams wraps whatever failed, its own exceptions included. */
-    static boolean causedByKafka(Throwable exception) {
+    public static boolean causedByKafka(Throwable exception) {
         Throwable root = exception;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();

@@ -1,4 +1,4 @@
-package com.coreweave.nodepool.kit.kafka;
+package com.coreweave.nodepool.kit.deadletter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

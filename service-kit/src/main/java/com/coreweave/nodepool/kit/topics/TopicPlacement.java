@@ -1,11 +1,12 @@
-package com.coreweave.nodepool.kit.kafka;
+package com.coreweave.nodepool.kit.topics;
 
+import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import java.util.Optional;
 
 /**
- * How the topics a service creates are replicated, checked against the cluster before any is created (issue 28): a
- * replication factor the cluster cannot place is an error, and so is replication factor 1 on a cluster of three or more
- * brokers unless asked for, since one broker's loss would then lose records there was room to keep.
+ * How the topics a service creates are replicated, checked against the cluster before any is created: a replication
+ * factor the cluster cannot place is an error, and so is replication factor 1 on a cluster of three or more brokers
+ * unless asked for, since one broker's loss would then lose records there was room to keep.
  *
  * @param replicationFactor {@code nodepool.kafka.replication-factor}
  * @param minInsyncReplicas {@code nodepool.kafka.min-insync-replicas}, empty for the broker's default
@@ -15,6 +16,12 @@ public record TopicPlacement(short replicationFactor, Optional<Integer> minInsyn
 
     /** A cluster of this many brokers or more is expected to replicate. */
     static final int REPLICATED_CLUSTER = 3;
+
+    /** The placement the service's Kafka settings ask for. */
+    public static TopicPlacement of(KafkaSettings settings) {
+        return new TopicPlacement(
+                settings.replicationFactor(), settings.minInsyncReplicas(), settings.allowUnreplicated());
+    }
 
     /** Why topics cannot be created so on a cluster of {@code brokers} brokers; empty when they can. */
     public Optional<String> problem(int brokers) {

@@ -1,4 +1,4 @@
-package com.coreweave.nodepool.kit.kafka;
+package com.coreweave.nodepool.kit.health;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;

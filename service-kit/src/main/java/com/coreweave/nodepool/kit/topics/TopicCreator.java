@@ -1,5 +1,7 @@
-package com.coreweave.nodepool.kit.kafka;
+package com.coreweave.nodepool.kit.topics;
 
+import com.coreweave.nodepool.kit.kafka.KafkaSecurity;
+import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.schema.topics.Topic;
 import com.coreweave.nodepool.schema.topics.Topics;
 import io.quarkus.runtime.StartupEvent;
@@ -72,7 +74,7 @@ public class TopicCreator {
     }
 
     /** The admin client's configuration: the brokers and {@code security}'s settings. */
-    static Map<String, Object> adminConfig(KafkaSettings settings, KafkaSecurity security) {
+    public static Map<String, Object> adminConfig(KafkaSettings settings, KafkaSecurity security) {
         return security.applyTo(Map.of(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 settings.bootstrapServers(),
@@ -108,7 +110,7 @@ public class TopicCreator {
             requirePartitions(
                     admin,
                     topics.stream().map(Topic::name).filter(existing::contains).toList());
-            TopicPlacement placement = settings.placement();
+            TopicPlacement placement = TopicPlacement.of(settings);
             List<NewTopic> missing = topics.stream()
                     .filter(t -> !existing.contains(t.name()))
                     .map(t -> new NewTopic(t.name(), settings.partitions(), placement.replicationFactor())

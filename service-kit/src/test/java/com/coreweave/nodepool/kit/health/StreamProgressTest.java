@@ -1,8 +1,8 @@
-package com.coreweave.nodepool.kit.kafka;
+package com.coreweave.nodepool.kit.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.coreweave.nodepool.kit.kafka.StreamProgress.Position;
+import com.coreweave.nodepool.kit.health.StreamProgress.Position;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -1,5 +1,6 @@
-package com.coreweave.nodepool.kit.kafka;
+package com.coreweave.nodepool.kit.deadletter;
 
+import com.coreweave.nodepool.kit.health.StreamThreadRecovery;
 import com.coreweave.nodepool.schema.topics.DeadLetters;
 import com.coreweave.nodepool.schema.topics.Rejection.Code;
 import java.time.Clock;

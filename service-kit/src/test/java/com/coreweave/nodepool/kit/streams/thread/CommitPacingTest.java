@@ -1,4 +1,4 @@
-package com.coreweave.nodepool.kit.streams.commit;
+package com.coreweave.nodepool.kit.streams.thread;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
