@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The secured broker of docker-compose.yml (issue 27): what ./stack up does for its broker (make_pki,
+# The secured broker of docker-compose.yml: what ./stack up does for its broker (make_pki,
 # make_kafka_principals, write_kcat_configs) and local-kafka's AccessSetup does once the broker runs, for the
 # apache/kafka image. docker-compose.yml runs it, mounted read-only, in two one-shot containers of that image:
 #
@@ -19,7 +19,8 @@
 #
 # The ACLs below are local-kafka's KafkaAccess.forPrincipal written out: KafkaAccess (derived from the topic registry,
 # events-schema's Topics and TenantTopics) is the source of truth and docs/security.md ("Kafka principals and ACLs")
-# shows them as a table. A topic added to the registry, or a change of its owner, must be added here too.
+# shows them as a table. ComposeKafkaAccessTest compares this script's dry run with it, so a topic added to the
+# registry, or a change of its owner, fails the build until it is added here too.
 set -euo pipefail
 
 SECRETS_DIR="${KAFKA_ACCESS_SECRETS_DIR:-/etc/kafka/secrets}"
@@ -61,7 +62,7 @@ REGISTRY_TOPICS=(
   spot-preemption-progressed nodepool-event-recorded nodepool-events nodepool-status nodepool-configuration-requested
   nodepool-configuration-requested-dlq node-release-published node-alert-raised node-alert-raised-dlq
   node-deletion-requested node-deletion-requested-dlq workload-pending workload-pending-dlq workload-status
-  fleet-availability pool-offered pool-demand-planned audit-events
+  node-change-requested node-change-requested-dlq fleet-availability pool-offered pool-demand-planned audit-events
   nodepool-api-service-dlq quota-service-dlq capacity-service-dlq provisioner-service-dlq preemption-service-dlq
 )
 # TenantTopics.INBOUND with each one's configuration (TenantTopics.brokerConfig): a week, as their shared topics,
@@ -78,13 +79,14 @@ TENANT_QUOTAS=producer_byte_rate=1048576,consumer_byte_rate=2097152,request_perc
 declare -A WRITES=(
   [nodepool-api-service]="nodepool-requested nodepool-requested-dlq nodepool-request-decided nodepool-accepted
     quota-demanded org-pools-counted node-activity-reported nodepool-event-recorded nodepool-events nodepool-status
-    nodepool-configuration-requested node-deletion-requested workload-pending audit-events nodepool-api-service-dlq"
+    nodepool-configuration-requested node-deletion-requested node-change-requested workload-pending audit-events
+    nodepool-api-service-dlq"
   [quota-service]="quota-limit-set capacity-demanded nodepool-event-recorded audit-events quota-service-dlq"
   [capacity-service]="instance-type-catalogued fleet-change-requested capacity-checked spot-reclaim-requested
     nodepool-event-recorded fleet-availability audit-events capacity-service-dlq"
   [provisioner-service]="nodepool-requested node-activity-reported-dlq nodepool-nodes-changed nodepool-event-recorded
     nodepool-configuration-requested-dlq node-release-published node-alert-raised node-alert-raised-dlq
-    node-deletion-requested-dlq workload-pending-dlq workload-status pool-offered pool-demand-planned audit-events
+    node-deletion-requested-dlq node-change-requested-dlq workload-pending-dlq workload-status pool-offered pool-demand-planned audit-events
     provisioner-service-dlq"
   [preemption-service]="spot-preemption-progressed nodepool-event-recorded audit-events preemption-service-dlq"
   [nodepool-operator]="quota-limit-set"
