@@ -5,9 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The listeners of a secured single-node broker (issue 27): clients authenticate with SCRAM-SHA-512 over TLS on
- * {@code CLIENTS}; the broker talks to itself and to its controller over mutual TLS with its own certificate
- * ({@code BROKER}, {@code CONTROLLER}), which is also how {@link AccessSetup} connects as a super user; Kafka's
+ * The listeners of a secured single-node broker: clients authenticate with SCRAM-SHA-512 over TLS on {@code CLIENTS};
+ * the broker talks to itself and to its controller over mutual TLS with its own certificate ({@code BROKER},
+ * {@code CONTROLLER}), which is also how {@link AccessSetup} connects as a super user; Kafka's
  * {@code StandardAuthorizer} allows only what an ACL grants ({@link KafkaAccess}).
  *
  * @param keyStore the broker's PKCS12 key store: a certificate of the local CA for {@code localhost}, CN

@@ -22,8 +22,8 @@ import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 
 /**
- * Who may do what on the secured broker (issue 27), derived from the topic registry: the ACLs of each principal. No one
- * but a topic's writers (its registry entry's owner) writes it; an org writes only its own inbound topics
+ * Who may do what on the secured broker, derived from the topic registry: the ACLs of each principal. No one but a
+ * topic's writers (its registry entry's owner) writes it; an org writes only its own inbound topics
  * ({@link TenantTopics}); a service owns its Streams application's internal topics, consumer group and transactional
  * ids, all named {@code <service>-...}. docs/security.md shows the same as a table.
  */

@@ -10,8 +10,8 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The security settings of every Kafka client the tests, the harness, the benchmarks and chaos build (issue 27), from
- * one place: the system properties {@code kafka.security.protocol}, {@code kafka.sasl.*}, {@code kafka.ssl.*} (e.g.
+ * The security settings of every Kafka client the tests, the harness, the benchmarks and chaos build, from one place:
+ * the system properties {@code kafka.security.protocol}, {@code kafka.sasl.*}, {@code kafka.ssl.*} (e.g.
  * {@code -Dkafka.security.protocol=SASL_SSL}), else the environment ({@code KAFKA_SECURITY_PROTOCOL},
  * {@code KAFKA_SASL_JAAS_CONFIG}, ...): the same keys the services read (service-kit {@code KafkaSecurity}), so one
  * switch sets both. Nothing set: no settings, PLAINTEXT. A protocol over TLS always carries

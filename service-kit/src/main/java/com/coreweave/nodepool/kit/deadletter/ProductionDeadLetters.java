@@ -18,7 +18,7 @@ import org.jboss.logging.Logger;
  * for every service in service-kit's configuration): a record larger than its producer may send
  * ({@link RecordTooLargeToSend}) or one whose key or value does not serialize goes to {@code <service>-dlq} with the
  * {@code dlq.*} headers, its intended topic in {@code dlq.target.topic}, in the same transaction, and processing goes
- * on without it. Retrying either would fail the same way for ever (issue 25: 274 times in 3 minutes).
+ * on without it. Retrying either would fail the same way for ever.
  *
  * <p>Not skipped: a record of a store's changelog (the store would hold what its changelog does not, and a restore
  * would bring back the old value), and failures the broker reports after sending, which Kafka's producer has already

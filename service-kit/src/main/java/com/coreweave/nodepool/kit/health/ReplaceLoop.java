@@ -7,8 +7,8 @@ import java.util.Deque;
 
 /**
  * The replacements of a service's stream threads within a sliding window: more than {@code limit} of them is a replace
- * loop, a thread that fails the same way each time it starts again (issue 25: 274 in 3 minutes while readiness said
- * UP). It ends once the window holds no more than {@code limit}.
+ * loop, a thread that fails the same way each time it starts again, while readiness would otherwise say UP. It ends
+ * once the window holds no more than {@code limit}.
  */
 public final class ReplaceLoop {
 

@@ -12,11 +12,11 @@ import java.util.TreeMap;
 import org.eclipse.microprofile.config.Config;
 
 /**
- * The security settings of every Kafka client a service builds (issue 27): read once from the {@code kafka.} keys
- * Quarkus uses for all its Kafka clients ({@code kafka.security.protocol}, {@code kafka.sasl.mechanism},
- * {@code kafka.sasl.jaas.config}, {@code kafka.ssl.truststore.location}, ...; as environment variables
- * {@code KAFKA_SECURITY_PROTOCOL}, ...) and handed to {@link RecordPublisher}, {@link TopicFollower},
- * {@code TopicCreator} and the Kafka Streams clients ({@code PromptCommitClients}).
+ * The security settings of every Kafka client a service builds: read once from the {@code kafka.} keys Quarkus uses for
+ * all its Kafka clients ({@code kafka.security.protocol}, {@code kafka.sasl.mechanism}, {@code kafka.sasl.jaas.config},
+ * {@code kafka.ssl.truststore.location}, ...; as environment variables {@code KAFKA_SECURITY_PROTOCOL}, ...) and handed
+ * to {@link RecordPublisher}, {@link TopicFollower}, {@code TopicCreator} and the Kafka Streams clients
+ * ({@code PromptCommitClients}).
  *
  * <p>Nothing configured: no settings at all, so every client keeps Kafka's defaults (PLAINTEXT). A protocol over TLS
  * (SSL, SASL_SSL) always carries {@code ssl.endpoint.identification.algorithm}, {@code https} unless configured:
