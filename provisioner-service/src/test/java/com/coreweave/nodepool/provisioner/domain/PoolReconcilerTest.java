@@ -8,6 +8,7 @@ import static com.coreweave.nodepool.provisioner.domain.Fixtures.policy;
 import static com.coreweave.nodepool.provisioner.domain.Fixtures.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.coreweave.nodepool.provisioner.domain.model.PoolState;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.NodeFact.NodeRemoved;
