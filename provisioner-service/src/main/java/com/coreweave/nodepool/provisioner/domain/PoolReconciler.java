@@ -71,11 +71,6 @@ public final class PoolReconciler {
         };
     }
 
-    /** The names of the controllers, in the order they run. */
-    public List<String> controllers() {
-        return Stream.of(controllers).map(Controller::name).toList();
-    }
-
     /** Applies an input to the pool, then reconciles it. */
     public Outcome handle(PoolState state, PoolInput input, Instant now, NodeReleases releases) {
         Outcome applied = PoolInputs.apply(state, input, now, releases, health);

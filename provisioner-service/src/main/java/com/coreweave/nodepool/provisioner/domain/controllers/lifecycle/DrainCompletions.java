@@ -8,7 +8,7 @@ import com.coreweave.nodepool.provisioner.domain.model.RemovalCause;
 import com.coreweave.nodepool.provisioner.domain.model.WorkingPool;
 import com.coreweave.nodepool.schema.resource.Node;
 
-/** A node drained for a scale-down or a deletion leaves once its workload is idle or its grace period is over. */
+/** The end of the drains that scale-downs and deletions start: the drained node leaves the pool. */
 public final class DrainCompletions implements Controller {
 
     private final NodeRemovals removals;
