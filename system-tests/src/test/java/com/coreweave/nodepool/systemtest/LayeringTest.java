@@ -136,6 +136,35 @@ class LayeringTest {
         }
     }
 
+    private static final String PROVISIONER_DOMAIN = "com.coreweave.nodepool.provisioner.domain";
+
+    @Test
+    void provisionerControllerFoldersDoNotImportEachOther() {
+        slices().matching(PROVISIONER_DOMAIN + ".controllers.(*)..")
+                .should()
+                .notDependOnEachOther()
+                .because("each concern is a room of its own: what two controllers share is in domain.model, "
+                        + "domain.disruption or domain.fleet, and only the reconciler wires them in order")
+                .check(classes);
+    }
+
+    @Test
+    void whatProvisionerControllersShareImportsNoController() {
+        noClasses()
+                .that()
+                .resideInAnyPackage(
+                        PROVISIONER_DOMAIN + ".model..",
+                        PROVISIONER_DOMAIN + ".fleet..",
+                        PROVISIONER_DOMAIN + ".disruption..",
+                        PROVISIONER_DOMAIN + ".planner..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(PROVISIONER_DOMAIN, PROVISIONER_DOMAIN + ".controllers..")
+                .because("the model, the fleet, the disruption mechanics and the demand planner are what the"
+                        + " controllers build on, never the other way")
+                .check(classes);
+    }
+
     private static final List<String> SERVICES = List.of("api", "quota", "capacity", "provisioner", "preemption");
 
     /**

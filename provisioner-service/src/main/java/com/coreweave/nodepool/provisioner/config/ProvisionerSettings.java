@@ -1,8 +1,8 @@
 package com.coreweave.nodepool.provisioner.config;
 
-import com.coreweave.nodepool.provisioner.domain.FleetFaults;
-import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
-import com.coreweave.nodepool.provisioner.domain.RepairPolicy;
+import com.coreweave.nodepool.provisioner.domain.fleet.FleetFaults;
+import com.coreweave.nodepool.provisioner.domain.fleet.ProvisioningPolicy;
+import com.coreweave.nodepool.provisioner.domain.fleet.RepairPolicy;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;

@@ -1,5 +1,17 @@
 package com.coreweave.nodepool.provisioner.domain;
 
+import com.coreweave.nodepool.provisioner.domain.controllers.autoscaling.DemandOffers;
+import com.coreweave.nodepool.provisioner.domain.controllers.configuration.ConfigurationController;
+import com.coreweave.nodepool.provisioner.domain.controllers.health.HealthController;
+import com.coreweave.nodepool.provisioner.domain.controllers.lifecycle.LifecycleController;
+import com.coreweave.nodepool.provisioner.domain.controllers.lifecycle.UserChanges;
+import com.coreweave.nodepool.provisioner.domain.controllers.preemption.PreemptionController;
+import com.coreweave.nodepool.provisioner.domain.model.NodeReleases;
+import com.coreweave.nodepool.provisioner.domain.model.Outcome;
+import com.coreweave.nodepool.provisioner.domain.model.PoolNode;
+import com.coreweave.nodepool.provisioner.domain.model.PoolState;
+import com.coreweave.nodepool.provisioner.domain.model.RemovalCause;
+import com.coreweave.nodepool.provisioner.domain.model.WorkingPool;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;

@@ -1,5 +1,27 @@
 package com.coreweave.nodepool.provisioner.domain;
 
+import com.coreweave.nodepool.provisioner.domain.controllers.autoscaling.AutoscalingController;
+import com.coreweave.nodepool.provisioner.domain.controllers.autoscaling.DemandOffers;
+import com.coreweave.nodepool.provisioner.domain.controllers.configuration.ConfigurationController;
+import com.coreweave.nodepool.provisioner.domain.controllers.configuration.ConfigurationWaits;
+import com.coreweave.nodepool.provisioner.domain.controllers.configuration.ReconfigureReboots;
+import com.coreweave.nodepool.provisioner.domain.controllers.health.AlertCatalogue;
+import com.coreweave.nodepool.provisioner.domain.controllers.health.HealthController;
+import com.coreweave.nodepool.provisioner.domain.controllers.health.Remediations;
+import com.coreweave.nodepool.provisioner.domain.controllers.lifecycle.DrainCompletions;
+import com.coreweave.nodepool.provisioner.domain.controllers.lifecycle.LifecycleController;
+import com.coreweave.nodepool.provisioner.domain.controllers.lifecycle.PoolMetadata;
+import com.coreweave.nodepool.provisioner.domain.controllers.lifecycle.RemovalRetries;
+import com.coreweave.nodepool.provisioner.domain.controllers.scaling.ScalingController;
+import com.coreweave.nodepool.provisioner.domain.disruption.DisruptionWindows;
+import com.coreweave.nodepool.provisioner.domain.disruption.NodeRemovals;
+import com.coreweave.nodepool.provisioner.domain.fleet.ProvisioningPolicy;
+import com.coreweave.nodepool.provisioner.domain.model.Controller;
+import com.coreweave.nodepool.provisioner.domain.model.NodeReleases;
+import com.coreweave.nodepool.provisioner.domain.model.Outcome;
+import com.coreweave.nodepool.provisioner.domain.model.PoolChanges;
+import com.coreweave.nodepool.provisioner.domain.model.PoolState;
+import com.coreweave.nodepool.provisioner.domain.model.WorkingPool;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import java.time.Instant;
@@ -10,36 +32,43 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Level-triggered reconciliation of one pool, {@code (state, now) -> (state, facts, events)}, wired from one controller
- * per concern in the order they depend on each other: the pool's node configurations first (new nodes and retries boot
- * the active one), then the nodes' lifecycle (boots, drains, metadata), reconfigure reboots, node health remediation,
- * failed removals whose retry is due, scaling towards the desired count (which also replaces the nodes remediation
- * removed), the autoscaler, and the summary. It reads only the state, never the history of inputs, so any number of
- * quick spec changes ends at the last one, and running it twice changes nothing.
+ * Level-triggered reconciliation of one pool, {@code (state, now) -> (state, facts, events)}: one ordered list of
+ * controllers, one per concern, in the order they depend on each other. The pool's node configurations come first (new
+ * nodes and retries boot the active one), then the nodes' lifecycle (boots), configuration changes that waited for
+ * them, the disruption budgets' windows, reconfigure reboots, node health remediation, failed removals whose retry is
+ * due, drains and metadata, scaling towards the desired count (which also replaces the nodes remediation removed), the
+ * autoscaler, the offer to the demand planner, and the summary. It reads only the state, never the history of inputs,
+ * so any number of quick spec changes ends at the last one, and running it twice changes nothing.
  */
 public final class PoolReconciler {
 
     /** The component named in the events this service records. */
-    public static final String COMPONENT = "provisioner-service";
+    public static final String COMPONENT = PoolChanges.COMPONENT;
     /** Reconciles in a row for deadlines that are due at once; each pass of a boot of no time moves a node one step. */
     private static final int MAX_PASSES = 3;
 
-    private final NodeRemovals removals;
-    private final LifecycleController lifecycle;
-    private final ReconfigureReboots reboots;
     private final HealthController health;
-    private final Remediations remediations;
-    private final ScalingController scaling;
-    private final ProvisioningPolicy policy;
+    /** The controllers in the order they run; an array, so that a pass allocates no iterator. */
+    private final Controller[] controllers;
 
     public PoolReconciler(ProvisioningPolicy policy, AlertCatalogue catalogue) {
-        this.removals = new NodeRemovals(policy);
-        this.policy = policy;
-        this.lifecycle = new LifecycleController(policy, removals);
-        this.reboots = new ReconfigureReboots(policy);
+        NodeRemovals removals = new NodeRemovals(policy);
         this.health = new HealthController(policy.repair(), catalogue);
-        this.remediations = new Remediations(policy, removals, catalogue);
-        this.scaling = new ScalingController(policy, removals);
+        this.controllers = new Controller[] {
+            new ConfigurationController(),
+            new LifecycleController(policy),
+            new ConfigurationWaits(),
+            new DisruptionWindows(),
+            new ReconfigureReboots(policy),
+            new Remediations(policy, removals, catalogue),
+            new RemovalRetries(removals),
+            new DrainCompletions(removals),
+            new PoolMetadata(),
+            new ScalingController(policy, removals),
+            new AutoscalingController(policy),
+            new DemandOffers(),
+            new PoolSummary()
+        };
     }
 
     /** Applies an input to the pool, then reconciles it. */
@@ -64,20 +93,18 @@ public final class PoolReconciler {
         if (state == null || state.accepted() == null) {
             return Outcome.unchanged(state);
         }
-        WorkingPool pool = new WorkingPool(state, now);
-        ConfigurationController.evaluate(pool, releases);
-        lifecycle.finishBoots(pool);
-        ConfigurationWaits.completeWaiting(pool);
-        DisruptionAllowance.begin(pool);
-        reboots.reconcile(pool);
-        remediations.reconcile(pool);
-        removals.retryDue(pool);
-        lifecycle.finishDrains(pool);
-        lifecycle.applyPoolMetadata(pool);
-        scaling.reconcile(pool);
-        AutoscalingController.autoscale(pool, policy);
-        DemandOffers.offer(pool);
-        PoolSummary.summarize(pool);
+        WorkingPool pool = new WorkingPool(state, now, releases);
+        for (Controller controller : controllers) {
+            try {
+                controller.reconcile(pool);
+            } catch (RuntimeException e) {
+                // Which concern failed, on which pool: the dead letter's reason says it.
+                throw new IllegalStateException(
+                        "controller " + controller.name() + " failed on pool "
+                                + pool.ref().key() + ": " + e,
+                        e);
+            }
+        }
         return pool.outcome();
     }
 

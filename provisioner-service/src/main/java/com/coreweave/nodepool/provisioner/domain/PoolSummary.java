@@ -1,5 +1,14 @@
 package com.coreweave.nodepool.provisioner.domain;
 
+import com.coreweave.nodepool.provisioner.domain.controllers.configuration.ReconfigureReboots;
+import com.coreweave.nodepool.provisioner.domain.disruption.DisruptionAllowance;
+import com.coreweave.nodepool.provisioner.domain.disruption.NodeRemovals;
+import com.coreweave.nodepool.provisioner.domain.model.Controller;
+import com.coreweave.nodepool.provisioner.domain.model.DisruptionLog;
+import com.coreweave.nodepool.provisioner.domain.model.NodeConfig;
+import com.coreweave.nodepool.provisioner.domain.model.NodeConfigState;
+import com.coreweave.nodepool.provisioner.domain.model.PoolNode;
+import com.coreweave.nodepool.provisioner.domain.model.WorkingPool;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.NodeFact.NodePoolReconciled;
 import com.coreweave.nodepool.schema.events.PoolDemand;
@@ -18,9 +27,17 @@ import java.util.function.Predicate;
  * them, whether a deleting pool has no node left, the fleet failures being retried, and quota's and capacity's
  * verdicts. It is sent only when it differs from the last one sent, and not before capacity decided for the pool.
  */
-final class PoolSummary {
+final class PoolSummary implements Controller {
 
-    private PoolSummary() {}
+    @Override
+    public String name() {
+        return "summary";
+    }
+
+    @Override
+    public void reconcile(WorkingPool pool) {
+        summarize(pool);
+    }
 
     static void summarize(WorkingPool pool) {
         if (awaitsCapacity(pool)) {
@@ -44,7 +61,7 @@ final class PoolSummary {
         NodeConfigState configs = pool.configs();
         NodePoolReconciled next = new NodePoolReconciled(
                 pool.ref(),
-                ScalingController.desired(pool),
+                pool.desired(),
                 current,
                 inProgress,
                 removing,

@@ -2,7 +2,7 @@ package com.coreweave.nodepool.provisioner.streams;
 
 import com.coreweave.nodepool.kit.streams.io.Inputs;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
-import com.coreweave.nodepool.provisioner.domain.DemandPlan;
+import com.coreweave.nodepool.provisioner.domain.planner.DemandPlan;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.FleetAvailability;
 import com.coreweave.nodepool.schema.events.InstanceType;

@@ -1,6 +1,6 @@
 package com.coreweave.nodepool.provisioner.streams;
 
-import com.coreweave.nodepool.provisioner.domain.PoolNode;
+import com.coreweave.nodepool.provisioner.domain.model.PoolNode;
 import com.coreweave.nodepool.schema.events.Grant;
 
 /**

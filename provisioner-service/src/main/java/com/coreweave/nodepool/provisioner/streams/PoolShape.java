@@ -1,8 +1,8 @@
 package com.coreweave.nodepool.provisioner.streams;
 
 import com.coreweave.nodepool.kit.streams.store.SplitValues;
-import com.coreweave.nodepool.provisioner.domain.PoolNode;
-import com.coreweave.nodepool.provisioner.domain.PoolState;
+import com.coreweave.nodepool.provisioner.domain.model.PoolNode;
+import com.coreweave.nodepool.provisioner.domain.model.PoolState;
 import com.coreweave.nodepool.schema.events.Grant;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.provisioner.domain;
 
+import com.coreweave.nodepool.provisioner.domain.fleet.ProvisioningPolicy;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.Grant;
@@ -26,19 +27,19 @@ import java.util.Map;
 import java.util.Set;
 
 /** Pools, grants and reports as the other services would publish them. */
-final class Fixtures {
+public final class Fixtures {
 
-    static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");
-    static final String ORG = "demo";
-    static final String POOL = "train";
-    static final String UID = "uid-1";
-    static final String ZONE = "US-EAST-04A";
-    static final String TYPE = "gd-8xa100-i128";
-    static final String BROKEN_IMAGE = "broken-image";
+    public static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");
+    public static final String ORG = "demo";
+    public static final String POOL = "train";
+    public static final String UID = "uid-1";
+    public static final String ZONE = "US-EAST-04A";
+    public static final String TYPE = "gd-8xa100-i128";
+    public static final String BROKEN_IMAGE = "broken-image";
 
     private Fixtures() {}
 
-    static ProvisioningPolicy policy(Duration bootTime) {
+    public static ProvisioningPolicy policy(Duration bootTime) {
         return new ProvisioningPolicy(
                 bootTime,
                 0.0,
@@ -51,7 +52,7 @@ final class Fixtures {
                 ProvisioningPolicy.SCALE_DOWN_UNNEEDED_TIME);
     }
 
-    static NodePoolSpec spec(int target) {
+    public static NodePoolSpec spec(int target) {
         return new NodePoolSpec(
                 "default",
                 TYPE,
@@ -69,11 +70,11 @@ final class Fixtures {
                 ZONE);
     }
 
-    static NodePoolAccepted accepted(NodePoolSpec spec, long generation) {
+    public static NodePoolAccepted accepted(NodePoolSpec spec, long generation) {
         return accepted(UID, spec, generation, false);
     }
 
-    static NodePoolAccepted accepted(String uid, NodePoolSpec spec, long generation, boolean deleting) {
+    public static NodePoolAccepted accepted(String uid, NodePoolSpec spec, long generation, boolean deleting) {
         ObjectMeta meta =
                 new ObjectMeta(POOL, uid, generation, "rv-" + generation, T0, deleting ? T0 : null, null, null);
         return new NodePoolAccepted(
@@ -83,13 +84,13 @@ final class Fixtures {
                 T0);
     }
 
-    static NodePoolAccepted invalid(NodePoolSpec spec, long generation) {
+    public static NodePoolAccepted invalid(NodePoolSpec spec, long generation) {
         NodePoolAccepted valid = accepted(spec, generation);
         return new NodePoolAccepted(
                 ORG, valid.nodePool(), new Validation(Conditions.Validated.INVALID, "no such type"), T0);
     }
 
-    static NodePoolSpec withStrategy(NodePoolSpec spec, String strategy) {
+    public static NodePoolSpec withStrategy(NodePoolSpec spec, String strategy) {
         return new NodePoolSpec(
                 spec.computeClass(),
                 spec.instanceType(),
@@ -107,7 +108,7 @@ final class Fixtures {
                 spec.region());
     }
 
-    static NodePoolSpec withImage(NodePoolSpec spec, String image) {
+    public static NodePoolSpec withImage(NodePoolSpec spec, String image) {
         return new NodePoolSpec(
                 spec.computeClass(),
                 spec.instanceType(),
@@ -125,7 +126,7 @@ final class Fixtures {
                 spec.region());
     }
 
-    static NodePoolSpec withLabels(NodePoolSpec spec, Map<String, String> labels, List<Taint> taints) {
+    public static NodePoolSpec withLabels(NodePoolSpec spec, Map<String, String> labels, List<Taint> taints) {
         return new NodePoolSpec(
                 spec.computeClass(),
                 spec.instanceType(),
@@ -143,35 +144,35 @@ final class Fixtures {
                 spec.region());
     }
 
-    static Grant grant(int n) {
+    public static Grant grant(int n) {
         return new Grant(machine(n), 100 + n);
     }
 
-    static String machine(int n) {
+    public static String machine(int n) {
         return String.format("us-east-04a-%s-%04d", TYPE, n);
     }
 
-    static PoolRef ref(long generation) {
+    public static PoolRef ref(long generation) {
         return new PoolRef(ORG, POOL, UID, generation, ZONE, TYPE, "default");
     }
 
-    static CapacityChecked capacity(long generation, Grant... grants) {
+    public static CapacityChecked capacity(long generation, Grant... grants) {
         return capacity(ref(generation), grants);
     }
 
-    static CapacityChecked capacity(PoolRef ref, Grant... grants) {
+    public static CapacityChecked capacity(PoolRef ref, Grant... grants) {
         return new CapacityChecked(
                 ref, Conditions.Capacity.SUFFICIENT, grants.length, Arrays.asList(grants), 0, null, null, "", T0);
     }
 
-    static Condition condition(Node node, String type) {
+    public static Condition condition(Node node, String type) {
         return node.status().conditions().stream()
                 .filter(c -> c.type().equals(type))
                 .findFirst()
                 .orElseThrow();
     }
 
-    static CloudEvent<NodeAlert> alert(String type, int machine, String alert, Instant time, int id) {
+    public static CloudEvent<NodeAlert> alert(String type, int machine, String alert, Instant time, int id) {
         return CloudEvent.of(
                 "alert-" + id,
                 "monitoring",
@@ -181,7 +182,7 @@ final class Fixtures {
                 new NodeAlert(machine(machine), alert, "seen on GPU 3"));
     }
 
-    static NodePoolSpec withEvictionDisabled(NodePoolSpec spec) {
+    public static NodePoolSpec withEvictionDisabled(NodePoolSpec spec) {
         return new NodePoolSpec(
                 spec.computeClass(),
                 spec.instanceType(),
@@ -199,7 +200,7 @@ final class Fixtures {
                 spec.region());
     }
 
-    static NodePoolSpec withBudgets(NodePoolSpec spec, Disruption.Budget... budgets) {
+    public static NodePoolSpec withBudgets(NodePoolSpec spec, Disruption.Budget... budgets) {
         return new NodePoolSpec(
                 spec.computeClass(),
                 spec.instanceType(),
@@ -219,7 +220,7 @@ final class Fixtures {
                 null);
     }
 
-    static NodeActivityReported activity(int machine, boolean active, Integer graceSeconds) {
+    public static NodeActivityReported activity(int machine, boolean active, Integer graceSeconds) {
         return new NodeActivityReported(ORG, POOL, machine(machine), active, graceSeconds, T0);
     }
 }

@@ -13,7 +13,7 @@ import java.util.Set;
  * ids, never takes a grant back by itself, and frees a grant when a {@code NodeRemoved} names it (its machine goes to
  * maintenance when the release takes it out of service).
  */
-final class Ledger {
+public final class Ledger {
 
     private final List<String> machines = new ArrayList<>();
     private final Set<Grant> held = new LinkedHashSet<>();
@@ -21,13 +21,13 @@ final class Ledger {
     private long nextId = 1000;
     private int factsSeen;
 
-    Ledger(int fleetSize) {
+    public Ledger(int fleetSize) {
         for (int i = 1; i <= fleetSize; i++) {
             machines.add(Fixtures.machine(i));
         }
     }
 
-    CapacityChecked grant(List<NodeFact> facts, int demand, long generation) {
+    public CapacityChecked grant(List<NodeFact> facts, int demand, long generation) {
         for (NodeFact fact : facts.subList(factsSeen, facts.size())) {
             if (fact instanceof NodeFact.NodeRemoved removed) {
                 held.remove(removed.grant());
@@ -46,11 +46,11 @@ final class Ledger {
         return Fixtures.capacity(generation, held.toArray(Grant[]::new));
     }
 
-    Set<Grant> held() {
+    public Set<Grant> held() {
         return held;
     }
 
-    Set<String> maintenance() {
+    public Set<String> maintenance() {
         return maintenance;
     }
 }

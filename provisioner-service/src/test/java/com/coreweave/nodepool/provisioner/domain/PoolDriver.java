@@ -3,6 +3,12 @@ package com.coreweave.nodepool.provisioner.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
+import com.coreweave.nodepool.provisioner.domain.controllers.health.AlertCatalogue;
+import com.coreweave.nodepool.provisioner.domain.fleet.ProvisioningPolicy;
+import com.coreweave.nodepool.provisioner.domain.model.NodeReleases;
+import com.coreweave.nodepool.provisioner.domain.model.Outcome;
+import com.coreweave.nodepool.provisioner.domain.model.PoolNode;
+import com.coreweave.nodepool.provisioner.domain.model.PoolState;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.Grant;
@@ -29,82 +35,82 @@ import java.util.stream.IntStream;
  * and the state goes through its JSON mapping each step as it does through the store. Keeps what each step produced and
  * everything produced so far.
  */
-final class PoolDriver {
+public final class PoolDriver {
 
     private final PoolReconciler reconciler;
     private final Duration bootTime;
     private final JsonSerde<PoolState> serde = JsonSerde.of(PoolState.class);
-    Instant now = Fixtures.T0;
+    public Instant now = Fixtures.T0;
     private int alerts;
-    NodeReleases releases = NodeReleases.INITIAL;
-    PoolState state;
-    Outcome last;
-    final List<NodeFact> facts = new ArrayList<>();
-    final List<RecordedEvent> events = new ArrayList<>();
-    final List<CloudEvent<NodePoolRequested>> requests = new ArrayList<>();
+    public NodeReleases releases = NodeReleases.INITIAL;
+    public PoolState state;
+    public Outcome last;
+    public final List<NodeFact> facts = new ArrayList<>();
+    public final List<RecordedEvent> events = new ArrayList<>();
+    public final List<CloudEvent<NodePoolRequested>> requests = new ArrayList<>();
 
-    PoolDriver(ProvisioningPolicy policy) {
+    public PoolDriver(ProvisioningPolicy policy) {
         this.reconciler = new PoolReconciler(policy, AlertCatalogue.standard());
         this.bootTime = policy.bootTime();
     }
 
-    PoolDriver apply(PoolInput input) {
+    public PoolDriver apply(PoolInput input) {
         return record(reconciler.handle(state, input, now, releases));
     }
 
     /** A pool of {@code target} nodes with that scale-down strategy, all granted, booted and registered. */
-    PoolDriver registered(String strategy, int target) {
+    public PoolDriver registered(String strategy, int target) {
         spec(Fixtures.accepted(Fixtures.withStrategy(Fixtures.spec(target), strategy), 1));
         grants(Fixtures.capacity(
                 1, IntStream.rangeClosed(1, target).mapToObj(Fixtures::grant).toArray(Grant[]::new)));
         return tick(bootTime);
     }
 
-    PoolDriver spec(NodePoolAccepted accepted) {
+    public PoolDriver spec(NodePoolAccepted accepted) {
         return apply(new PoolInput.SpecAccepted(accepted));
     }
 
-    PoolDriver grants(CapacityChecked checked) {
+    public PoolDriver grants(CapacityChecked checked) {
         return apply(new PoolInput.GrantsChecked(checked));
     }
 
-    PoolDriver report(NodeActivityReported report) {
+    public PoolDriver report(NodeActivityReported report) {
         return apply(new PoolInput.ActivityReported(report));
     }
 
     /** An upstream release reaches the pool's task, which reconciles the pool with it. */
-    PoolDriver release(NodeReleasePublished release) {
+    public PoolDriver release(NodeReleasePublished release) {
         releases = releases.with(release);
         return record(reconciler.reconcile(state, now, releases));
     }
 
-    PoolDriver configuration(NodeConfigurationRequested request) {
+    public PoolDriver configuration(NodeConfigurationRequested request) {
         return apply(new PoolInput.ConfigurationRequested(request));
     }
 
     /** Monitoring raises an alert on a node, now. */
-    PoolDriver raise(int machine, String alert) {
+    public PoolDriver raise(int machine, String alert) {
         return apply(new PoolInput.AlertReported(Fixtures.alert(NodeAlert.RAISED, machine, alert, now, ++alerts)));
     }
 
     /** Monitoring says the alert on the node ended, now. */
-    PoolDriver resolve(int machine, String alert) {
+    public PoolDriver resolve(int machine, String alert) {
         return apply(new PoolInput.AlertReported(Fixtures.alert(NodeAlert.RESOLVED, machine, alert, now, ++alerts)));
     }
 
     /** A user deletes one node. */
-    PoolDriver deleteNode(int machine) {
+    public PoolDriver deleteNode(int machine) {
         return apply(new PoolInput.DeletionRequested(new NodeDeletionRequested(
                 "delete-" + (++alerts), Fixtures.ORG, Fixtures.POOL, Fixtures.UID, Fixtures.machine(machine), now)));
     }
 
     /** A user changes one node through the core Node API (kubectl cordon, label, annotate, taint, drain). */
-    PoolDriver change(NodeChangeRequested request) {
+    public PoolDriver change(NodeChangeRequested request) {
         return apply(new PoolInput.ChangeRequested(request));
     }
 
     /** Time passes; the punctuator reconciles the pool. */
-    PoolDriver tick(Duration elapsed) {
+    public PoolDriver tick(Duration elapsed) {
         now = now.plus(elapsed);
         return record(reconciler.reconcile(state, now, releases));
     }
@@ -121,38 +127,38 @@ final class PoolDriver {
         return this;
     }
 
-    List<Node> nodes(Node.Phase phase) {
+    public List<Node> nodes(Node.Phase phase) {
         return state.nodes().values().stream()
                 .map(PoolNode::node)
                 .filter(n -> n.phase() == phase)
                 .toList();
     }
 
-    PoolNode node(int machine) {
+    public PoolNode node(int machine) {
         return state.nodes().get(Fixtures.machine(machine));
     }
 
-    <T extends NodeFact> List<T> lastFacts(Class<T> type) {
+    public <T extends NodeFact> List<T> lastFacts(Class<T> type) {
         return last.facts().stream().filter(type::isInstance).map(type::cast).toList();
     }
 
-    <T extends NodeFact> List<T> allFacts(Class<T> type) {
+    public <T extends NodeFact> List<T> allFacts(Class<T> type) {
         return facts.stream().filter(type::isInstance).map(type::cast).toList();
     }
 
-    List<CloudEvent<NodePoolRequested>> requestsSoFar() {
+    public List<CloudEvent<NodePoolRequested>> requestsSoFar() {
         return requests;
     }
 
-    List<String> lastReasons() {
+    public List<String> lastReasons() {
         return last.events().stream().map(RecordedEvent::reason).toList();
     }
 
-    List<String> allReasons() {
+    public List<String> allReasons() {
         return events.stream().map(RecordedEvent::reason).toList();
     }
 
-    NodePoolReconciled summary() {
+    public NodePoolReconciled summary() {
         return state.lastReconciled();
     }
 }

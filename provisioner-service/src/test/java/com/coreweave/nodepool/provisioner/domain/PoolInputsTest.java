@@ -8,6 +8,12 @@ import static com.coreweave.nodepool.provisioner.domain.Fixtures.policy;
 import static com.coreweave.nodepool.provisioner.domain.Fixtures.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.coreweave.nodepool.provisioner.domain.controllers.health.AlertCatalogue;
+import com.coreweave.nodepool.provisioner.domain.controllers.health.HealthController;
+import com.coreweave.nodepool.provisioner.domain.fleet.RepairPolicy;
+import com.coreweave.nodepool.provisioner.domain.model.NodeReleases;
+import com.coreweave.nodepool.provisioner.domain.model.Outcome;
+import com.coreweave.nodepool.provisioner.domain.model.PoolState;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.NodeAlert;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;

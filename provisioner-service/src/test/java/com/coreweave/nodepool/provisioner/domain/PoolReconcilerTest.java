@@ -7,7 +7,12 @@ import static com.coreweave.nodepool.provisioner.domain.Fixtures.machine;
 import static com.coreweave.nodepool.provisioner.domain.Fixtures.policy;
 import static com.coreweave.nodepool.provisioner.domain.Fixtures.spec;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.coreweave.nodepool.provisioner.domain.controllers.health.AlertCatalogue;
+import com.coreweave.nodepool.provisioner.domain.model.NodeConfigState;
+import com.coreweave.nodepool.provisioner.domain.model.NodeReleases;
+import com.coreweave.nodepool.provisioner.domain.model.PoolState;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.NodeFact.NodeRemoved;
@@ -45,6 +50,43 @@ class PoolReconcilerTest {
         pool.tick(Duration.ZERO);
         assertThat(pool.last.facts()).isEmpty();
         assertThat(pool.state).isEqualTo(before);
+    }
+
+    @Test
+    void aControllerThatFailsIsNamedWithItsPool() {
+        pool.spec(accepted(spec(1), 1)).grants(capacity(1, grant(1)));
+        PoolState stored = pool.state;
+        NodeConfigState configs = stored.configs();
+        // A stored pool without an active configuration: boots cannot say what they boot.
+        PoolState broken = new PoolState(
+                stored.accepted(),
+                stored.capacity(),
+                stored.nodes(),
+                stored.releasedGrants(),
+                stored.bootFailureStreak(),
+                stored.disabledMessage(),
+                stored.scaling(),
+                stored.episode(),
+                stored.lastReconciled(),
+                new NodeConfigState(
+                        null,
+                        configs.pending(),
+                        configs.revisions(),
+                        configs.specSource(),
+                        configs.releaseSeen(),
+                        configs.waiting(),
+                        configs.handled()),
+                stored.autoscaledVersion(),
+                stored.autoscaleAt(),
+                stored.handledRequests(),
+                stored.deliveryError(),
+                stored.disruptions(),
+                stored.demand());
+
+        assertThatThrownBy(() -> new PoolReconciler(policy(BOOT), AlertCatalogue.standard())
+                        .reconcile(broken, pool.now.plus(BOOT), NodeReleases.INITIAL))
+                .hasMessageContaining("controller lifecycle.boots failed on pool " + Fixtures.ORG + "/" + Fixtures.POOL)
+                .hasCauseInstanceOf(NullPointerException.class);
     }
 
     @Test

@@ -3,8 +3,8 @@ package com.coreweave.nodepool.provisioner.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import com.coreweave.nodepool.provisioner.domain.DemandPlan;
-import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
+import com.coreweave.nodepool.provisioner.domain.fleet.ProvisioningPolicy;
+import com.coreweave.nodepool.provisioner.domain.planner.DemandPlan;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.PoolDemand;
 import com.coreweave.nodepool.schema.events.PoolOffer;

@@ -3,7 +3,7 @@ package com.coreweave.nodepool.provisioner.streams;
 import static com.coreweave.nodepool.provisioner.streams.ProvisionerTopologyTest.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
+import com.coreweave.nodepool.provisioner.domain.fleet.ProvisioningPolicy;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.Limits;
 import com.coreweave.nodepool.schema.events.CapacityChecked;

@@ -7,12 +7,12 @@ import static com.coreweave.nodepool.provisioner.streams.ProvisionerTopologyTest
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
-import com.coreweave.nodepool.provisioner.domain.AlertCatalogue;
-import com.coreweave.nodepool.provisioner.domain.NodeReleases;
 import com.coreweave.nodepool.provisioner.domain.PoolInput;
 import com.coreweave.nodepool.provisioner.domain.PoolReconciler;
-import com.coreweave.nodepool.provisioner.domain.PoolState;
-import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
+import com.coreweave.nodepool.provisioner.domain.controllers.health.AlertCatalogue;
+import com.coreweave.nodepool.provisioner.domain.fleet.ProvisioningPolicy;
+import com.coreweave.nodepool.provisioner.domain.model.NodeReleases;
+import com.coreweave.nodepool.provisioner.domain.model.PoolState;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.resource.Node;
 import java.time.Duration;

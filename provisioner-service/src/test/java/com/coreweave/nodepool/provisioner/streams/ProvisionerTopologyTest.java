@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import com.coreweave.nodepool.kit.streams.time.DueIndex;
-import com.coreweave.nodepool.provisioner.domain.PoolState;
-import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
-import com.coreweave.nodepool.provisioner.domain.RepairPolicy;
+import com.coreweave.nodepool.provisioner.domain.fleet.ProvisioningPolicy;
+import com.coreweave.nodepool.provisioner.domain.fleet.RepairPolicy;
+import com.coreweave.nodepool.provisioner.domain.model.PoolState;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.CloudEvent;

@@ -7,7 +7,7 @@ import static com.coreweave.nodepool.provisioner.streams.ProvisionerTopologyTest
 import static com.coreweave.nodepool.provisioner.streams.ProvisionerTopologyTest.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.coreweave.nodepool.provisioner.domain.ProvisioningPolicy;
+import com.coreweave.nodepool.provisioner.domain.fleet.ProvisioningPolicy;
 import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodeFact;
