@@ -5,27 +5,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Writes records to a topic and reads a topic from the beginning, the way a platform team or a dashboard would use the
@@ -35,10 +22,11 @@ import org.apache.kafka.common.serialization.StringSerializer;
 public final class TopicProbe implements AutoCloseable {
 
     private final String bootstrapServers;
-    private KafkaProducer<String, byte[]> producer;
+    private final ProbeWriter writer;
 
     public TopicProbe(String bootstrapServers) {
         this.bootstrapServers = bootstrapServers;
+        this.writer = new ProbeWriter(bootstrapServers);
     }
 
     /** A record as read: where from, key, value as text (null for a tombstone), headers as text. */
@@ -99,36 +87,12 @@ public final class TopicProbe implements AutoCloseable {
     }
 
     private RecordMetadata send(ProducerRecord<String, byte[]> record) {
-        String topic = record.topic();
-        try {
-            return producer().send(record).get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(
-                    "cannot write to " + topic + ": " + e.getCause().getMessage(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while writing to " + topic, e);
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("cannot write to " + topic + " within 30 s", e);
-        }
+        return writer.send(record);
     }
 
     /** Every committed record of {@code topic} up to its end at the time of the call; waits for the topic to exist. */
     public List<Read> readAll(String topic) {
-        List<Read> read = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> consumer = consumer(bootstrapServers)) {
-            List<TopicPartition> partitions = List.of();
-            while (partitions.isEmpty()) {
-                partitions = partitions(consumer, topic, Duration.ofSeconds(2));
-            }
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
-                poll(consumer).forEach(read::add);
-            }
-        }
-        return read;
+        return CommittedRecords.readAll(bootstrapServers, topic);
     }
 
     /**
@@ -136,25 +100,7 @@ public final class TopicProbe implements AutoCloseable {
      * topic that does not exist yet is waited for. Fails after {@code timeout} showing what was read.
      */
     public List<Read> readUntil(String topic, Predicate<List<Read>> done, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        List<Read> read = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> consumer = consumer(bootstrapServers)) {
-            List<TopicPartition> partitions = List.of();
-            while (!done.test(read)) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("after " + timeout + ", " + topic + " still lacks what was expected; read "
-                            + read.size() + " record(s), the last ones:\n" + describe(read));
-                }
-                if (partitions.isEmpty()) {
-                    partitions = partitions(consumer, topic, Duration.ofSeconds(2));
-                    consumer.assign(partitions);
-                    consumer.seekToBeginning(partitions);
-                } else {
-                    poll(consumer).forEach(read::add);
-                }
-            }
-        }
-        return read;
+        return CommittedRecords.readUntil(bootstrapServers, topic, done, timeout);
     }
 
     /** The first committed record of {@code topic} that matches; fails with what was read if none does in time. */
@@ -213,7 +159,7 @@ public final class TopicProbe implements AutoCloseable {
         private Tail(String bootstrapServers, String topic, Function<Read, Kept<T>> reader) {
             this.topic = topic;
             this.reader = reader;
-            this.consumer = consumer(bootstrapServers);
+            this.consumer = CommittedRecords.consumer(bootstrapServers);
         }
 
         /** Follows {@code topic}, keeping only the records whose key matches, values read as JSON. */
@@ -235,7 +181,7 @@ public final class TopicProbe implements AutoCloseable {
         public synchronized Tail<T> catchUp(Duration timeout) {
             long deadline = System.nanoTime() + timeout.toNanos();
             if (assigned.isEmpty()) {
-                assigned = TopicProbe.partitions(consumer, topic, timeout);
+                assigned = CommittedRecords.partitions(consumer, topic, timeout);
                 if (assigned.isEmpty()) {
                     throw new AssertionError("topic " + topic + " does not exist");
                 }
@@ -248,7 +194,7 @@ public final class TopicProbe implements AutoCloseable {
                 if (System.nanoTime() > deadline) {
                     throw new AssertionError("could not read " + topic + " up to " + ends + " within " + timeout);
                 }
-                for (Read r : poll(consumer)) {
+                for (Read r : CommittedRecords.poll(consumer)) {
                     Kept<T> kept = reader.apply(r);
                     if (kept != null) {
                         partitions.get(r.partition()).add(kept);
@@ -302,107 +248,12 @@ public final class TopicProbe implements AutoCloseable {
         }
     }
 
-    /** The topic's partitions in order; none (after a short pause) while it does not exist or the broker is away. */
-    private static List<TopicPartition> partitions(
-            KafkaConsumer<String, byte[]> consumer, String topic, Duration timeout) {
-        try {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
-            if (infos != null && !infos.isEmpty()) {
-                return infos.stream()
-                        .map(info -> new TopicPartition(topic, info.partition()))
-                        .sorted((a, b) -> Integer.compare(a.partition(), b.partition()))
-                        .toList();
-            }
-        } catch (org.apache.kafka.common.errors.TimeoutException e) {
-            // The broker is restarting; the caller asks again until its deadline.
-        }
-        try {
-            Thread.sleep(200);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for topic " + topic, e);
-        }
-        return List.of();
-    }
-
-    private static List<Read> poll(KafkaConsumer<String, byte[]> consumer) {
-        List<Read> read = new ArrayList<>();
-        for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-            read.add(new Read(
-                    r.topic(),
-                    r.key(),
-                    r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8),
-                    headers(r),
-                    r.partition(),
-                    r.offset(),
-                    r.timestamp()));
-        }
-        return read;
-    }
-
-    private static KafkaConsumer<String, byte[]> consumer(String bootstrapServers) {
-        return new KafkaConsumer<>(
-                ClientSecurity.client(
-                        bootstrapServers,
-                        Map.of(
-                                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                                "read_committed",
-                                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                                false,
-                                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                                "earliest",
-                                ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
-                                2000)),
-                new org.apache.kafka.common.serialization.StringDeserializer(),
-                new ByteArrayDeserializer());
-    }
-
-    private synchronized KafkaProducer<String, byte[]> producer() {
-        if (producer == null) {
-            producer = new KafkaProducer<>(
-                    ClientSecurity.client(
-                            bootstrapServers,
-                            Map.of(
-                                    ProducerConfig.ACKS_CONFIG, "all",
-                                    ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000,
-                                    ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000,
-                                    ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000)),
-                    new StringSerializer(),
-                    new ByteArraySerializer());
-        }
-        return producer;
-    }
-
     private static byte[] text(String value) {
         return value == null ? null : value.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static Map<String, String> headers(ConsumerRecord<String, byte[]> record) {
-        Map<String, String> headers = new LinkedHashMap<>();
-        for (Header h : record.headers()) {
-            headers.put(h.key(), h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8));
-        }
-        return headers;
-    }
-
-    private static String describe(List<Read> records) {
-        StringBuilder text = new StringBuilder();
-        records.stream()
-                .skip(Math.max(0, records.size() - 20))
-                .forEach(r -> text.append("  ")
-                        .append(r.where())
-                        .append(' ')
-                        .append(r.key())
-                        .append(" = ")
-                        .append(r.value())
-                        .append('\n'));
-        return text.toString();
-    }
-
     @Override
-    public synchronized void close() {
-        if (producer != null) {
-            producer.close();
-        }
+    public void close() {
+        writer.close();
     }
 }

@@ -23,4 +23,9 @@ public record CloudEvent<T>(
     public static <T> CloudEvent<T> of(String id, String source, String type, String subject, Instant time, T data) {
         return new CloudEvent<>(SPEC_VERSION, id, source, type, subject, time, JSON, data);
     }
+
+    /** The same envelope around {@code data}: an inbound event's data once it is read as its type. */
+    public <U> CloudEvent<U> withData(U data) {
+        return new CloudEvent<>(specversion, id, source, type, subject, time, datacontenttype, data);
+    }
 }

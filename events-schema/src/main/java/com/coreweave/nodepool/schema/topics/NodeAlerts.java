@@ -47,14 +47,7 @@ final class NodeAlerts {
                 && (!details.isTextual() || details.textValue().length() > MAX_DETAILS)) {
             throw invalid("data.details must be a string of at most " + MAX_DETAILS + " characters");
         }
-        return new CloudEvent<>(
-                event.specversion(),
-                event.id(),
-                event.source(),
-                event.type(),
-                event.subject(),
-                event.time(),
-                event.datacontenttype(),
+        return event.withData(
                 new NodeAlert(node, alert, details == null || details.isNull() ? null : details.textValue()));
     }
 

@@ -57,15 +57,7 @@ final class Workloads {
             throw invalid("data is not a Workload: " + ValueFormat.firstLine(e.getMessage()));
         }
         check(workload, event.type());
-        return new CloudEvent<>(
-                event.specversion(),
-                event.id(),
-                event.source(),
-                event.type(),
-                event.subject(),
-                event.time(),
-                event.datacontenttype(),
-                workload);
+        return event.withData(workload);
     }
 
     /** Every bound of a workload; a {@code WorkloadGone} needs only its org and name. */

@@ -3,12 +3,9 @@ package com.coreweave.nodepool.api.kube;
 import com.coreweave.nodepool.schema.resource.ManagedFieldsEntry;
 import com.coreweave.nodepool.schema.resource.NodePool;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -74,16 +71,16 @@ public final class FieldOwnership {
             String manager,
             boolean force,
             Instant now) {
-        Map<List<String>, JsonNode> wanted = leaves(config);
-        Map<List<String>, JsonNode> live = current == null ? Map.of() : leaves(current);
+        Map<List<String>, JsonNode> wanted = ManagedFieldSets.leaves(config);
+        Map<List<String>, JsonNode> live = current == null ? Map.of() : ManagedFieldSets.leaves(current);
         List<ManagedFieldsEntry> entries = new ArrayList<>(managed == null ? List.of() : managed);
-        ManagedFieldsEntry own = find(entries, manager, ManagedFieldsEntry.APPLY);
+        ManagedFieldsEntry own = ManagedFieldSets.find(entries, manager, ManagedFieldsEntry.APPLY);
         entries.remove(own);
         List<Conflict> conflicts = new ArrayList<>();
         for (ManagedFieldsEntry other : entries) {
-            for (List<String> field : fields(other)) {
+            for (List<String> field : ManagedFieldSets.fields(other)) {
                 if (wanted.containsKey(field) && !wanted.get(field).equals(live.get(field))) {
-                    conflicts.add(new Conflict(other.manager(), dotted(field)));
+                    conflicts.add(new Conflict(other.manager(), ManagedFieldSets.dotted(field)));
                 }
             }
         }
@@ -92,32 +89,32 @@ public final class FieldOwnership {
         }
         ObjectNode object = current == null ? config.deepCopy() : current.deepCopy();
         Set<List<String>> ownedByOthers = new LinkedHashSet<>();
-        entries.forEach(e -> ownedByOthers.addAll(fields(e)));
-        for (List<String> field : own == null ? Set.<List<String>>of() : fields(own)) {
+        entries.forEach(e -> ownedByOthers.addAll(ManagedFieldSets.fields(e)));
+        for (List<String> field : own == null ? Set.<List<String>>of() : ManagedFieldSets.fields(own)) {
             if (!wanted.containsKey(field) && !ownedByOthers.contains(field)) {
-                remove(object, field);
+                ManagedFieldSets.remove(object, field);
             }
         }
-        wanted.forEach((field, value) -> set(object, field, value));
+        wanted.forEach((field, value) -> ManagedFieldSets.set(object, field, value));
         List<ManagedFieldsEntry> next = new ArrayList<>();
         for (ManagedFieldsEntry other : entries) {
-            Set<List<String>> kept = new LinkedHashSet<>(fields(other));
+            Set<List<String>> kept = new LinkedHashSet<>(ManagedFieldSets.fields(other));
             conflicts.stream()
                     .filter(c -> c.manager().equals(other.manager()))
-                    .forEach(c -> kept.removeIf(f -> dotted(f).equals(c.field())));
-            add(next, other, kept);
+                    .forEach(c -> kept.removeIf(f -> ManagedFieldSets.dotted(f).equals(c.field())));
+            ManagedFieldSets.add(next, other, kept);
         }
         Set<List<String>> applied = wanted.keySet();
-        boolean same = own != null && fields(own).equals(applied);
-        next.add(entry(manager, ManagedFieldsEntry.APPLY, same ? own.time() : now, applied));
+        boolean same = own != null && ManagedFieldSets.fields(own).equals(applied);
+        next.add(ManagedFieldSets.entry(manager, ManagedFieldsEntry.APPLY, same ? own.time() : now, applied));
         return new Applied(object, next);
     }
 
     /** The managed fields after {@code manager} wrote {@code next} over {@code current} by any other operation. */
     public static List<ManagedFieldsEntry> update(
             JsonNode current, List<ManagedFieldsEntry> managed, JsonNode next, String manager, Instant now) {
-        Map<List<String>, JsonNode> before = current == null ? Map.of() : leaves(current);
-        Map<List<String>, JsonNode> after = leaves(next);
+        Map<List<String>, JsonNode> before = current == null ? Map.of() : ManagedFieldSets.leaves(current);
+        Map<List<String>, JsonNode> after = ManagedFieldSets.leaves(next);
         Set<List<String>> changed = new LinkedHashSet<>();
         after.forEach((field, value) -> {
             if (!value.equals(before.get(field))) {
@@ -127,21 +124,21 @@ public final class FieldOwnership {
         Set<List<String>> removed = new LinkedHashSet<>(before.keySet());
         removed.removeAll(after.keySet());
         List<ManagedFieldsEntry> entries = new ArrayList<>(managed == null ? List.of() : managed);
-        ManagedFieldsEntry own = find(entries, manager, ManagedFieldsEntry.UPDATE);
+        ManagedFieldsEntry own = ManagedFieldSets.find(entries, manager, ManagedFieldsEntry.UPDATE);
         entries.remove(own);
         List<ManagedFieldsEntry> result = new ArrayList<>();
         for (ManagedFieldsEntry other : entries) {
-            Set<List<String>> kept = new LinkedHashSet<>(fields(other));
+            Set<List<String>> kept = new LinkedHashSet<>(ManagedFieldSets.fields(other));
             kept.removeAll(changed);
             kept.removeAll(removed);
-            add(result, other, kept);
+            ManagedFieldSets.add(result, other, kept);
         }
-        Set<List<String>> mine = new LinkedHashSet<>(own == null ? Set.of() : fields(own));
+        Set<List<String>> mine = new LinkedHashSet<>(own == null ? Set.of() : ManagedFieldSets.fields(own));
         mine.removeAll(removed);
         mine.addAll(changed);
         if (!mine.isEmpty()) {
-            boolean same = own != null && fields(own).equals(mine);
-            result.add(entry(manager, ManagedFieldsEntry.UPDATE, same ? own.time() : now, mine));
+            boolean same = own != null && ManagedFieldSets.fields(own).equals(mine);
+            result.add(ManagedFieldSets.entry(manager, ManagedFieldsEntry.UPDATE, same ? own.time() : now, mine));
         }
         return result;
     }
@@ -203,111 +200,5 @@ public final class FieldOwnership {
         }
         String apiVersion = entry.path("apiVersion").asText(API_VERSION);
         return new ManagedFieldsEntry(manager, operation, apiVersion, time, ManagedFieldsEntry.FIELDS_V1, fields);
-    }
-
-    /** Every managed field of a manifest tree with its value: the leaves under spec, labels and annotations. */
-    static Map<List<String>, JsonNode> leaves(JsonNode manifest) {
-        Map<List<String>, JsonNode> leaves = new LinkedHashMap<>();
-        collect(manifest.path("spec"), List.of("spec"), leaves);
-        collect(manifest.path("metadata").path("labels"), List.of("metadata", "labels"), leaves);
-        collect(manifest.path("metadata").path("annotations"), List.of("metadata", "annotations"), leaves);
-        return leaves;
-    }
-
-    private static void collect(JsonNode node, List<String> path, Map<List<String>, JsonNode> leaves) {
-        if (node.isMissingNode() || node.isNull()) {
-            return;
-        }
-        if (!node.isObject()) {
-            leaves.put(path, node);
-            return;
-        }
-        node.fields().forEachRemaining(e -> {
-            List<String> child = new ArrayList<>(path);
-            child.add(e.getKey());
-            collect(e.getValue(), child, leaves);
-        });
-    }
-
-    private static void set(ObjectNode root, List<String> field, JsonNode value) {
-        ObjectNode parent = root;
-        for (String part : field.subList(0, field.size() - 1)) {
-            parent = parent.get(part) instanceof ObjectNode o ? o : parent.putObject(part);
-        }
-        parent.set(field.get(field.size() - 1), value.deepCopy());
-    }
-
-    private static void remove(ObjectNode root, List<String> field) {
-        JsonNode parent = root;
-        for (String part : field.subList(0, field.size() - 1)) {
-            parent = parent.path(part);
-        }
-        if (parent instanceof ObjectNode o) {
-            o.remove(field.get(field.size() - 1));
-        }
-    }
-
-    private static ManagedFieldsEntry find(List<ManagedFieldsEntry> entries, String manager, String operation) {
-        return entries.stream()
-                .filter(e -> e.manager().equals(manager) && e.operation().equals(operation))
-                .findFirst()
-                .orElse(null);
-    }
-
-    private static void add(List<ManagedFieldsEntry> into, ManagedFieldsEntry entry, Set<List<String>> fields) {
-        if (!fields.isEmpty()) {
-            into.add(
-                    fields.equals(fields(entry))
-                            ? entry
-                            : entry(entry.manager(), entry.operation(), entry.time(), fields));
-        }
-    }
-
-    private static ManagedFieldsEntry entry(String manager, String operation, Instant time, Set<List<String>> fields) {
-        return new ManagedFieldsEntry(
-                manager, operation, API_VERSION, time, ManagedFieldsEntry.FIELDS_V1, fieldsV1(fields));
-    }
-
-    /** A set of fields in Kubernetes' FieldsV1 form: nested {@code "f:<name>"} keys, leaves as {@code {}}. */
-    static ObjectNode fieldsV1(Set<List<String>> fields) {
-        ObjectNode root = JsonNodeFactory.instance.objectNode();
-        for (List<String> field : fields) {
-            ObjectNode node = root;
-            for (String part : field) {
-                node = node.get("f:" + part) instanceof ObjectNode o ? o : node.putObject("f:" + part);
-            }
-        }
-        return root;
-    }
-
-    static Set<List<String>> fields(ManagedFieldsEntry entry) {
-        Set<List<String>> fields = new LinkedHashSet<>();
-        if (entry.fieldsV1() != null) {
-            walk(entry.fieldsV1(), new ArrayList<>(), fields);
-        }
-        return fields;
-    }
-
-    private static void walk(JsonNode node, List<String> path, Set<List<String>> fields) {
-        if (node.isEmpty() && !path.isEmpty()) {
-            fields.add(List.copyOf(path));
-            return;
-        }
-        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-            String key = it.next();
-            if (key.startsWith("f:")) {
-                path.add(key.substring(2));
-                walk(node.get(key), path, fields);
-                path.remove(path.size() - 1);
-            }
-        }
-    }
-
-    private static String dotted(List<String> field) {
-        StringBuilder out = new StringBuilder();
-        for (String part : field) {
-            out.append(part.matches("[A-Za-z0-9_]+") ? "." + part : "[" + part + "]");
-        }
-        return out.toString();
     }
 }

@@ -4,7 +4,6 @@ import com.coreweave.nodepool.api.kube.ListVersion;
 import com.coreweave.nodepool.kit.kafka.KafkaSecurity;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.kafka.TopicFollower;
-import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.NodeFact;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.resource.NodePool;
@@ -15,7 +14,6 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -89,60 +87,6 @@ public class LiveFeed {
         }
     }
 
-    /**
-     * A change as read: its bytes are parsed only when a watcher is to see it, and once, since most changes are never
-     * watched (parsing each one cost the api-service ~5 % of its CPU under load). Only used under the feed's lock.
-     */
-    private static final class Seen {
-        final long offset;
-        final PoolKey key;
-        /** What the change weighs in the history: its record's size, parsed or not. */
-        final int bytes;
-
-        private final Stream stream;
-        private byte[] value;
-        private boolean parsed;
-        private Object change;
-
-        Seen(long offset, PoolKey key, Stream stream, byte[] value) {
-            this.offset = offset;
-            this.key = key;
-            this.stream = stream;
-            this.value = value;
-            this.bytes = 64 + (value == null ? 0 : value.length);
-        }
-
-        /** The change, or null if its record cannot be read (said once in the log). */
-        Object change() {
-            if (!parsed) {
-                parsed = true;
-                try {
-                    change = switch (stream) {
-                        case POOLS -> new PoolChange(key, value == null ? null : Json.read(value, NodePool.class));
-                        case EVENTS -> new EventChange(key, Json.read(value, Event.class));
-                        // A pool's summary changes no node.
-                        case NODES ->
-                            Json.read(value, NodeFact.class) instanceof NodeFact.AboutNode about
-                                    ? new NodeChange(key, about)
-                                    : null;
-                    };
-                } catch (RuntimeException e) {
-                    LOG.warnf("unreadable record on %s at offset %d: %s", stream.topic, offset, e.getMessage());
-                }
-                value = null;
-            }
-            return change;
-        }
-    }
-
-    /** What one partition's history holds: its changes from {@code coveredFrom} up to {@code position}. */
-    private static final class Partition {
-        final ArrayDeque<Seen> history = new ArrayDeque<>();
-        long bytes;
-        long coveredFrom;
-        long position;
-    }
-
     @Inject
     KafkaSettings settings;
 
@@ -151,7 +95,7 @@ public class LiveFeed {
 
     private final Object lock = new Object();
     private final List<Watcher> watchers = new ArrayList<>();
-    private final Map<Stream, Map<Integer, Partition>> partitions = new HashMap<>();
+    private final Map<Stream, Map<Integer, PartitionHistory>> partitions = new HashMap<>();
     private TopicFollower follower;
 
     void start(@Observes StartupEvent event) {
@@ -167,7 +111,7 @@ public class LiveFeed {
     /** How far the feed has read the stream's partitions: the resourceVersion of a list read now. */
     public ListVersion version(Stream stream) {
         synchronized (lock) {
-            Map<Integer, Partition> read = partitions.getOrDefault(stream, Map.of());
+            Map<Integer, PartitionHistory> read = partitions.getOrDefault(stream, Map.of());
             List<Long> offsets = new ArrayList<>();
             for (int p = 0; p < read.size(); p++) {
                 offsets.add(read.get(p).position);
@@ -184,7 +128,7 @@ public class LiveFeed {
             if (from == null) {
                 return false;
             }
-            Map<Integer, Partition> read = partitions.get(stream);
+            Map<Integer, PartitionHistory> read = partitions.get(stream);
             for (int p = 0; p < from.offsets().size(); p++) {
                 long wanted = from.offsets().get(p);
                 if (wanted < read.get(p).coveredFrom && wanted < read.get(p).position) {
@@ -213,12 +157,12 @@ public class LiveFeed {
                 if (!resumable(stream, from.toString())) {
                     return null;
                 }
-                Map<Integer, Partition> read = partitions.get(stream);
+                Map<Integer, PartitionHistory> read = partitions.get(stream);
                 for (int p = 0; p < from.offsets().size(); p++) {
                     long wanted = from.offsets().get(p);
                     read.get(p).history.stream()
                             .filter(s -> s.offset >= wanted && watcher.sees(s.key))
-                            .map(Seen::change)
+                            .map(SeenChange::change)
                             .filter(Objects::nonNull)
                             .forEach(sink);
                 }
@@ -254,7 +198,7 @@ public class LiveFeed {
             ends.forEach((tp, end) -> {
                 long from = Math.max(begins.get(tp), end - HISTORY);
                 offsets.put(tp, from);
-                Partition partition = partition(tp);
+                PartitionHistory partition = partition(tp);
                 partition.coveredFrom = from;
                 partition.position = from;
             });
@@ -262,11 +206,11 @@ public class LiveFeed {
         return offsets;
     }
 
-    private Partition partition(TopicPartition tp) {
+    private PartitionHistory partition(TopicPartition tp) {
         Stream stream = Stream.of(tp.topic());
         return partitions
                 .computeIfAbsent(stream, s -> new HashMap<>())
-                .computeIfAbsent(tp.partition(), p -> new Partition());
+                .computeIfAbsent(tp.partition(), p -> new PartitionHistory());
     }
 
     private void dispatch(ConsumerRecord<String, byte[]> record) {
@@ -283,15 +227,8 @@ public class LiveFeed {
         if (stream != Stream.POOLS && record.value() == null) {
             return;
         }
-        Seen seen = new Seen(record.offset(), key, stream, record.value());
-        Partition partition = partition(new TopicPartition(record.topic(), record.partition()));
-        partition.history.addLast(seen);
-        partition.bytes += seen.bytes;
-        while (partition.history.size() > HISTORY || partition.bytes > HISTORY_BYTES) {
-            Seen oldest = partition.history.removeFirst();
-            partition.bytes -= oldest.bytes;
-            partition.coveredFrom = oldest.offset + 1;
-        }
+        SeenChange seen = new SeenChange(record.offset(), key, stream, record.value());
+        partition(new TopicPartition(record.topic(), record.partition())).keep(seen, HISTORY, HISTORY_BYTES);
         watchers.stream().filter(w -> w.stream() == stream && w.sees(key)).forEach(w -> {
             Object change = seen.change();
             if (change != null) {

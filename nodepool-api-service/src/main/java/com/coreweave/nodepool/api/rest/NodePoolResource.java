@@ -4,23 +4,17 @@ import com.coreweave.nodepool.api.domain.ManifestValidator;
 import com.coreweave.nodepool.api.domain.OrgLabel;
 import com.coreweave.nodepool.api.kube.JsonPatch;
 import com.coreweave.nodepool.api.kube.MergePatch;
-import com.coreweave.nodepool.api.kube.NodePoolTable;
-import com.coreweave.nodepool.api.kube.TableConvertor;
 import com.coreweave.nodepool.api.messaging.LiveFeed;
 import com.coreweave.nodepool.kit.rest.ApiException;
 import com.coreweave.nodepool.kit.rest.FieldErrors;
 import com.coreweave.nodepool.kit.rest.RequestBody;
-import com.coreweave.nodepool.schema.Json;
 import com.coreweave.nodepool.schema.events.NodePoolRequested.Operation;
 import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.events.RequestDecided;
 import com.coreweave.nodepool.schema.resource.NodePool;
-import com.coreweave.nodepool.schema.resource.NodePoolList;
 import com.coreweave.nodepool.schema.resource.ObjectMeta;
 import com.coreweave.nodepool.schema.resource.Statuses;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.StatusCause;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.BeanParam;
@@ -37,31 +31,25 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.BinaryOperator;
-import java.util.function.Predicate;
 
 /**
  * The NodePool resource of {@code compute.coreweave.com/v1alpha1}, as the Kubernetes API server serves a custom
  * resource: get and list (JSON or Table, label and field selectors), create, replace, patch (merge, JSON and
  * server-side apply), delete. Writes go through {@code nodepool-requested} and the pool processor ({@link PoolWrites});
- * reads come from the status aggregator's store ({@link PoolReads}). Every call is scoped to the caller's org; another
+ * reads come from the status aggregator's store ({@link PoolLister}). Every call is scoped to the caller's org; another
  * org's pool is a 404.
  */
 @Path("/apis/compute.coreweave.com/v1alpha1/nodepools")
 @Produces(MediaType.APPLICATION_JSON)
-public class NodePoolResource implements Lister<NodePool> {
+public class NodePoolResource {
 
     static final String YAML = "application/yaml";
     static final String MERGE_PATCH = "application/merge-patch+json";
     static final String JSON_PATCH = "application/json-patch+json";
     static final String APPLY_PATCH = "application/apply-patch+yaml";
     static final String STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json";
-    private static final TableConvertor<NodePool> TABLE = new NodePoolTable();
 
     @Inject
     Tenancy tenancy;
@@ -70,7 +58,7 @@ public class NodePoolResource implements Lister<NodePool> {
     PoolWrites writes;
 
     @Inject
-    PoolReads reads;
+    PoolLister lister;
 
     @Inject
     Listings listings;
@@ -83,13 +71,14 @@ public class NodePoolResource implements Lister<NodePool> {
 
     @GET
     public Object list(@BeanParam ListOptions options) {
-        return listings.list(this, options, feed.version(LiveFeed.Stream.POOLS).toString());
+        return listings.list(
+                lister, options, feed.version(LiveFeed.Stream.POOLS).toString());
     }
 
     @GET
     @Path("/{name}")
     public Object get(@PathParam("name") String name, @BeanParam ListOptions options) {
-        return listings.one(this, shown(name), options);
+        return listings.one(lister, lister.shown(name), options);
     }
 
     @POST
@@ -213,99 +202,5 @@ public class NodePoolResource implements Lister<NodePool> {
         }
         RequestDecided decided = apply.write(new PoolKey(tenancy.writer(), name), config.manifest(), options);
         return options.respond(decided.code(), decided.nodePool(), config.warnings());
-    }
-
-    /**
-     * A pool the caller may read, as shown to them (an operator reads every org; the first org that has it wins, its
-     * org in a label). Only the published resource is read from the pool's view.
-     */
-    NodePool shown(String name) {
-        String scope = tenancy.readScope();
-        if (scope != null) {
-            return reads.published(new PoolKey(scope, name))
-                    .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
-        }
-        return reads.publishedPage(null, null, Integer.MAX_VALUE).entrySet().stream()
-                .filter(e -> PoolKey.parse(e.getKey()).pool().equals(name))
-                .map(e -> OrgLabel.shown(e.getValue(), PoolKey.parse(e.getKey()).org()))
-                .findFirst()
-                .orElseThrow(() -> ApiException.notFound(NodePool.KIND, name));
-    }
-
-    /** A pool as a Kubernetes object of the watch stream. */
-    static KubernetesResource asResource(NodePool pool) {
-        return Json.mapper().convertValue(pool, GenericKubernetesResource.class);
-    }
-
-    @Override
-    public List<NodePool> objects(ListOptions options) {
-        String scope = tenancy.readScope();
-        return reads.publishedPage(scope, null, Integer.MAX_VALUE).entrySet().stream()
-                .map(e -> scope != null
-                        ? e.getValue()
-                        : OrgLabel.shown(e.getValue(), PoolKey.parse(e.getKey()).org()))
-                .sorted(Comparator.comparing(NodePool::name))
-                .toList();
-    }
-
-    @Override
-    public Map<String, String> labels(NodePool pool) {
-        return pool.metadata().labels() == null ? Map.of() : pool.metadata().labels();
-    }
-
-    @Override
-    public Map<String, String> fields(NodePool pool) {
-        return Map.of("metadata.name", pool.name(), "metadata.namespace", "");
-    }
-
-    @Override
-    public Set<String> selectableFields() {
-        return Set.of("metadata.name", "metadata.namespace");
-    }
-
-    @Override
-    public Object metadata(NodePool pool) {
-        return pool.metadata();
-    }
-
-    @Override
-    public Object listOf(List<NodePool> items, String resourceVersion, String continueToken) {
-        Map<String, String> metadata = new TreeMap<>(Map.of("resourceVersion", resourceVersion));
-        if (continueToken != null) {
-            metadata.put("continue", continueToken);
-        }
-        return new NodePoolList(NodePool.API_VERSION, "NodePoolList", metadata, items);
-    }
-
-    /** A pool's key in the store (org/name), which a list is ordered and continued by. */
-    @Override
-    public String key(NodePool pool) {
-        String scope = tenancy.readScope();
-        return scope == null ? OrgLabel.identity(pool) : new PoolKey(scope, pool.name()).toString();
-    }
-
-    /** A page read from the stores with one range scan per partition after the continue key: O(page), not O(pools). */
-    @Override
-    public Page<NodePool> page(ListOptions options, Predicate<NodePool> selected, String after, int limit) {
-        String scope = tenancy.readScope();
-        return reads.poolsPage(
-                scope,
-                pool -> scope != null
-                        ? pool.getValue()
-                        : OrgLabel.shown(
-                                pool.getValue(), PoolKey.parse(pool.getKey()).org()),
-                selected,
-                after,
-                limit);
-    }
-
-    @Override
-    public boolean resumable(String version) {
-        return feed.resumable(LiveFeed.Stream.POOLS, version);
-    }
-
-    @Override
-    public TableConvertor<NodePool> table() {
-        return TABLE;
     }
 }

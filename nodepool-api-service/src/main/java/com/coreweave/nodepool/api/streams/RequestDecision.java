@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.api.streams;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
+import com.coreweave.nodepool.api.domain.DecisionEvents;
 import com.coreweave.nodepool.api.domain.PoolDecider;
 import com.coreweave.nodepool.api.domain.PoolRequest;
 import com.coreweave.nodepool.api.domain.PoolView;
@@ -212,7 +213,7 @@ final class RequestDecision {
                         key, Outbound.to(Topics.NODEPOOL_REQUESTED_DLQ, request.raw()), now.toEpochMilli(), headers));
         if (view != null) {
             // A platform team without access to the DLQ sees on the pool itself why its request changed nothing.
-            status.onEvent(key, PoolDecider.refused(request, view.accepted(), why, now));
+            status.onEvent(key, DecisionEvents.refused(request, view.accepted(), why, now));
         }
     }
 }
