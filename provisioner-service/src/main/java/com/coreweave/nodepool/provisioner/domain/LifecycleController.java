@@ -31,7 +31,7 @@ final class LifecycleController {
             }
             int attempt = node.node().status().bootAttempt();
             String cause = pool.uid() + "/" + node.grant().grantId() + "/" + attempt;
-            String failure = SimulatedFleet.bootFailure(policy, pool.spec(), node.name(), attempt);
+            String failure = FleetFaultPoints.bootFailure(policy, pool, node.name(), attempt);
             if (failure == null) {
                 registered(pool, node, cause);
                 continue;

@@ -124,7 +124,7 @@ final class ScalingController {
     }
 
     private boolean undeliverable(WorkingPool pool, Grant grant) {
-        String failure = SimulatedFleet.deliveryFailure(policy, grant);
+        String failure = FleetFaultPoints.deliveryFailure(policy, pool, grant);
         if (failure == null) {
             return false;
         }
