@@ -165,19 +165,20 @@ class FaultInjectionIT {
 
     @Test
     void aDeliveryFaultSendsTheMachineToMaintenanceAndAnotherBecomesTheNode() {
-        pool = OnePool.in("fault-delivery", ZONE, TYPE, 12);
-        arm(Service.PROVISIONER, "node-delivery", ",\"count\":1");
-        create("fault-delivery", 1);
-        awaitEvent("CWNodeDeliverFail", "injected fault");
-        awaitTargetMet(1);
+        failsOnceThenReachesTarget("fault-delivery", "node-delivery", "CWNodeDeliverFail");
     }
 
     @Test
     void aRegistrationFaultFailsOneBootAndTheNodeIsBootedAgain() {
-        pool = OnePool.in("fault-registration", ZONE, TYPE, 12);
-        arm(Service.PROVISIONER, "node-registration", ",\"count\":1");
-        create("fault-registration", 1);
-        awaitEvent("CWNodeRegistrationFailed", "injected fault");
+        failsOnceThenReachesTarget("fault-registration", "node-registration", "CWNodeRegistrationFailed");
+    }
+
+    /** A provisioner fault armed for one failure before the pool exists: its event, then the pool at target. */
+    void failsOnceThenReachesTarget(String name, String point, String event) {
+        pool = OnePool.in(name, ZONE, TYPE, 12);
+        arm(Service.PROVISIONER, point, ",\"count\":1");
+        create(name, 1);
+        awaitEvent(event, "injected fault");
         awaitTargetMet(1);
     }
 
