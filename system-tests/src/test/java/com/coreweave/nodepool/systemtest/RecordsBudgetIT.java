@@ -17,7 +17,6 @@ import java.util.TreeMap;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,9 +28,6 @@ import org.junit.jupiter.api.Test;
  * on the shared stack, measuring from a still broker to a still broker, so no other class's writes are counted.
  */
 @StackUse.Disrupts
-@Disabled(
-        "on the merged stack the broker is not still for 3 s within 3 min after the scale and delete: something writes"
-                + " on an idle stack; find it, then enable this again")
 class RecordsBudgetIT {
 
     static final String ZONE = "US-WEST-04A";

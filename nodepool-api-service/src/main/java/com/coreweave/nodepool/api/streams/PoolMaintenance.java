@@ -77,18 +77,23 @@ final class PoolMaintenance {
         return stores.anyUnvalidated();
     }
 
-    /** Forgets the Events of pools deleted {@code event-retention} ago (and the longest gone beyond the bound). */
-    void forgetDeletedPoolEvents() {
+    /**
+     * Forgets the Events of pools deleted {@code event-retention} ago (and the longest gone beyond the bound); whether
+     * any are still kept.
+     */
+    boolean forgetDeletedPoolEvents() {
         Map<String, DeletedPoolEvents> kept = new HashMap<>();
         try (KeyValueIterator<String, DeletedPoolEvents> it = stores.deletedEvents.all()) {
             it.forEachRemaining(kv -> kept.put(kv.key, kv.value));
         }
-        DeletedPoolEvents.forgotten(
-                        kept, clock.instant(), settings.eventRetention(), DeletedPoolEvents.MAX_DELETED_POOLS)
-                .forEach(stores.deletedEvents::delete);
+        List<String> forgotten = DeletedPoolEvents.forgotten(
+                kept, clock.instant(), settings.eventRetention(), DeletedPoolEvents.MAX_DELETED_POOLS);
+        forgotten.forEach(stores.deletedEvents::delete);
+        return kept.size() > forgotten.size();
     }
 
-    void forgetOldRequestIds() {
+    /** Forgets the answers to requests older than {@code request-id-retention}; whether any are still kept. */
+    boolean forgetOldRequestIds() {
         Instant cutoff = clock.instant().minus(settings.requestIdRetention());
         List<String> expired = new ArrayList<>();
         try (KeyValueIterator<String, RequestDecided> it = stores.requestIds.all()) {
@@ -100,5 +105,6 @@ final class PoolMaintenance {
             }
         }
         expired.forEach(stores.requestIds::delete);
+        return PoolStores.any(stores.requestIds);
     }
 }

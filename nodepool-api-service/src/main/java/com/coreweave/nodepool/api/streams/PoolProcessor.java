@@ -11,7 +11,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.BiConsumer;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -35,7 +34,6 @@ class PoolProcessor implements Processor<String, PoolInput, String, Outbound> {
     private int partition;
     private RequestDecision requests;
     private StatusAggregation status;
-    private Ticker revalidation;
 
     PoolProcessor(
             ApiSettings settings,
@@ -60,20 +58,22 @@ class PoolProcessor implements Processor<String, PoolInput, String, Outbound> {
         status = new StatusAggregation(stores);
         requests = new RequestDecision(stores, status, settings, clock, answered);
         PoolMaintenance maintenance = new PoolMaintenance(stores, status, settings, clock);
-        revalidation = new Ticker(context, settings.revalidateInterval(), t -> {
-            if (!maintenance.revalidate()) {
-                revalidation.stop();
-            }
-        });
+        Ticker revalidation = Ticker.untilDone(context, settings.revalidateInterval(), maintenance::revalidate);
+        Ticker requestSweep = Ticker.untilDone(context, REQUEST_ID_SWEEP, maintenance::forgetOldRequestIds);
+        Ticker eventSweep =
+                Ticker.untilDone(context, eventSweep(settings.eventRetention()), maintenance::forgetDeletedPoolEvents);
         stores.onUnvalidated(revalidation::start);
+        stores.onRequestRemembered(requestSweep::start);
+        stores.onDeletedPoolEventsKept(eventSweep::start);
         if (stores.anyUnvalidated()) {
             revalidation.start();
         }
-        context.schedule(REQUEST_ID_SWEEP, PunctuationType.WALL_CLOCK_TIME, t -> maintenance.forgetOldRequestIds());
-        context.schedule(
-                eventSweep(settings.eventRetention()),
-                PunctuationType.WALL_CLOCK_TIME,
-                t -> maintenance.forgetDeletedPoolEvents());
+        if (PoolStores.any(stores.requestIds)) {
+            requestSweep.start();
+        }
+        if (PoolStores.any(stores.deletedEvents)) {
+            eventSweep.start();
+        }
     }
 
     /** A deleted pool's Events outlive their retention by at most a quarter of it, or a minute. */

@@ -75,8 +75,11 @@ final class PoolStores {
     private final Clock clock;
     final InjectedFaults faults;
     private boolean catalogueSeen;
-    /** Told whenever a pool is filed as not valid yet: revalidation need tick only while there is one. */
+    /** Told when there is something to sweep or judge again: the sweeps tick only while there is (one commit each). */
     private Runnable onUnvalidated = () -> {};
+
+    private Runnable onRequestRemembered = () -> {};
+    private Runnable onDeletedPoolEventsKept = () -> {};
 
     PoolStores(
             ProcessorContext<String, Outbound> context,
@@ -193,10 +196,34 @@ final class PoolStores {
         onUnvalidated = listener;
     }
 
-    boolean anyUnvalidated() {
-        try (KeyValueIterator<String, String> it = unvalidated.all()) {
+    void onRequestRemembered(Runnable listener) {
+        onRequestRemembered = listener;
+    }
+
+    void onDeletedPoolEventsKept(Runnable listener) {
+        onDeletedPoolEventsKept = listener;
+    }
+
+    /** Remembers a request's answer, so that the same request id sent again gets it again. */
+    void rememberRequest(String requestKey, RequestDecided answer) {
+        requestIds.put(requestKey, answer);
+        onRequestRemembered.run();
+    }
+
+    /** Keeps a deleted pool's Events, as Kubernetes keeps an object's Events after it is deleted. */
+    void keepDeletedPoolEvents(String key, DeletedPoolEvents events) {
+        deletedEvents.put(key, events);
+        onDeletedPoolEventsKept.run();
+    }
+
+    static boolean any(KeyValueStore<String, ?> store) {
+        try (KeyValueIterator<String, ?> it = store.all()) {
             return it.hasNext();
         }
+    }
+
+    boolean anyUnvalidated() {
+        return any(unvalidated);
     }
 
     void forgetUnvalidated(String key) {

@@ -108,7 +108,7 @@ final class RequestDecision {
             Status refusal = settings.poolStorageQuota().refusal(pool.org(), pool.pool(), usage.bytes(), before, after);
             decision = refusal == null ? decision : PoolDecider.Decision.refused(request, refusal, now);
         }
-        stores.requestIds.put(requestKey, decision.answer());
+        stores.rememberRequest(requestKey, decision.answer());
         answer(key, request, decision.answer(), now, appended);
         if (decision.isRefusal() && !request.fromRest()) {
             deadLetter(key, request, view, decision.answer(), now);

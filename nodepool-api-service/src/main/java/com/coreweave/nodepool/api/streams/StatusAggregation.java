@@ -120,9 +120,8 @@ final class StatusAggregation {
                         ref.uid(),
                         ApiTopology.SERVICE,
                         now));
-        // Kept after the pool, as Kubernetes keeps an object's Events after it is deleted.
         PoolView last = stores.views.get(key);
-        stores.deletedEvents.put(DeletedPoolEvents.key(key, ref.uid()), DeletedPoolEvents.of(last.events(), now));
+        stores.keepDeletedPoolEvents(DeletedPoolEvents.key(key, ref.uid()), DeletedPoolEvents.of(last.events(), now));
         stores.emit(key, Outbound.tombstone(Topics.NODEPOOL_STATUS));
         stores.publishGone(key, view.accepted());
         stores.views.delete(key);

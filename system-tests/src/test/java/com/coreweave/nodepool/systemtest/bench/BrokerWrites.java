@@ -149,11 +149,13 @@ public final class BrokerWrites {
      */
     public Snapshot afterStill(Duration still, Duration max) throws InterruptedException {
         long deadline = System.nanoTime() + max.toNanos();
-        Snapshot last = snapshot();
+        Snapshot first = snapshot();
+        Snapshot last = first;
         long stillSince = System.nanoTime();
         while (System.nanoTime() - stillSince < still.toNanos()) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the broker was not still for " + still + " within " + max);
+                throw new IllegalStateException("the broker was not still for " + still + " within " + max
+                        + "; what moved meanwhile: " + between(first, last).topics());
             }
             Thread.sleep(250);
             Snapshot now = snapshot();

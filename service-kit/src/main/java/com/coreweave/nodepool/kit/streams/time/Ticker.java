@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.kit.streams.time;
 
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.Punctuator;
@@ -22,6 +23,17 @@ public final class Ticker {
         this.context = context;
         this.interval = interval;
         this.tick = tick;
+    }
+
+    /** A ticker whose tick does {@code work} and stops ticking once the work says nothing is left for it. */
+    public static Ticker untilDone(ProcessorContext<?, ?> context, Duration interval, BooleanSupplier work) {
+        Ticker[] self = new Ticker[1];
+        self[0] = new Ticker(context, interval, t -> {
+            if (!work.getAsBoolean()) {
+                self[0].stop();
+            }
+        });
+        return self[0];
     }
 
     /** Ticks every interval from now on; does nothing while it already ticks. */

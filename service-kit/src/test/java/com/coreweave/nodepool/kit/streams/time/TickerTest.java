@@ -35,4 +35,17 @@ class TickerTest {
         assertThat(context.scheduledPunctuators()).hasSize(2);
         assertThat(context.scheduledPunctuators().get(1).cancelled()).isFalse();
     }
+
+    @Test
+    void aTickerUntilDoneStopsOnceItsWorkSaysNothingIsLeft() {
+        int[] left = {2};
+        Ticker untilDone = Ticker.untilDone(context, Duration.ofSeconds(1), () -> --left[0] > 0);
+        untilDone.start();
+        var punctuator = context.scheduledPunctuators().get(0);
+
+        punctuator.getPunctuator().punctuate(0L);
+        assertThat(punctuator.cancelled()).isFalse();
+        punctuator.getPunctuator().punctuate(1_000L);
+        assertThat(punctuator.cancelled()).isTrue();
+    }
 }
