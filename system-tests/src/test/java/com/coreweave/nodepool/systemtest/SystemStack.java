@@ -98,6 +98,10 @@ final class SystemStack {
                 .withProperty(Service.PREEMPTION, "preemption.tick", "200ms")
                 // A deleted pool's Events for 15 s instead of an hour (KubectlIT sees them listed, then gone).
                 .withProperty(Service.API, "nodepool.api.event-retention", "15s");
+        // The demo profile has it on already; said here because FaultInjectionIT depends on it.
+        for (Service service : Service.values()) {
+            builder.withProperty(service, "nodepool.fault-injection.enabled", "true");
+        }
         for (String org : ORGS) {
             builder.withProperty(Service.API, StaticTokenProperty.name(token(org)), StaticTokenProperty.value(org));
         }

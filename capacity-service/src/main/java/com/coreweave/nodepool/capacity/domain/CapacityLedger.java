@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.capacity.domain;
 
+import com.coreweave.nodepool.kit.faults.InjectedFaults;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested;
 import java.time.Instant;
 import java.util.List;
@@ -32,12 +33,21 @@ public final class CapacityLedger {
 
     public static final String COMPONENT = "capacity-service";
 
+    /** The fault point where an operator's armed fault fails a pool's capacity check as if the ledger threw. */
+    public static final String CAPACITY_CHECK = "capacity-check";
+
     private final int maxMachines;
     private final int rememberedFleetChanges;
+    private final InjectedFaults faults;
 
     public CapacityLedger(int maxMachines, int rememberedFleetChanges) {
+        this(maxMachines, rememberedFleetChanges, InjectedFaults.OFF);
+    }
+
+    public CapacityLedger(int maxMachines, int rememberedFleetChanges, InjectedFaults faults) {
         this.maxMachines = maxMachines;
         this.rememberedFleetChanges = rememberedFleetChanges;
+        this.faults = faults;
     }
 
     /**
@@ -54,6 +64,18 @@ public final class CapacityLedger {
         }
         LedgerChanges changes = ledger.begin();
         try {
+            String injected = input instanceof LedgerInput.Demand demand
+                    ? faults.fire(
+                            CAPACITY_CHECK,
+                            demand.checked().pool().zone(),
+                            demand.checked().pool().org(),
+                            demand.checked().pool().pool(),
+                            now)
+                    : null;
+            if (injected != null) {
+                // Fails where an unexpected error would, so the rollback and the InternalError are the real ones.
+                throw new IllegalStateException(injected);
+            }
             return decide(new Evaluation(ledger, changes, now), input);
         } catch (RuntimeException e) {
             changes.rollback();

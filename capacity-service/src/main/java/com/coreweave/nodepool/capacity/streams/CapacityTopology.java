@@ -5,6 +5,8 @@ import com.coreweave.nodepool.capacity.domain.CapacityLedger;
 import com.coreweave.nodepool.capacity.domain.Catalogue;
 import com.coreweave.nodepool.capacity.domain.LedgerInput;
 import com.coreweave.nodepool.capacity.domain.LedgerRecord;
+import com.coreweave.nodepool.kit.faults.FaultPoints;
+import com.coreweave.nodepool.kit.faults.InjectedFaults;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.streams.ProcessorLayers;
@@ -37,8 +39,15 @@ public class CapacityTopology {
     public static final String SERVICE = "capacity-service";
 
     @Produces
-    Topology topology(CapacitySettings settings, KafkaSettings kafka, Catalogue catalogue, Clock clock) {
-        return build(settings, kafka.partitions(), catalogue, clock);
+    Topology topology(
+            CapacitySettings settings, KafkaSettings kafka, Catalogue catalogue, InjectedFaults faults, Clock clock) {
+        return build(settings, kafka.partitions(), catalogue, clock, faults);
+    }
+
+    /** Where an operator may arm a fault ({@code /admin/faults}, when fault injection is enabled). */
+    @Produces
+    FaultPoints faultPoints() {
+        return FaultPoints.of(CapacityLedger.CAPACITY_CHECK);
     }
 
     /**
@@ -46,6 +55,12 @@ public class CapacityTopology {
      * of the service's topics.
      */
     public static Topology build(CapacitySettings settings, int partitions, Catalogue catalogue, Clock clock) {
+        return build(settings, partitions, catalogue, clock, InjectedFaults.OFF);
+    }
+
+    /** The same, with the faults an operator arms at {@link CapacityLedger#CAPACITY_CHECK}. */
+    public static Topology build(
+            CapacitySettings settings, int partitions, Catalogue catalogue, Clock clock, InjectedFaults faults) {
         StreamsBuilder builder = ProcessorLayers.streamsBuilder();
         // Cached: a ledger's head and a pool's demand change with each input, often several times within one commit;
         // the cache writes each record's last value to the changelog once per commit. Layered: the commit's flush of it
@@ -84,7 +99,7 @@ public class CapacityTopology {
                         .withName("by-ledger")
                         .withNumberOfPartitions(partitions))
                 .merge(demand, Named.as("merge-demand"));
-        CapacityLedger ledger = new CapacityLedger(settings.maxMachines(), settings.rememberedFleetChanges());
+        CapacityLedger ledger = new CapacityLedger(settings.maxMachines(), settings.rememberedFleetChanges(), faults);
         KStream<String, Outbound> outputs =
                 byLedger.process(() -> new LedgerProcessor(ledger, clock), Named.as("ledger"), StoreNames.LEDGERS);
         Outbound.route(outputs, "write-outputs");

@@ -10,6 +10,9 @@ import static com.coreweave.nodepool.capacity.domain.Inputs.spot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import com.coreweave.nodepool.kit.faults.ArmedFault;
+import com.coreweave.nodepool.kit.faults.FaultScope;
+import com.coreweave.nodepool.kit.faults.InjectedFaults;
 import com.coreweave.nodepool.schema.events.CapacityChecked;
 import com.coreweave.nodepool.schema.events.FleetChangeRequested.Operation;
 import com.coreweave.nodepool.schema.events.Grant;
@@ -19,6 +22,7 @@ import com.coreweave.nodepool.schema.resource.Conditions.Capacity;
 import com.coreweave.nodepool.schema.resource.Conditions.Quota;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -373,6 +377,30 @@ class CapacityLedgerTest {
                             .isNull());
             assertThat(run.grants(a)).hasSize(4_999).doesNotContain(released);
             assertThat(run.reloaded().machines()).isEqualTo(run.state.machines());
+        }
+    }
+
+    @Nested
+    class InjectedFault {
+
+        @Test
+        void failsTheCheckOfAPoolInItsScopeWithInternalErrorUntilDisarmed() {
+            InjectedFaults faults = new InjectedFaults(Set.of(CapacityLedger.CAPACITY_CHECK));
+            FaultScope scope = new FaultScope(null, b.org(), b.pool());
+            LedgerRun run = new LedgerRun(new CapacityLedger(10_000, 100, faults)).with(size(3), demand(b, 1));
+            faults.arm(new ArmedFault(CapacityLedger.CAPACITY_CHECK, scope, null, null, "drill", "admin", Inputs.NOW));
+
+            run.apply(demand(b, 2));
+            assertThat(run.checked(b))
+                    .extracting(CapacityChecked::reason, CapacityChecked::grants)
+                    .containsExactly(Capacity.INTERNAL_ERROR, List.of(new Grant(machine(1), 1)));
+            assertThat(run.checked(b).message()).contains("injected fault capacity-check@org=demo,pool=b");
+            run.apply(demand(a, 1));
+            assertThat(run.checked(a).reason()).as("another pool is checked").isEqualTo(Capacity.SUFFICIENT);
+
+            faults.disarm(CapacityLedger.CAPACITY_CHECK, scope);
+            run.apply(demand(b, 2));
+            assertThat(run.checked(b).reason()).isEqualTo(Capacity.SUFFICIENT);
         }
     }
 

@@ -38,7 +38,11 @@ final class LedgerRun {
     }
 
     LedgerRun(int maxMachines) {
-        ledger = new CapacityLedger(maxMachines, 100);
+        this(new CapacityLedger(maxMachines, 100));
+    }
+
+    LedgerRun(CapacityLedger ledger) {
+        this.ledger = ledger;
     }
 
     LedgerDecision apply(LedgerInput input) {

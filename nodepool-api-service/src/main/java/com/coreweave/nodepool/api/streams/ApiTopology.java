@@ -2,11 +2,14 @@ package com.coreweave.nodepool.api.streams;
 
 import com.coreweave.nodepool.api.config.ApiSettings;
 import com.coreweave.nodepool.api.domain.DeletedPoolEvents;
+import com.coreweave.nodepool.api.domain.PoolFaultPoints;
 import com.coreweave.nodepool.api.domain.PoolInput;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.RequestReader;
 import com.coreweave.nodepool.api.domain.ViewPart;
 import com.coreweave.nodepool.api.messaging.DecisionWaiter;
+import com.coreweave.nodepool.kit.faults.FaultPoints;
+import com.coreweave.nodepool.kit.faults.InjectedFaults;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.streams.ProcessorLayers;
@@ -49,8 +52,15 @@ public class ApiTopology {
             KafkaSettings kafka,
             Clock clock,
             DecisionWaiter waiter,
-            PoolConditionGauges conditionGauges) {
-        return build(settings, kafka.partitions(), clock, waiter::answer, conditionGauges);
+            PoolConditionGauges conditionGauges,
+            InjectedFaults faults) {
+        return build(settings, kafka.partitions(), clock, waiter::answer, conditionGauges, faults);
+    }
+
+    /** Where an operator may arm a fault ({@code /admin/faults}, when fault injection is enabled). */
+    @Produces
+    FaultPoints faultPoints() {
+        return PoolFaultPoints.POINTS;
     }
 
     /**
@@ -64,6 +74,17 @@ public class ApiTopology {
             Clock clock,
             BiConsumer<String, RequestDecided> answered,
             PoolConditionGauges conditionGauges) {
+        return build(settings, partitions, clock, answered, conditionGauges, InjectedFaults.OFF);
+    }
+
+    /** The same, with the faults an operator arms at the {@link PoolFaultPoints}. */
+    public static Topology build(
+            ApiSettings settings,
+            int partitions,
+            Clock clock,
+            BiConsumer<String, RequestDecided> answered,
+            PoolConditionGauges conditionGauges,
+            InjectedFaults faults) {
         StreamsBuilder builder = ProcessorLayers.streamsBuilder();
         // Cached: a pool's view changes with every input, often several times within one commit; the cache writes each
         // pool's last value to the changelog once per commit instead of once per input.
@@ -116,7 +137,7 @@ public class ApiTopology {
                 .merge(fact(in, Topics.SPOT_PREEMPTION_PROGRESSED, PoolInput.PreemptionProgressed::new))
                 .merge(fact(in, Topics.NODEPOOL_EVENT_RECORDED, PoolInput.EventsRecorded::new));
         KStream<String, Outbound> outputs = inputs.process(
-                () -> new PoolProcessor(settings, partitions, clock, answered, conditionGauges),
+                () -> new PoolProcessor(settings, partitions, clock, answered, conditionGauges, faults),
                 Named.as("pool-processor"),
                 StoreNames.POOL_VIEWS,
                 StoreNames.POOL_VIEW_PARTS,

@@ -49,7 +49,7 @@ final class PoolMaintenance {
                 continue;
             }
             PlatformValidator.Verdict verdict =
-                    stores.judge(view.accepted().nodePool().spec());
+                    stores.judge(key, view.accepted().nodePool().spec());
             if (verdict.validation().equals(view.accepted().validation())) {
                 continue;
             }

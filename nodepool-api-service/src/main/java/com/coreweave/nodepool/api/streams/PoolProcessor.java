@@ -3,6 +3,7 @@ package com.coreweave.nodepool.api.streams;
 import com.coreweave.nodepool.api.config.ApiSettings;
 import com.coreweave.nodepool.api.domain.ConditionCensus;
 import com.coreweave.nodepool.api.domain.PoolInput;
+import com.coreweave.nodepool.kit.faults.InjectedFaults;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
 import com.coreweave.nodepool.kit.streams.time.Ticker;
 import com.coreweave.nodepool.schema.events.RequestDecided;
@@ -28,6 +29,7 @@ class PoolProcessor implements Processor<String, PoolInput, String, Outbound> {
     private final Clock clock;
     private final BiConsumer<String, RequestDecided> answered;
     private final PoolConditionGauges conditionGauges;
+    private final InjectedFaults faults;
     private ConditionCensus census;
     private int partition;
     private RequestDecision requests;
@@ -38,7 +40,9 @@ class PoolProcessor implements Processor<String, PoolInput, String, Outbound> {
             int partitions,
             Clock clock,
             BiConsumer<String, RequestDecided> answered,
-            PoolConditionGauges conditionGauges) {
+            PoolConditionGauges conditionGauges,
+            InjectedFaults faults) {
+        this.faults = faults;
         this.settings = settings;
         this.partitions = partitions;
         this.clock = clock;
@@ -50,7 +54,7 @@ class PoolProcessor implements Processor<String, PoolInput, String, Outbound> {
     public void init(ProcessorContext<String, Outbound> context) {
         partition = context.taskId().partition();
         census = conditionGauges.open(partition);
-        PoolStores stores = new PoolStores(context, partitions, clock, census);
+        PoolStores stores = new PoolStores(context, partitions, clock, census, faults);
         status = new StatusAggregation(stores);
         requests = new RequestDecision(stores, status, settings, clock, answered);
         PoolMaintenance maintenance = new PoolMaintenance(stores, status, settings, clock);

@@ -3,14 +3,17 @@ package com.coreweave.nodepool.api.streams;
 import com.coreweave.nodepool.api.domain.ConditionCensus;
 import com.coreweave.nodepool.api.domain.DeletedPoolEvents;
 import com.coreweave.nodepool.api.domain.PlatformValidator;
+import com.coreweave.nodepool.api.domain.PoolFaultPoints;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.StoredSize;
 import com.coreweave.nodepool.api.domain.ViewPart;
+import com.coreweave.nodepool.kit.faults.InjectedFaults;
 import com.coreweave.nodepool.kit.streams.commit.FlushedOutputs;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
 import com.coreweave.nodepool.kit.streams.store.SplitValues;
 import com.coreweave.nodepool.schema.events.InstanceType;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
+import com.coreweave.nodepool.schema.events.PoolKey;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.QuotaDemanded;
 import com.coreweave.nodepool.schema.events.RequestDecided;
@@ -70,6 +73,7 @@ final class PoolStores {
     private final ProcessorContext<String, Outbound> context;
     private final FlushedOutputs<Outbound> statuses;
     private final Clock clock;
+    final InjectedFaults faults;
     private boolean catalogueSeen;
     /** Told when there is something to sweep or judge again: the sweeps tick only while there is (one commit each). */
     private Runnable onUnvalidated = () -> {};
@@ -77,9 +81,15 @@ final class PoolStores {
     private Runnable onRequestRemembered = () -> {};
     private Runnable onDeletedPoolEventsKept = () -> {};
 
-    PoolStores(ProcessorContext<String, Outbound> context, int partitions, Clock clock, ConditionCensus census) {
+    PoolStores(
+            ProcessorContext<String, Outbound> context,
+            int partitions,
+            Clock clock,
+            ConditionCensus census,
+            InjectedFaults faults) {
         this.context = context;
         this.clock = clock;
+        this.faults = faults;
         views = new SplitValues<>(
                 context.getStateStore(StoreNames.POOL_VIEWS),
                 context.getStateStore(StoreNames.POOL_VIEW_PARTS),
@@ -140,8 +150,13 @@ final class PoolStores {
         statuses.forwardNow(key);
     }
 
-    /** The platform's verdict on a spec, against the capacity-service's catalogue. */
-    PlatformValidator.Verdict judge(NodePoolSpec spec) {
+    /** The platform's verdict on pool {@code key}'s spec, against the capacity-service's catalogue. */
+    PlatformValidator.Verdict judge(String key, NodePoolSpec spec) {
+        PlatformValidator.Verdict injected =
+                PoolFaultPoints.validation(faults, PoolKey.parse(key), spec, clock.instant());
+        if (injected != null) {
+            return injected;
+        }
         return PlatformValidator.judge(
                 spec,
                 type -> {

@@ -3,6 +3,7 @@ package com.coreweave.nodepool.api.streams;
 import com.coreweave.nodepool.api.config.ApiSettings;
 import com.coreweave.nodepool.api.domain.DecisionEvents;
 import com.coreweave.nodepool.api.domain.PoolDecider;
+import com.coreweave.nodepool.api.domain.PoolFaultPoints;
 import com.coreweave.nodepool.api.domain.PoolRequest;
 import com.coreweave.nodepool.api.domain.PoolView;
 import com.coreweave.nodepool.api.domain.StoredSize;
@@ -88,7 +89,18 @@ final class RequestDecision {
         OrgPoolCount usage = request.operation() == Operation.DELETE ? null : stores.counts.of(pool.org());
         PoolDecider.Decision decision = view == null ? overCountQuota(pool, request, usage, now) : null;
         if (decision == null) {
-            decision = PoolDecider.decide(request, view == null ? null : view.accepted(), write, stores::judge);
+            decision = PoolDecider.decide(
+                    request, view == null ? null : view.accepted(), write, spec -> stores.judge(key, spec));
+        }
+        if (view != null && decision.next() != null) {
+            Status failure = PoolFaultPoints.requestFailure(stores.faults, view.accepted(), now);
+            if (failure != null) {
+                decision = PoolDecider.Decision.refused(request, failure, now);
+                if (request.fromRest()) {
+                    // A topic request's refusal is told on the pool as it is dead-lettered; a REST caller's here.
+                    status.onEvent(key, PoolDecider.refused(request, view.accepted(), failure, now));
+                }
+            }
         }
         // What the pool counts against its org's storage quota before and after (a delete is never held to it).
         long before = view == null || decision.next() == null ? 0 : StoredSize.counted(view.accepted());

@@ -1,5 +1,7 @@
 package com.coreweave.nodepool.provisioner.streams;
 
+import com.coreweave.nodepool.kit.faults.FaultPoints;
+import com.coreweave.nodepool.kit.faults.InjectedFaults;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.streams.ProcessorLayers;
@@ -10,6 +12,7 @@ import com.coreweave.nodepool.kit.streams.io.Outbound;
 import com.coreweave.nodepool.kit.streams.store.SplitValues;
 import com.coreweave.nodepool.kit.streams.time.DurableTimers;
 import com.coreweave.nodepool.provisioner.config.ProvisionerSettings;
+import com.coreweave.nodepool.provisioner.domain.FleetFaultPoints;
 import com.coreweave.nodepool.provisioner.domain.PoolInput;
 import com.coreweave.nodepool.provisioner.domain.PoolReconciler;
 import com.coreweave.nodepool.provisioner.domain.fleet.ProvisioningPolicy;
@@ -45,8 +48,16 @@ public class ProvisionerTopology {
     public static final String SERVICE = PoolReconciler.COMPONENT;
 
     @Produces
-    Topology topology(ProvisionerSettings settings, KafkaSettings kafka, Clock clock) {
-        return build(settings.policy(), settings.timerInterval(), kafka.partitions(), clock);
+    Topology topology(ProvisionerSettings settings, KafkaSettings kafka, InjectedFaults faults, Clock clock) {
+        ProvisioningPolicy policy = settings.policy();
+        policy = policy.withFaults(policy.faults().withInjected(faults));
+        return build(policy, settings.timerInterval(), kafka.partitions(), clock);
+    }
+
+    /** Where an operator may arm a fault ({@code /admin/faults}, when fault injection is enabled). */
+    @Produces
+    FaultPoints faultPoints() {
+        return FleetFaultPoints.POINTS;
     }
 
     /**

@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.quota.domain;
 
+import com.coreweave.nodepool.kit.faults.InjectedFaults;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.QuotaChecked;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
@@ -22,6 +23,9 @@ public final class QuotaDecider {
 
     public static final String COMPONENT = "quota-service";
 
+    /** The fault point where an operator's armed fault fails a pool's quota check as if the ledger threw. */
+    public static final String QUOTA_CHECK = "quota-check";
+
     private QuotaDecider() {}
 
     /** The next ledger and everything to publish because of it; {@code gone} names the incarnations that left. */
@@ -29,9 +33,22 @@ public final class QuotaDecider {
             QuotaLedger ledger, List<QuotaChecked> changed, List<PoolRef> gone, List<RecordedEvent> events) {}
 
     public static Result decide(QuotaLedger before, QuotaInput input, Instant now) {
+        return decide(before, input, now, InjectedFaults.OFF);
+    }
+
+    /** The same, with a pool's change failing when an armed fault at {@link #QUOTA_CHECK} covers the pool. */
+    public static Result decide(QuotaLedger before, QuotaInput input, Instant now, InjectedFaults faults) {
+        String injected = input instanceof QuotaInput.PoolChanged changed
+                ? faults.fire(
+                        QUOTA_CHECK,
+                        changed.demand().ref().zone(),
+                        changed.demand().ref().org(),
+                        changed.demand().ref().pool(),
+                        now)
+                : null;
         QuotaLedger after;
         try {
-            after = before.apply(input, now);
+            after = injected == null ? before.apply(input, now) : before.failed(input, injected);
         } catch (RuntimeException e) {
             after = before.failed(input, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
         }

@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.quota.streams;
 
+import com.coreweave.nodepool.kit.faults.InjectedFaults;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
 import com.coreweave.nodepool.kit.streams.store.PrefixedRecords;
 import com.coreweave.nodepool.quota.domain.QuotaDecider;
@@ -31,12 +32,14 @@ import org.apache.kafka.streams.state.KeyValueStore;
 class QuotaProcessor implements Processor<String, QuotaInput, String, Outbound> {
 
     private final Clock clock;
+    private final InjectedFaults faults;
     private final Map<String, QuotaLedger> loaded = new HashMap<>();
     private ProcessorContext<String, Outbound> context;
     private KeyValueStore<String, QuotaRecord> ledgers;
 
-    QuotaProcessor(Clock clock) {
+    QuotaProcessor(Clock clock, InjectedFaults faults) {
         this.clock = clock;
+        this.faults = faults;
     }
 
     @Override
@@ -51,7 +54,7 @@ class QuotaProcessor implements Processor<String, QuotaInput, String, Outbound> 
     public void process(Record<String, QuotaInput> record) {
         Instant now = clock.instant();
         QuotaLedger before = loaded.computeIfAbsent(record.key(), this::read);
-        QuotaDecider.Result result = QuotaDecider.decide(before, record.value(), now);
+        QuotaDecider.Result result = QuotaDecider.decide(before, record.value(), now, faults);
         QuotaRecords.writes(before, result.ledger())
                 .forEach((key, value) -> PrefixedRecords.write(ledgers, key, value));
         loaded.put(record.key(), result.ledger());

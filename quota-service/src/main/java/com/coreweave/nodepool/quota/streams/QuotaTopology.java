@@ -1,10 +1,13 @@
 package com.coreweave.nodepool.quota.streams;
 
+import com.coreweave.nodepool.kit.faults.FaultPoints;
+import com.coreweave.nodepool.kit.faults.InjectedFaults;
 import com.coreweave.nodepool.kit.kafka.JsonSerde;
 import com.coreweave.nodepool.kit.kafka.KafkaSettings;
 import com.coreweave.nodepool.kit.streams.ProcessorLayers;
 import com.coreweave.nodepool.kit.streams.io.Inputs;
 import com.coreweave.nodepool.kit.streams.io.Outbound;
+import com.coreweave.nodepool.quota.domain.QuotaDecider;
 import com.coreweave.nodepool.quota.domain.QuotaInput;
 import com.coreweave.nodepool.quota.domain.QuotaRecord;
 import com.coreweave.nodepool.schema.topics.Topics;
@@ -30,8 +33,14 @@ public class QuotaTopology {
     public static final String SERVICE = "quota-service";
 
     @Produces
-    Topology topology(KafkaSettings kafka, Clock clock) {
-        return build(kafka.partitions(), clock);
+    Topology topology(KafkaSettings kafka, InjectedFaults faults, Clock clock) {
+        return build(kafka.partitions(), clock, faults);
+    }
+
+    /** Where an operator may arm a fault ({@code /admin/faults}, when fault injection is enabled). */
+    @Produces
+    FaultPoints faultPoints() {
+        return FaultPoints.of(QuotaDecider.QUOTA_CHECK);
     }
 
     /**
@@ -39,6 +48,11 @@ public class QuotaTopology {
      * of the topics the service creates: a limit moved to its key's partition must meet the demands of that quota.
      */
     public static Topology build(int partitions, Clock clock) {
+        return build(partitions, clock, InjectedFaults.OFF);
+    }
+
+    /** The same, with the faults an operator arms at {@link QuotaDecider#QUOTA_CHECK}. */
+    public static Topology build(int partitions, Clock clock, InjectedFaults faults) {
         StreamsBuilder builder = ProcessorLayers.streamsBuilder();
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(StoreNames.QUOTA_LEDGERS),
@@ -51,7 +65,8 @@ public class QuotaTopology {
         KStream<String, QuotaInput> limits =
                 in.read(Topics.QUOTA_LIMIT_SET).mapValues(QuotaInput::ofLimit, Named.as("as-limit-input"));
         KStream<String, Outbound> outputs = demands.merge(limits, Named.as("quota-inputs"))
-                .process(() -> new QuotaProcessor(clock), Named.as("quota-processor"), StoreNames.QUOTA_LEDGERS);
+                .process(
+                        () -> new QuotaProcessor(clock, faults), Named.as("quota-processor"), StoreNames.QUOTA_LEDGERS);
         Outbound.route(outputs, "write-outputs");
         return builder.build();
     }

@@ -4,6 +4,9 @@ import static com.coreweave.nodepool.quota.Pools.TYPE;
 import static com.coreweave.nodepool.quota.Pools.ZONE;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.coreweave.nodepool.kit.faults.ArmedFault;
+import com.coreweave.nodepool.kit.faults.FaultScope;
+import com.coreweave.nodepool.kit.faults.InjectedFaults;
 import com.coreweave.nodepool.quota.Pools;
 import com.coreweave.nodepool.quota.domain.QuotaInput.LimitRemoved;
 import com.coreweave.nodepool.quota.domain.QuotaInput.LimitSet;
@@ -15,6 +18,7 @@ import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.resource.Conditions.Quota;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import java.time.Instant;
+import java.util.Set;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -132,6 +136,30 @@ class QuotaDeciderTest {
             assertThat(decision(pool("a", 3, 5), "a").reason())
                     .as("its next change is checked again")
                     .isEqualTo(Quota.UNDER);
+        }
+
+        @Test
+        void shouldReportInternalErrorForAPoolAnArmedFaultCoversUntilDisarmed() {
+            InjectedFaults faults = new InjectedFaults(Set.of(QuotaDecider.QUOTA_CHECK));
+            FaultScope scope = new FaultScope(null, "demo", "a");
+            faults.arm(new ArmedFault(QuotaDecider.QUOTA_CHECK, scope, null, null, "drill", "admin", now));
+            limit(12);
+
+            QuotaDecider.Result failed =
+                    QuotaDecider.decide(ledger, new PoolChanged(Pools.demand("a", "uid-a", 1, 2)), now, faults);
+            ledger = failed.ledger();
+
+            QuotaChecked a = decision(failed, "a");
+            assertThat(a.reason()).isEqualTo(Quota.INTERNAL_ERROR);
+            assertThat(a.message()).contains("injected fault quota-check@org=demo,pool=a armed by admin: drill");
+            assertThat(failed.events()).extracting(RecordedEvent::reason).containsExactly("CWNodePoolQuotaCheckFailed");
+            assertThat(QuotaDecider.decide(ledger, new PoolChanged(Pools.demand("b", "uid-b", 1, 2)), now, faults)
+                            .changed())
+                    .extracting(QuotaChecked::reason)
+                    .as("another pool of the quota is checked")
+                    .containsExactly(Quota.UNDER);
+            faults.disarm(QuotaDecider.QUOTA_CHECK, scope);
+            assertThat(decision(pool("a", 2, 2), "a").reason()).isEqualTo(Quota.UNDER);
         }
 
         @Test

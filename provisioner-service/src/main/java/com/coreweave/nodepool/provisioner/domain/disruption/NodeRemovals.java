@@ -30,7 +30,7 @@ public final class NodeRemovals {
      */
     public boolean remove(WorkingPool pool, PoolNode node, RemovalCause cause, String removed, String event) {
         int attempt = node.retry() == null ? 1 : node.retry().failures() + 1;
-        if (!SimulatedFleet.removalFails(policy, node.name(), attempt)) {
+        if (!FleetFaultPoints.removalFails(policy, pool, node.name(), attempt)) {
             pool.remove(node, cause, removed);
             pool.poolEvent(
                     CwEvent.CWNodeDeleted,

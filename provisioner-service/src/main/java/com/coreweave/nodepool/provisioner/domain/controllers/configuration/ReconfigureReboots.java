@@ -103,7 +103,7 @@ public final class ReconfigureReboots implements Controller {
             return false;
         }
         int attempt = retry == null ? 1 : retry.failures() + 1;
-        if (!SimulatedFleet.stagingFails(policy, node.name(), attempt)) {
+        if (!FleetFaultPoints.stagingFails(policy, pool, node.name(), attempt)) {
             return true;
         }
         String error = "Staging node configuration " + profile + " onto node " + node.name() + " failed (attempt "

@@ -48,7 +48,7 @@ public final class LifecycleController implements Controller {
             }
             int attempt = node.node().status().bootAttempt();
             String cause = pool.uid() + "/" + node.grant().grantId() + "/" + attempt;
-            String failure = SimulatedFleet.bootFailure(policy, pool.spec(), node.name(), attempt);
+            String failure = FleetFaultPoints.bootFailure(policy, pool, node.name(), attempt);
             if (failure == null) {
                 registered(pool, node, cause);
                 continue;

@@ -126,7 +126,7 @@ public final class ScalingController implements Controller {
     }
 
     private boolean undeliverable(WorkingPool pool, Grant grant) {
-        String failure = SimulatedFleet.deliveryFailure(policy, grant);
+        String failure = FleetFaultPoints.deliveryFailure(policy, pool, grant);
         if (failure == null) {
             return false;
         }
