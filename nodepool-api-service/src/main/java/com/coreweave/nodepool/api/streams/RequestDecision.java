@@ -98,7 +98,7 @@ final class RequestDecision {
                 decision = PoolDecider.Decision.refused(request, failure, now);
                 if (request.fromRest()) {
                     // A topic request's refusal is told on the pool as it is dead-lettered; a REST caller's here.
-                    status.onEvent(key, PoolDecider.refused(request, view.accepted(), failure, now));
+                    status.onEvent(key, DecisionEvents.refused(request, view.accepted(), failure, now));
                 }
             }
         }

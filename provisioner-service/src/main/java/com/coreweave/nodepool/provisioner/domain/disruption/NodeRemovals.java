@@ -1,7 +1,7 @@
 package com.coreweave.nodepool.provisioner.domain.disruption;
 
+import com.coreweave.nodepool.provisioner.domain.fleet.FleetFaultPoints;
 import com.coreweave.nodepool.provisioner.domain.fleet.ProvisioningPolicy;
-import com.coreweave.nodepool.provisioner.domain.fleet.SimulatedFleet;
 import com.coreweave.nodepool.provisioner.domain.model.NodeTemplate;
 import com.coreweave.nodepool.provisioner.domain.model.PoolNode;
 import com.coreweave.nodepool.provisioner.domain.model.RemovalCause;

@@ -1,8 +1,8 @@
 package com.coreweave.nodepool.provisioner.domain.controllers.configuration;
 
 import com.coreweave.nodepool.provisioner.domain.disruption.DisruptionAllowance;
+import com.coreweave.nodepool.provisioner.domain.fleet.FleetFaultPoints;
 import com.coreweave.nodepool.provisioner.domain.fleet.ProvisioningPolicy;
-import com.coreweave.nodepool.provisioner.domain.fleet.SimulatedFleet;
 import com.coreweave.nodepool.provisioner.domain.model.Controller;
 import com.coreweave.nodepool.provisioner.domain.model.DisruptionReason;
 import com.coreweave.nodepool.provisioner.domain.model.NodeTemplate;

@@ -2,8 +2,8 @@ package com.coreweave.nodepool.provisioner.domain.controllers.lifecycle;
 
 import com.coreweave.nodepool.provisioner.domain.disruption.Drains;
 import com.coreweave.nodepool.provisioner.domain.disruption.NodeRemovals;
+import com.coreweave.nodepool.provisioner.domain.fleet.FleetFaultPoints;
 import com.coreweave.nodepool.provisioner.domain.fleet.ProvisioningPolicy;
-import com.coreweave.nodepool.provisioner.domain.fleet.SimulatedFleet;
 import com.coreweave.nodepool.provisioner.domain.model.Controller;
 import com.coreweave.nodepool.provisioner.domain.model.NodeTemplate;
 import com.coreweave.nodepool.provisioner.domain.model.PoolNode;

@@ -1,6 +1,7 @@
-package com.coreweave.nodepool.provisioner.domain;
+package com.coreweave.nodepool.provisioner.domain.fleet;
 
 import com.coreweave.nodepool.kit.faults.FaultPoints;
+import com.coreweave.nodepool.provisioner.domain.model.WorkingPool;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.PoolRef;
 
@@ -30,14 +31,14 @@ public final class FleetFaultPoints {
 
     private FleetFaultPoints() {}
 
-    static String bootFailure(ProvisioningPolicy policy, WorkingPool pool, String machine, int attempt) {
+    public static String bootFailure(ProvisioningPolicy policy, WorkingPool pool, String machine, int attempt) {
         String injected = fire(policy, pool, NODE_REGISTRATION);
         return injected == null
                 ? SimulatedFleet.bootFailure(policy, pool.spec(), machine, attempt)
                 : "Node " + machine + " did not register: " + injected + " (attempt " + attempt + ").";
     }
 
-    static String deliveryFailure(ProvisioningPolicy policy, WorkingPool pool, Grant grant) {
+    public static String deliveryFailure(ProvisioningPolicy policy, WorkingPool pool, Grant grant) {
         String injected = fire(policy, pool, NODE_DELIVERY);
         return injected == null
                 ? SimulatedFleet.deliveryFailure(policy, grant)
@@ -45,11 +46,11 @@ public final class FleetFaultPoints {
                         + "; it goes to maintenance and another machine is requested.";
     }
 
-    static boolean removalFails(ProvisioningPolicy policy, WorkingPool pool, String machine, int attempt) {
+    public static boolean removalFails(ProvisioningPolicy policy, WorkingPool pool, String machine, int attempt) {
         return fire(policy, pool, NODE_REMOVAL) != null || SimulatedFleet.removalFails(policy, machine, attempt);
     }
 
-    static boolean stagingFails(ProvisioningPolicy policy, WorkingPool pool, String machine, int attempt) {
+    public static boolean stagingFails(ProvisioningPolicy policy, WorkingPool pool, String machine, int attempt) {
         return fire(policy, pool, CONFIG_STAGING) != null || SimulatedFleet.stagingFails(policy, machine, attempt);
     }
 

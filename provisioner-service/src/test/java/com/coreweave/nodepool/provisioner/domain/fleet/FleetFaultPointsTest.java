@@ -1,4 +1,4 @@
-package com.coreweave.nodepool.provisioner.domain;
+package com.coreweave.nodepool.provisioner.domain.fleet;
 
 import static com.coreweave.nodepool.provisioner.domain.Fixtures.accepted;
 import static com.coreweave.nodepool.provisioner.domain.Fixtures.capacity;
@@ -10,6 +10,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.coreweave.nodepool.kit.faults.ArmedFault;
 import com.coreweave.nodepool.kit.faults.FaultScope;
 import com.coreweave.nodepool.kit.faults.InjectedFaults;
+import com.coreweave.nodepool.provisioner.domain.Fixtures;
+import com.coreweave.nodepool.provisioner.domain.PoolDriver;
 import com.coreweave.nodepool.schema.events.NodeFact.NodeAssigned;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
 import java.time.Duration;
