@@ -54,6 +54,8 @@ public class DeadLetteringProducer extends KafkaProducer<byte[], byte[]> {
     private final boolean transactional;
     /** Dead letters written in the open transaction, counted when it commits. */
     private final List<Tags> uncommitted = new ArrayList<>();
+    /** Streams begins a transaction only before its first send or its commit, so a flush may come before either. */
+    private boolean inTransaction;
 
     public DeadLetteringProducer(Map<String, Object> config, MeterRegistry registry) {
         super(config, new ByteArraySerializer(), new ByteArraySerializer());
@@ -89,8 +91,17 @@ public class DeadLetteringProducer extends KafkaProducer<byte[], byte[]> {
     }
 
     @Override
+    public void beginTransaction() {
+        super.beginTransaction();
+        inTransaction = true;
+    }
+
+    @Override
     public void flush() {
-        writeDeadLetters();
+        // Outside a transaction the letters wait for the commit's offsets, which Streams sends in one.
+        if (!transactional || inTransaction) {
+            writeDeadLetters();
+        }
         super.flush();
     }
 
@@ -105,6 +116,7 @@ public class DeadLetteringProducer extends KafkaProducer<byte[], byte[]> {
     public void commitTransaction() {
         writeDeadLetters();
         super.commitTransaction();
+        inTransaction = false;
         uncommitted.forEach(this::increment);
         uncommitted.clear();
     }
@@ -113,6 +125,7 @@ public class DeadLetteringProducer extends KafkaProducer<byte[], byte[]> {
     public void abortTransaction() {
         DeadLetterOutbox.discard();
         uncommitted.clear();
+        inTransaction = false;
         super.abortTransaction();
     }
 
