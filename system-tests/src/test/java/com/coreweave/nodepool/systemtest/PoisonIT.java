@@ -223,9 +223,13 @@ class PoisonIT {
                                     .isEqualTo(Integer.toString(p.partition()));
                         });
                     }
-                    long offset = good.get(goodAt.get(topic));
+                    TopicPartition goodPartition = goodAt.get(topic);
+                    long offset = good.get(goodPartition);
+                    // Other tests share the stack: only this exact record (partition and offset) is ours.
                     soft.assertThat(refused.stream()
-                                    .filter(r -> Long.toString(offset).equals(r.header(DeadLetters.SOURCE_OFFSET)))
+                                    .filter(r -> Long.toString(offset).equals(r.header(DeadLetters.SOURCE_OFFSET))
+                                            && Integer.toString(goodPartition.partition())
+                                                    .equals(r.header(DeadLetters.SOURCE_PARTITION)))
                                     .toList())
                             .as(
                                     "%s <- %s: the good record after the poison is not dead-lettered",

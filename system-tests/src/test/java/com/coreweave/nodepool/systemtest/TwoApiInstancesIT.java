@@ -9,6 +9,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,13 @@ import org.junit.jupiter.api.Test;
  */
 @StackUse.Disrupts
 class TwoApiInstancesIT {
+
+    /** The second instance goes again: the classes after share a stack of one instance per service. */
+    @AfterAll
+    static void stopTheSecondInstance() {
+        SystemStack.get().stopExtraInstances();
+        await().atMost(Duration.ofSeconds(120)).until(() -> SystemStack.get().ready(Service.API));
+    }
 
     @Test
     void everyInstanceAnswersForEveryPool() {

@@ -28,6 +28,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.apache.kafka.common.Uuid;
 
@@ -69,6 +71,9 @@ public final class Stack implements AutoCloseable {
     private final Map<Service, List<Instance>> instances = new EnumMap<>(Service.class);
 
     private final List<ChildProcess> extraInstances = new ArrayList<>();
+    /** The base URL of each extra instance, by service, for what must reach every instance (per-instance state). */
+    private final Map<Service, List<URI>> extraUrls = new ConcurrentHashMap<>();
+
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final Thread shutdownHook = new Thread(this::close, "stack-shutdown");
@@ -232,6 +237,16 @@ public final class Stack implements AutoCloseable {
         return chosen(service, instance).url();
     }
 
+    /** The base URLs of every running instance of a service, extra instances included. */
+    public List<URI> urls(Service service) {
+        List<URI> all = new ArrayList<>();
+        for (int i = 1; i <= instancesPerService; i++) {
+            all.add(url(service, i));
+        }
+        all.addAll(extraUrls.getOrDefault(service, List.of()));
+        return all;
+    }
+
     /** How many instances each service runs: 1, or 2 in a cluster. */
     public int instances() {
         return instancesPerService;
@@ -325,7 +340,15 @@ public final class Stack implements AutoCloseable {
         extraInstances.add(process);
         URI url = URI.create("http://localhost:" + port);
         awaitReady(process, url);
+        extraUrls.computeIfAbsent(service, s -> new CopyOnWriteArrayList<>()).add(url);
         return url;
+    }
+
+    /** Stops every extra instance gracefully, so the stack is as it started for the classes after. */
+    public synchronized void stopExtraInstances() {
+        extraInstances.forEach(process -> process.stop(GRACEFUL_STOP));
+        extraInstances.clear();
+        extraUrls.clear();
     }
 
     /** Graceful stop: SIGTERM, then SIGKILL if it has not exited within 20 s. */
