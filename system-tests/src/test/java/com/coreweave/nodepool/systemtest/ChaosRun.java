@@ -22,6 +22,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 import java.util.logging.Logger;
+import java.util.stream.Stream;
 
 /**
  * The fault harness ({@code ./stack chaos}, and a short round of its cluster faults in {@link ClusterFailoverIT}): runs
@@ -215,7 +216,10 @@ public final class ChaosRun {
         }
         for (Service service : Service.values()) {
             faults.add(new Fault(
-                    "kill -9 " + (cluster ? "one instance of " : "") + service.module(), Kind.KILL, service, instance));
+                    "kill -9 " + (cluster ? "one instance of " : "") + service.module(),
+                    Kind.KILL,
+                    service,
+                    Math.min(instance, stack.instances(service))));
         }
         if (!cluster) {
             faults.add(new Fault("kill -9 broker", Kind.KILL_BROKER, null, 0));
@@ -226,7 +230,7 @@ public final class ChaosRun {
                         + (cluster ? "'s instance" : "") + " per round)",
                 Kind.PAUSE,
                 paused,
-                instance));
+                Math.min(instance, stack.instances(paused))));
         if (cluster) {
             faults.add(new Fault("rolling restart of the brokers, one at a time", Kind.ROLL_BROKERS, null, 0));
             faults.add(new Fault(
@@ -275,7 +279,7 @@ public final class ChaosRun {
                 case ROLL_SERVICES -> {
                     probe = probe(at, deadline);
                     for (Service service : Service.values()) {
-                        for (int i = 1; i <= stack.instances(); i++) {
+                        for (int i = 1; i <= stack.instances(service); i++) {
                             stack.restart(service, i);
                         }
                     }
@@ -310,7 +314,8 @@ public final class ChaosRun {
     private int steps(Fault fault) {
         return switch (fault.kind()) {
             case ROLL_BROKERS -> stack.brokerNodes().size();
-            case ROLL_SERVICES -> Service.values().length * stack.instances();
+            case ROLL_SERVICES ->
+                Stream.of(Service.values()).mapToInt(stack::instances).sum();
             default -> 1;
         };
     }
@@ -332,7 +337,7 @@ public final class ChaosRun {
         while (System.nanoTime() < deadline) {
             List<String> notReady = new ArrayList<>();
             for (Service service : Service.values()) {
-                for (int i = 1; i <= stack.instances(); i++) {
+                for (int i = 1; i <= stack.instances(service); i++) {
                     if (!stack.ready(service, i)) {
                         notReady.add(service.module() + (stack.instances() > 1 ? " " + i : ""));
                     }
@@ -349,7 +354,7 @@ public final class ChaosRun {
 
     private void restartWhatIsDown(int round, String detail) {
         for (Service service : Service.values()) {
-            for (int i = 1; i <= stack.instances(); i++) {
+            for (int i = 1; i <= stack.instances(service); i++) {
                 if (!stack.ready(service, i)) {
                     evidence.add("round " + round + ", " + detail + ": " + service.module() + " instance " + i
                             + " was not ready by the recovery deadline; restarted it to go on");

@@ -58,9 +58,9 @@ class HostileFrontDoorIT {
 
     @BeforeAll
     static void setUp() {
-        other = SystemStack.api("other-token");
-        api = SystemStack.get().url(Service.API);
-        SystemStack.quota("other", ZONE, TYPE, 8);
+        other = SystemStack.api(SystemStack.forDisruption(), "other-token");
+        api = SystemStack.forDisruption().url(Service.API);
+        SystemStack.quota(SystemStack.forDisruption(), "other", ZONE, TYPE, 8);
     }
 
     @Test
@@ -106,7 +106,7 @@ class HostileFrontDoorIT {
                 if (created.code() == 201 && read.code() == 200) {
                     otherAnswers.incrementAndGet();
                 }
-                ready.add(SystemStack.get().ready(Service.API));
+                ready.add(SystemStack.forDisruption().ready(Service.API));
             }
         } finally {
             stop.set(true);
@@ -140,7 +140,7 @@ class HostileFrontDoorIT {
                 .isEqualTo(latencies.size());
         assertThat(p99).as("another org's p99 during the flood, ms").isLessThan(P99_BOUND_MILLIS);
         assertThat(ready).as("api-service readiness during the flood").containsOnly(true);
-        assertThat(SystemStack.get().ready(Service.API)).isTrue();
+        assertThat(SystemStack.forDisruption().ready(Service.API)).isTrue();
     }
 
     /** One stranger's upload: headers without a credential, then an unfinished chunked body, read at the same time. */
@@ -203,7 +203,7 @@ class HostileFrontDoorIT {
                 socket.close();
             }
         }
-        Api demo = SystemStack.api("demo-token");
+        Api demo = SystemStack.api(SystemStack.forDisruption(), "demo-token");
         await().atMost(Duration.ofSeconds(30))
                 .untilAsserted(() ->
                         assertThat(demo.get(Api.POOLS + "?limit=1").code()).isEqualTo(200));
@@ -219,12 +219,12 @@ class HostileFrontDoorIT {
             System.out.printf("slow-header client: cut off after %d ms (answer: %s)%n", open.toMillis(), answer);
             assertThat(open).as("the idle timeout (60 s), with room").isLessThan(Duration.ofSeconds(100));
         }
-        assertThat(SystemStack.get().ready(Service.API)).isTrue();
+        assertThat(SystemStack.forDisruption().ready(Service.API)).isTrue();
     }
 
     @Test
     void aTokenMintedForAnotherAudienceOrLivingTooLongIs401() {
-        JwtKeys keys = SystemStack.get().jwtKeys();
+        JwtKeys keys = SystemStack.forDisruption().jwtKeys();
         String billing =
                 keys.sign("jwt-user", "identities-it", List.of(), Instant.now(), Duration.ofHours(1), "billing");
         Api.Answer wrongAudience = new Api(api, billing).get(Api.POOLS);
@@ -243,7 +243,7 @@ class HostileFrontDoorIT {
     @Test
     void healthIsOpenAndNamesNoOrgWhileMetricsAndOpenApiNeedAnOperator() throws Exception {
         for (Service service : List.of(Service.API, Service.QUOTA)) {
-            URI base = SystemStack.get().url(service);
+            URI base = SystemStack.forDisruption().url(service);
             for (String probe : List.of("/q/health", "/q/health/ready", "/q/health/live")) {
                 HttpResponse<String> health = anonymous(base.resolve(probe), "GET");
                 assertThat(health.statusCode()).as(service + probe).isEqualTo(200);
@@ -257,13 +257,14 @@ class HostileFrontDoorIT {
                         .as("a tenant's " + service + named)
                         .isEqualTo(403);
             }
-            assertThat(Metrics.of(service)).contains("jvm_memory_used_bytes");
+            assertThat(Metrics.of(SystemStack.forDisruption(), service)).contains("jvm_memory_used_bytes");
         }
     }
 
     @Test
     void everyOperationTheApiDocumentsRefusesAStrangerAtOnce() throws Exception {
-        Api.Answer document = SystemStack.admin(Service.API).get("/q/openapi?format=json");
+        Api.Answer document =
+                SystemStack.admin(SystemStack.forDisruption(), Service.API).get("/q/openapi?format=json");
         assertThat(document.code()).isEqualTo(200);
         int checked = 0;
         for (Iterator<Map.Entry<String, JsonNode>> paths =

@@ -50,10 +50,10 @@ class HostileLoadIT {
 
     @BeforeAll
     static void setUp() {
-        stack = SystemStack.get();
-        other = SystemStack.api("other-token");
-        SystemStack.quota("other", ZONE, TYPE, 8);
-        SystemStack.fleet(ZONE, TYPE, 8);
+        stack = SystemStack.forDisruption();
+        other = SystemStack.api(SystemStack.forDisruption(), "other-token");
+        SystemStack.quota(SystemStack.forDisruption(), "other", ZONE, TYPE, 8);
+        SystemStack.fleet(SystemStack.forDisruption(), ZONE, TYPE, 8);
     }
 
     @Test

@@ -45,9 +45,9 @@ import org.junit.jupiter.api.Test;
 class HostileTenantIT {
 
     private static final String TYPE = "gd-8xa100-i128";
-    private static final Api DEMO = SystemStack.api("demo-token");
-    private static final Api OTHER = SystemStack.api("other-token");
-    private static final Api ADMIN = SystemStack.api("admin-token");
+    private static final Api DEMO = SystemStack.api(SystemStack.forDisruption(), "demo-token");
+    private static final Api OTHER = SystemStack.api(SystemStack.forDisruption(), "other-token");
+    private static final Api ADMIN = SystemStack.api(SystemStack.forDisruption(), "admin-token");
     private static final ExecutorService RACERS = Executors.newFixedThreadPool(4);
 
     @BeforeAll
@@ -181,7 +181,7 @@ class HostileTenantIT {
         assertThat(refused.code()).isEqualTo(422);
         assertThat(refused.text("/kind")).isEqualTo("Status");
         assertThat(millis).as("answered in %d ms", millis).isLessThan(100);
-        assertThat(SystemStack.get().ready(Service.API)).isTrue();
+        assertThat(SystemStack.forDisruption().ready(Service.API)).isTrue();
         assertThat(DEMO.get(path).code()).isEqualTo(200);
     }
 
@@ -193,7 +193,7 @@ class HostileTenantIT {
         assertThat(refused.code()).isEqualTo(413);
         assertThat(refused.text("/kind")).isEqualTo("Status");
         assertThat(refused.number("/code")).isEqualTo(413);
-        assertThat(SystemStack.get().ready(Service.API)).isTrue();
+        assertThat(SystemStack.forDisruption().ready(Service.API)).isTrue();
     }
 
     @Test
@@ -213,7 +213,7 @@ class HostileTenantIT {
 
         // The same on the topic, then a good request on the same key's partition: the first is dead-lettered with a
         // reason that fits a header, the second is decided.
-        try (TopicProbe kafka = new TopicProbe(SystemStack.get().bootstrapServers())) {
+        try (TopicProbe kafka = new TopicProbe(SystemStack.forDisruption().bootstrapServers())) {
             kafka.send(
                     "nodepool-requested",
                     "demo/hostile-taints",
@@ -243,7 +243,7 @@ class HostileTenantIT {
         DEMO.patch(
                 Api.POOLS + "/hostile-watch",
                 "{\"metadata\":{\"annotations\":{\"bulk\":\"" + "x".repeat(200_000) + "\"}}}");
-        URI api = SystemStack.get().url(Service.API);
+        URI api = SystemStack.forDisruption().url(Service.API);
         try (Socket stalled = new Socket()) {
             stalled.setReceiveBufferSize(4096);
             stalled.connect(new InetSocketAddress(api.getHost(), api.getPort()), 5_000);
@@ -268,7 +268,7 @@ class HostileTenantIT {
                         RACERS));
             }
             CompletableFuture.allOf(writers.toArray(CompletableFuture[]::new)).get();
-            assertThat(SystemStack.get().ready(Service.API)).isTrue();
+            assertThat(SystemStack.forDisruption().ready(Service.API)).isTrue();
 
             // Only now the client reads: what the connection held, then the server's last word and the end of the
             // response (the last, empty chunk).
@@ -277,11 +277,11 @@ class HostileTenantIT {
                     stalled.getInputStream(), text -> text.contains("\"code\":410") && text.endsWith("0\r\n\r\n"));
             assertThat(read).contains("\"type\":\"ERROR\"");
         }
-        String metrics = Metrics.of(Service.API);
+        String metrics = Metrics.of(SystemStack.forDisruption(), Service.API);
         assertThat(gauge(metrics, "nodepool_watches_buffered_bytes"))
                 .as("what watches hold for their clients")
                 .isLessThan(64 * 1024 * 1024);
-        assertThat(SystemStack.get().ready(Service.API)).isTrue();
+        assertThat(SystemStack.forDisruption().ready(Service.API)).isTrue();
         assertThat(DEMO.get(Api.POOLS + "/hostile-watch").code()).isEqualTo(200);
     }
 
@@ -321,9 +321,9 @@ class HostileTenantIT {
     void aPoolOfFiveThousandNodesReachesItsTargetWhileAnotherOrgsSmallPoolsReachTheirs() {
         String zone = "US-EAST-08A";
         String type = "cd-hp-a96-genoa";
-        SystemStack.quota("demo", zone, type, Limits.MAX_TARGET_NODES);
-        SystemStack.quota("other", zone, type, 20);
-        SystemStack.fleet(zone, type, Limits.MAX_TARGET_NODES + 20);
+        SystemStack.quota(SystemStack.forDisruption(), "demo", zone, type, Limits.MAX_TARGET_NODES);
+        SystemStack.quota(SystemStack.forDisruption(), "other", zone, type, 20);
+        SystemStack.fleet(SystemStack.forDisruption(), zone, type, Limits.MAX_TARGET_NODES + 20);
         assertThat(DEMO.post(Api.POOLS, Api.pool("hostile-big", type, zone, Limits.MAX_TARGET_NODES))
                         .code())
                 .isEqualTo(201);

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  */
 class LayeringTest {
 
-    private static final List<String> MODULES = List.of(
+    /** The modules with main code, in reactor order. */
+    static final List<String> MODULES = List.of(
             "events-schema",
             "service-kit",
             "nodepool-api-service",
@@ -31,6 +32,7 @@ class LayeringTest {
             "capacity-service",
             "provisioner-service",
             "preemption-service");
+
     private static final String[] RUNTIME = {
         "org.apache.kafka..",
         "io.quarkus..",

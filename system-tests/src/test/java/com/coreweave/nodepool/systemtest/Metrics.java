@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.systemtest;
 
 import com.coreweave.nodepool.systemtest.harness.Service;
+import com.coreweave.nodepool.systemtest.harness.Stack;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
@@ -18,10 +19,9 @@ final class Metrics {
 
     private Metrics() {}
 
-    /** The metrics text of {@code service}; an answer other than 200 fails. */
-    static String of(Service service) {
-        HttpRequest request = HttpRequest.newBuilder(
-                        SystemStack.get().url(service).resolve("/q/metrics"))
+    /** The metrics text of {@code service} of {@code stack}; an answer other than 200 fails. */
+    static String of(Stack stack, Service service) {
+        HttpRequest request = HttpRequest.newBuilder(stack.url(service).resolve("/q/metrics"))
                 .header("Authorization", "Bearer " + OPERATOR_TOKEN)
                 .timeout(Duration.ofSeconds(30))
                 .GET()

@@ -34,10 +34,10 @@ class ProvisionerCrashIT {
 
     @BeforeAll
     static void demoData() {
-        kafka = new TopicProbe(SystemStack.get().bootstrapServers());
-        demo = SystemStack.api("demo-token");
-        SystemStack.quota("demo", ZONE, TYPE, 32);
-        SystemStack.fleet(ZONE, TYPE, 48);
+        kafka = new TopicProbe(SystemStack.forDisruption().bootstrapServers());
+        demo = SystemStack.api(SystemStack.forDisruption(), "demo-token");
+        SystemStack.quota(SystemStack.forDisruption(), "demo", ZONE, TYPE, 32);
+        SystemStack.fleet(SystemStack.forDisruption(), ZONE, TYPE, 48);
     }
 
     @AfterAll
@@ -63,14 +63,14 @@ class ProvisionerCrashIT {
                 Topics.NODEPOOL_NODES_CHANGED.name(),
                 records -> nodeFacts(records, key).stream().anyMatch(f -> f instanceof NodeFact.NodeAssigned),
                 Duration.ofSeconds(60));
-        SystemStack.get().kill9(Service.PROVISIONER);
+        SystemStack.forDisruption().kill9(Service.PROVISIONER);
         long registeredBeforeTheCrash = nodeFacts(kafka.readAll(Topics.NODEPOOL_NODES_CHANGED.name()), key).stream()
                 .filter(f -> f instanceof NodeFact.NodeRegistered)
                 .count();
         assertThat(registeredBeforeTheCrash)
                 .as("the crash came in the middle of the scale-up")
                 .isLessThan(8);
-        SystemStack.get().restart(Service.PROVISIONER);
+        SystemStack.forDisruption().restart(Service.PROVISIONER);
 
         await().atMost(Duration.ofSeconds(90))
                 .pollInterval(Duration.ofMillis(500))

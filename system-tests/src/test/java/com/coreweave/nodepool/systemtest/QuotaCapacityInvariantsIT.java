@@ -118,9 +118,9 @@ class QuotaCapacityInvariantsIT {
 
     @BeforeAll
     static void quotasAndAScarceFleet() {
-        stack = SystemStack.get();
-        QUOTAS.forEach((org, max) -> SystemStack.quota(org, ZONE, TYPE, max));
-        SystemStack.fleet(ZONE, TYPE, FLEET);
+        stack = SystemStack.forDisruption();
+        QUOTAS.forEach((org, max) -> SystemStack.quota(SystemStack.forDisruption(), org, ZONE, TYPE, max));
+        SystemStack.fleet(SystemStack.forDisruption(), ZONE, TYPE, FLEET);
         // Both admin writes answer once the broker has them; wait until the ledgers applied them.
         await().atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(500))
@@ -411,7 +411,8 @@ class QuotaCapacityInvariantsIT {
     // ------------------------------------------------------------------------------------------------ helpers
 
     static JsonNode fleetView() {
-        Api.Answer answer = SystemStack.admin(Service.CAPACITY).get("/admin/fleet/" + ZONE + "/" + TYPE);
+        Api.Answer answer = SystemStack.admin(SystemStack.forDisruption(), Service.CAPACITY)
+                .get("/admin/fleet/" + ZONE + "/" + TYPE);
         assertThat(answer.code())
                 .as("GET /admin/fleet/%s/%s: %s", ZONE, TYPE, answer.body())
                 .isEqualTo(200);
@@ -419,7 +420,8 @@ class QuotaCapacityInvariantsIT {
     }
 
     static JsonNode quotaView() {
-        Api.Answer answer = SystemStack.admin(Service.QUOTA).get("/admin/quotas");
+        Api.Answer answer =
+                SystemStack.admin(SystemStack.forDisruption(), Service.QUOTA).get("/admin/quotas");
         assertThat(answer.code()).as("GET /admin/quotas: %s", answer.body()).isEqualTo(200);
         return answer.body();
     }

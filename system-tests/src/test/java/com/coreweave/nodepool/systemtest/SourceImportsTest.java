@@ -26,14 +26,6 @@ class SourceImportsTest {
     private static final Pattern PACKAGE = Pattern.compile("(?m)^package ([\\w.]+);");
     private static final Pattern IMPORT = Pattern.compile("(?m)^import (?:static )?([\\w.]+)(?:\\.\\*)?;");
     private static final String BASE = "com.coreweave.nodepool.";
-    private static final List<String> MODULES = List.of(
-            "events-schema",
-            "service-kit",
-            "nodepool-api-service",
-            "quota-service",
-            "capacity-service",
-            "provisioner-service",
-            "preemption-service");
 
     @Test
     void noModuleHasAPackageCycleInItsImports() throws IOException {
@@ -41,7 +33,7 @@ class SourceImportsTest {
                 .toAbsolutePath()
                 .normalize();
         Map<String, Set<String>> imports = new TreeMap<>();
-        for (String module : MODULES) {
+        for (String module : LayeringTest.MODULES) {
             try (Stream<Path> files = Files.walk(root.resolve(module).resolve("src/main/java"))) {
                 files.filter(f -> f.toString().endsWith(".java")).forEach(f -> read(f, imports));
             }

@@ -36,9 +36,9 @@ class SpotPreemptionIT {
 
     @BeforeAll
     static void setUp() {
-        kafka = new TopicProbe(SystemStack.get().bootstrapServers());
-        demo = SystemStack.api("demo-token");
-        other = SystemStack.api("other-token");
+        kafka = new TopicProbe(SystemStack.forDisruption().bootstrapServers());
+        demo = SystemStack.api(SystemStack.forDisruption(), "demo-token");
+        other = SystemStack.api(SystemStack.forDisruption(), "other-token");
     }
 
     @AfterAll
@@ -106,9 +106,9 @@ class SpotPreemptionIT {
     @Test
     void reservedDemandTakesSpotCapacityThroughTheTimelineAndAFullyPreemptedPoolScalesBack() {
         String type = "gd-8xl40s-i128";
-        SystemStack.quota("demo", ZONE, type, 8);
-        SystemStack.quota("other", ZONE, type, 8);
-        SystemStack.fleet(ZONE, type, 4);
+        SystemStack.quota(SystemStack.forDisruption(), "demo", ZONE, type, 8);
+        SystemStack.quota(SystemStack.forDisruption(), "other", ZONE, type, 8);
+        SystemStack.fleet(SystemStack.forDisruption(), ZONE, type, 4);
 
         assertThat(demo.post(Api.POOLS, spotPool("spot-pool", type, 4)).code()).isEqualTo(201);
         await().atMost(Duration.ofSeconds(60))
@@ -190,7 +190,7 @@ class SpotPreemptionIT {
                 .isEqualTo(4);
 
         // The fleet grows: the spot pool scales back by itself.
-        SystemStack.fleet(ZONE, type, 8);
+        SystemStack.fleet(SystemStack.forDisruption(), ZONE, type, 8);
         await().atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(500))
                 .untilAsserted(() -> SpineIT.assertHealthy(demo.get(Api.POOLS + "/spot-pool"), 4));
@@ -199,8 +199,8 @@ class SpotPreemptionIT {
     @Test
     void aPreemptionServiceKilledMidTimelineKeepsEveryNodesSchedule() {
         String type = "gd-8xl40-i128";
-        SystemStack.quota("demo", ZONE, type, 4);
-        SystemStack.fleet(ZONE, type, 2);
+        SystemStack.quota(SystemStack.forDisruption(), "demo", ZONE, type, 4);
+        SystemStack.fleet(SystemStack.forDisruption(), ZONE, type, 2);
         assertThat(demo.post(Api.POOLS, spotPool("spot-restart", type, 2)).code())
                 .isEqualTo(201);
         await().atMost(Duration.ofSeconds(60))
@@ -208,7 +208,7 @@ class SpotPreemptionIT {
                 .untilAsserted(() -> SpineIT.assertHealthy(demo.get(Api.POOLS + "/spot-restart"), 2));
         nodeNames(demo, "spot-restart").forEach(node -> activity("spot-restart", node, true, 600));
 
-        var reclaim = SystemStack.admin(Service.CAPACITY)
+        var reclaim = SystemStack.admin(SystemStack.forDisruption(), Service.CAPACITY)
                 .post("/admin/fleet/" + ZONE + "/" + type + "/reclaim-spot", "{\"nodes\": 2}");
         assertThat(reclaim.code()).isIn(200, 202);
         var pending = preemptions(
@@ -217,8 +217,8 @@ class SpotPreemptionIT {
                         records -> preemptions(records, "demo/spot-restart").size() >= 2,
                         Duration.ofSeconds(60)),
                 "demo/spot-restart");
-        SystemStack.get().kill9(Service.PREEMPTION);
-        SystemStack.get().restart(Service.PREEMPTION);
+        SystemStack.forDisruption().kill9(Service.PREEMPTION);
+        SystemStack.forDisruption().restart(Service.PREEMPTION);
 
         List<PreemptionFact> facts = awaitPreemptions("demo/spot-restart", 2, Duration.ofSeconds(60));
         assertTimelines(facts);

@@ -23,6 +23,9 @@ final class StackUse {
     /** The cluster of the fault tests ({@link SystemStack#forFaults()}). */
     static final String FAULTS = "fault-stack";
 
+    /** The stack of the classes that disrupt one ({@link SystemStack#forDisruption()}). */
+    static final String DISRUPTION = "disruption-stack";
+
     private StackUse() {}
 
     /** Works on the shared stack in its own orgs, zones and types, beside other such classes. */
@@ -32,13 +35,24 @@ final class StackUse {
     @interface Shares {}
 
     /**
-     * Kills, restarts or adds a service of the shared stack, or loads it on purpose: runs while no other class uses the
-     * shared stack.
+     * Kills, restarts or adds a service, or loads the stack on purpose: runs on the disruption stack
+     * ({@link SystemStack#forDisruption()}), one such class at a time, beside the shared stack's classes.
      */
     @Retention(RetentionPolicy.RUNTIME)
     @Target(ElementType.TYPE)
-    @ResourceLock(value = SHARED, mode = ResourceAccessMode.READ_WRITE)
+    @ResourceLock(value = DISRUPTION, mode = ResourceAccessMode.READ_WRITE)
     @interface Disrupts {}
+
+    /** The lock (and so the stack) a class of these annotations uses, or null for {@link Own}. */
+    static String lockOf(Class<?> testClass) {
+        if (testClass.isAnnotationPresent(Shares.class)) {
+            return SHARED;
+        }
+        if (testClass.isAnnotationPresent(Disrupts.class)) {
+            return DISRUPTION;
+        }
+        return testClass.isAnnotationPresent(Faults.class) ? FAULTS : null;
+    }
 
     /** Kills or poisons the fault stack: one such class at a time, beside the shared stack's classes. */
     @Retention(RetentionPolicy.RUNTIME)

@@ -21,8 +21,10 @@ final class SystemStack {
     private static final Object SHARED = new Object();
 
     private static final Object FAULTS = new Object();
+    private static final Object DISRUPTION = new Object();
     private static Stack stack;
     private static Stack faultStack;
+    private static Stack disruptionStack;
     private static OtlpCollector faultTraces;
 
     private SystemStack() {}
@@ -37,18 +39,64 @@ final class SystemStack {
     }
 
     /**
-     * A second stack for the tests that kill, pause or poison its processes ({@link ClusterFailoverIT},
+     * The stack of the classes that kill, restart or add its services or load it on purpose
+     * ({@link StackUse.Disrupts}), configured as the shared one: they run one at a time on it while the shared stack's
+     * classes run beside them.
+     */
+    static Stack forDisruption() {
+        synchronized (DISRUPTION) {
+            if (disruptionStack == null) {
+                disruptionStack = configured().build().start();
+            }
+            return disruptionStack;
+        }
+    }
+
+    /** Stops the stack behind a {@link StackUse} lock once no class still to run needs it ({@link StackReleases}). */
+    static void stop(String lock) {
+        Stack done;
+        switch (lock) {
+            case StackUse.SHARED -> {
+                synchronized (SHARED) {
+                    done = stack;
+                }
+            }
+            case StackUse.FAULTS -> {
+                synchronized (FAULTS) {
+                    done = faultStack;
+                }
+            }
+            case StackUse.DISRUPTION -> {
+                synchronized (DISRUPTION) {
+                    done = disruptionStack;
+                }
+            }
+            default -> throw new IllegalArgumentException("no stack behind " + lock);
+        }
+        if (done != null) {
+            done.close();
+        }
+    }
+
+    /**
+     * A third stack for the tests that kill, pause or poison its processes ({@link ClusterFailoverIT},
      * {@link PoisonIT}), so the shared one never sees their faults and they may use any zone and type: a cluster as
-     * production runs it (three brokers, two instances of every service; {@code ./stack up --cluster}), exporting its
-     * traces to {@link #faultTraces()} ({@link TracingIT}). Started on first use, stopped when the test JVM exits.
+     * production runs it (three brokers, two instances of each service the faults kill, the api-service and the
+     * provisioner; {@code ./stack up --cluster} runs two of every one), exporting its traces to {@link #faultTraces()}
+     * ({@link TracingIT}). Started on first use, stopped after the last class that uses it.
      */
     static Stack forFaults() {
         synchronized (FAULTS) {
             if (faultStack == null) {
                 faultTraces = OtlpCollector.start();
                 Runtime.getRuntime().addShutdownHook(new Thread(faultTraces::close, "fault-traces-shutdown"));
-                faultStack =
-                        traced(configured().withCluster(), faultTraces).build().start();
+                faultStack = traced(
+                                configured()
+                                        .withCluster()
+                                        .withOneInstanceOf(Service.QUOTA, Service.CAPACITY, Service.PREEMPTION),
+                                faultTraces)
+                        .build()
+                        .start();
             }
             return faultStack;
         }
@@ -110,7 +158,7 @@ final class SystemStack {
 
     /** The base URLs of every api-service instance of {@code stack}. */
     static List<URI> apiInstances(Stack stack) {
-        return IntStream.rangeClosed(1, stack.instances())
+        return IntStream.rangeClosed(1, stack.instances(Service.API))
                 .mapToObj(i -> stack.url(Service.API, i))
                 .toList();
     }
@@ -120,7 +168,11 @@ final class SystemStack {
     }
 
     static Api api(String token) {
-        return new Api(get().url(Service.API), token);
+        return api(get(), token);
+    }
+
+    static Api api(Stack stack, String token) {
+        return new Api(stack.url(Service.API), token);
     }
 
     static Api admin(Service service) {

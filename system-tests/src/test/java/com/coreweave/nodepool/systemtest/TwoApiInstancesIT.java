@@ -22,15 +22,16 @@ class TwoApiInstancesIT {
     /** The second instance goes again: the classes after share a stack of one instance per service. */
     @AfterAll
     static void stopTheSecondInstance() {
-        SystemStack.get().stopExtraInstances();
-        await().atMost(Duration.ofSeconds(120)).until(() -> SystemStack.get().ready(Service.API));
+        SystemStack.forDisruption().stopExtraInstances();
+        await().atMost(Duration.ofSeconds(120))
+                .until(() -> SystemStack.forDisruption().ready(Service.API));
     }
 
     @Test
     void everyInstanceAnswersForEveryPool() {
-        SystemStack.quota("demo", "US-EAST-04A", "gd-8xa100-i128", 16);
-        URI second = SystemStack.get().startExtraInstance(Service.API, "nodepool-api-service-2");
-        Api first = SystemStack.api("demo-token");
+        SystemStack.quota(SystemStack.forDisruption(), "demo", "US-EAST-04A", "gd-8xa100-i128", 16);
+        URI second = SystemStack.forDisruption().startExtraInstance(Service.API, "nodepool-api-service-2");
+        Api first = SystemStack.api(SystemStack.forDisruption(), "demo-token");
         Api other = new Api(second, "demo-token");
 
         List<String> names = new ArrayList<>();

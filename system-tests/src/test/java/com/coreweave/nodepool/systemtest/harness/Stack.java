@@ -40,6 +40,8 @@ import org.apache.kafka.common.Uuid;
  */
 public final class Stack implements AutoCloseable {
 
+    private static final Object STARTING = new Object();
+
     private static final Random PORTS = new Random();
     private static final Set<Integer> HANDED_OUT = new HashSet<>();
 
@@ -164,7 +166,8 @@ public final class Stack implements AutoCloseable {
         apiHttpsPort = builder.apiTls ? freePort() : -1;
         for (Service service : services) {
             List<Instance> list = new ArrayList<>();
-            for (int i = 1; i <= instancesPerService; i++) {
+            int count = builder.oneInstanceOf.contains(service) ? 1 : instancesPerService;
+            for (int i = 1; i <= count; i++) {
                 list.add(new Instance(
                         service, i == 1 ? service.module() : service.module() + "-" + i, freePort(), builder.cluster));
             }
@@ -202,8 +205,17 @@ public final class Stack implements AutoCloseable {
         return new Builder();
     }
 
-    /** Starts the broker, then all chosen services at once, and returns when every one of them is ready. */
+    /**
+     * Starts the broker, then all chosen services at once, and returns when every one of them is ready. One stack
+     * starts at a time in a JVM: several starting together on a small machine time out their services' first writes.
+     */
     public Stack start() {
+        synchronized (STARTING) {
+            return startAlone();
+        }
+    }
+
+    private Stack startAlone() {
         services.forEach(this::requireJar);
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         if (principals != null) {
@@ -240,16 +252,21 @@ public final class Stack implements AutoCloseable {
     /** The base URLs of every running instance of a service, extra instances included. */
     public List<URI> urls(Service service) {
         List<URI> all = new ArrayList<>();
-        for (int i = 1; i <= instancesPerService; i++) {
+        for (int i = 1; i <= instances(service); i++) {
             all.add(url(service, i));
         }
         all.addAll(extraUrls.getOrDefault(service, List.of()));
         return all;
     }
 
-    /** How many instances each service runs: 1, or 2 in a cluster. */
+    /** How many instances a service runs at most: 1, or 2 in a cluster. */
     public int instances() {
         return instancesPerService;
+    }
+
+    /** How many instances {@code service} runs: {@link #instances()}, or 1 if the builder said so. */
+    public int instances(Service service) {
+        return instances.get(service).size();
     }
 
     /** The node ids of the brokers: 1, or 1 to 3 in a cluster. */
@@ -695,6 +712,7 @@ public final class Stack implements AutoCloseable {
         private boolean secureKafka = true;
         private final Set<String> orgs = new LinkedHashSet<>(List.of("demo", "other"));
         private boolean cluster;
+        private final Set<Service> oneInstanceOf = EnumSet.noneOf(Service.class);
 
         private Builder() {}
 
@@ -713,6 +731,12 @@ public final class Stack implements AutoCloseable {
          */
         public Builder withCluster() {
             cluster = true;
+            return this;
+        }
+
+        /** In a cluster, these services run one instance only (tests that never lose one need no second). */
+        public Builder withOneInstanceOf(Service... services) {
+            oneInstanceOf.addAll(List.of(services));
             return this;
         }
 
