@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.utils.Utils;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.ResourceLock;
@@ -38,6 +39,23 @@ class AnyKafkaClientIT {
         demo = SystemStack.api("demo-token");
         SystemStack.quota("demo", ZONE, TYPE, 24);
         SystemStack.fleet(ZONE, TYPE, 24);
+    }
+
+    /** Deletes this class's pools and waits until they are gone, so the zone's quota is free for the next class. */
+    @AfterAll
+    static void deletePools() {
+        List<String> pools = new ArrayList<>();
+        demo.get(Api.POOLS).body().path("items").forEach(pool -> {
+            String name = pool.at("/metadata/name").asText();
+            if (ZONE.equals(pool.at("/spec/region").asText())
+                    && (name.startsWith("kcat-") || name.equals("rest-twin"))) {
+                pools.add(name);
+            }
+        });
+        pools.forEach(name -> demo.delete(Api.POOLS + "/" + name));
+        await().atMost(Duration.ofSeconds(120))
+                .untilAsserted(() -> assertThat(pools)
+                        .allMatch(name -> demo.get(Api.POOLS + "/" + name).code() == 404));
     }
 
     @Test

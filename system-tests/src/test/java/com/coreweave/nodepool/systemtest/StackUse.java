@@ -4,6 +4,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
@@ -32,6 +33,7 @@ final class StackUse {
     @Retention(RetentionPolicy.RUNTIME)
     @Target(ElementType.TYPE)
     @ResourceLock(value = SHARED, mode = ResourceAccessMode.READ)
+    @ExtendWith(ClassSlots.class)
     @interface Shares {}
 
     /**
@@ -63,5 +65,6 @@ final class StackUse {
     /** Uses neither stack (a stack or client of its own), so it runs beside anything. */
     @Retention(RetentionPolicy.RUNTIME)
     @Target(ElementType.TYPE)
+    @ExtendWith(ClassSlots.class)
     @interface Own {}
 }

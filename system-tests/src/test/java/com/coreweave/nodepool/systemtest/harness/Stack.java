@@ -48,7 +48,7 @@ public final class Stack implements AutoCloseable {
     /** What ./stack up gives each service too. */
     public static final String DEFAULT_SERVICE_HEAP = "256m";
 
-    private static final Duration BROKER_START = Duration.ofSeconds(60);
+    private static final Duration BROKER_START = Duration.ofSeconds(120);
     private static final int CLUSTER_BROKERS = 3;
     private static final int CLUSTER_INSTANCES = 2;
     private static final Duration SERVICE_START = Duration.ofSeconds(180);
