@@ -3,31 +3,47 @@ package com.coreweave.nodepool.systemtest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.coreweave.nodepool.systemtest.harness.Service;
+import com.coreweave.nodepool.systemtest.harness.Stack;
 import java.time.Duration;
 import java.util.logging.Logger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The short version of {@code ./stack chaos --cluster}, on the stack of the fault tests
- * ({@link SystemStack#forFaults()}: three brokers and two instances of every service, as production runs them): under
- * the mixed load, the broker leading the most partitions is killed -9, then one instance of the api-service and one of
- * the provisioner (whose tasks their standbys on the other instances take over). Meanwhile a client creates pools one
- * after another ({@link FirstTries}): losing an instance must cost it little, at least 99 % of its creates answered at
- * the first try within 10 s. Then the invariants from the topics: nothing acknowledged may be lost or duplicated,
- * nothing oversold, no status may differ from its facts, and the stack must recover from every fault. The whole table
- * is in the failure message and the log. Every fault on a single broker, and the rolling restarts, are {@code ./stack
- * chaos}'s.
+ * The short version of {@code ./stack chaos --cluster}, a fault round: not in {@code ./stack test} (its tag is excluded
+ * there; {@code ./stack test --faults} runs it), on a cluster of its own (three brokers, two instances of the
+ * api-service and the provisioner, the two services it kills, and one of the others): under the mixed load, the broker
+ * leading the most partitions is killed -9, then one instance of the api-service and one of the provisioner (whose
+ * tasks their standbys on the other instances take over). Meanwhile a client creates pools one after another
+ * ({@link FirstTries}): losing an instance must cost it little, at least 99 % of its creates answered at the first try
+ * within 10 s. Then the invariants from the topics: nothing acknowledged may be lost or duplicated, nothing oversold,
+ * no status may differ from its facts, and the stack must recover from every fault. The whole table is in the failure
+ * message and the log. Every fault on a single broker, and the rolling restarts, are {@code ./stack chaos}'s.
  */
-@StackUse.Faults
+@StackUse.Own
+@Tag(ClusterFailoverIT.FAULT_ROUND)
 class ClusterFailoverIT {
+
+    /** The tag of the fault rounds, which {@code ./stack test} leaves out (this module's pom). */
+    static final String FAULT_ROUND = "fault-round";
 
     private static final Logger LOG = Logger.getLogger(ClusterFailoverIT.class.getName());
 
     @Test
     void aBrokerKillAndAnInstanceKillUnderLoadLoseNothing() {
         long started = System.nanoTime();
+        try (Stack cluster = SystemStack.configured()
+                .withCluster()
+                .withOneInstanceOf(Service.QUOTA, Service.CAPACITY, Service.PREEMPTION)
+                .build()
+                .start()) {
+            run(cluster, started);
+        }
+    }
+
+    private static void run(Stack cluster, long started) {
         ChaosRun chaos = new ChaosRun(
-                SystemStack.forFaults(),
+                cluster,
                 new ChaosRun.Settings(
                         1,
                         Duration.ofSeconds(15),

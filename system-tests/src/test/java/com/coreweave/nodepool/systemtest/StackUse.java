@@ -21,7 +21,7 @@ final class StackUse {
     /** The shared stack ({@link SystemStack#get()}). */
     static final String SHARED = "system-stack";
 
-    /** The cluster of the fault tests ({@link SystemStack#forFaults()}). */
+    /** The stack of the fault tests ({@link SystemStack#forFaults()}). */
     static final String FAULTS = "fault-stack";
 
     /** The stack of the classes that disrupt one ({@link SystemStack#forDisruption()}). */

@@ -79,24 +79,16 @@ final class SystemStack {
     }
 
     /**
-     * A third stack for the tests that kill, pause or poison its processes ({@link ClusterFailoverIT},
-     * {@link PoisonIT}), so the shared one never sees their faults and they may use any zone and type: a cluster as
-     * production runs it (three brokers, two instances of each service the faults kill, the api-service and the
-     * provisioner; {@code ./stack up --cluster} runs two of every one), exporting its traces to {@link #faultTraces()}
-     * ({@link TracingIT}). Started on first use, stopped after the last class that uses it.
+     * A third stack for the tests that poison its topics ({@link PoisonIT}), so the others never see their records,
+     * exporting every span to {@link #faultTraces()} ({@link TracingIT}). Started on first use, stopped after the last
+     * class that uses it.
      */
     static Stack forFaults() {
         synchronized (FAULTS) {
             if (faultStack == null) {
                 faultTraces = OtlpCollector.start();
                 Runtime.getRuntime().addShutdownHook(new Thread(faultTraces::close, "fault-traces-shutdown"));
-                faultStack = traced(
-                                configured()
-                                        .withCluster()
-                                        .withOneInstanceOf(Service.QUOTA, Service.CAPACITY, Service.PREEMPTION),
-                                faultTraces)
-                        .build()
-                        .start();
+                faultStack = traced(configured(), faultTraces).build().start();
             }
             return faultStack;
         }

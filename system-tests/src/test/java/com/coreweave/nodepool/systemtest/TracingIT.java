@@ -23,10 +23,10 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 28: one pool's create is one trace, from its POST to the status that says its nodes are at target (AtTarget
- * with reason TargetMet), across the services it passes through, on the fault tests' cluster, whose services export
- * their spans to a collector of the tests' own over OTLP, configured by the standard {@code quarkus.otel.*} settings
- * alone ({@link SystemStack#forFaults()}).
+ * One pool's create is one trace, from its POST to the status that says its nodes are at target (AtTarget with reason
+ * TargetMet), across the services it passes through, on the fault tests' stack, whose services export their spans to a
+ * collector of the tests' own over OTLP, configured by the standard {@code quarkus.otel.*} settings alone
+ * ({@link SystemStack#forFaults()}).
  */
 @StackUse.Faults
 class TracingIT {
