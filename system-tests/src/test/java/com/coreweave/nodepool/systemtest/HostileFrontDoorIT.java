@@ -49,6 +49,11 @@ class HostileFrontDoorIT {
     static final long RETRY_PAUSE_MILLIS = 200;
     /** What another org's creates and GETs may take at the 99th percentile while strangers flood. */
     static final long P99_BOUND_MILLIS = 1_000;
+    /**
+     * On a machine busy with other work the bound is this many times the slowest create before the flood: the flood may
+     * slow another org by what its handshakes cost, not take the service from it.
+     */
+    static final long CALM_FACTOR = 4;
 
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -65,12 +70,19 @@ class HostileFrontDoorIT {
 
     @Test
     void anUnauthenticatedChunkedBodyFloodIsRefusedAtItsHeadersWhileAnotherOrgIsAnswered() throws Exception {
-        // Untimed: the first creates after a start warm the path up; the bound is for a stack that has been serving.
-        for (int i = 0; i < 3; i++) {
+        // The first creates after a start warm the path up, untimed; the next ones are the same client's latency
+        // without the flood, on this machine as loaded as it is now (other classes run beside this one).
+        List<Long> calm = new ArrayList<>();
+        for (int i = 0; i < 13; i++) {
             String name =
                     "front-door-warm-" + i + "-" + UUID.randomUUID().toString().substring(0, 6);
+            long start = System.nanoTime();
             assertThat(other.post(Api.POOLS, pool(name)).code()).isEqualTo(201);
+            if (i >= 3) {
+                calm.add((System.nanoTime() - start) / 1_000_000);
+            }
         }
+        long bound = Math.max(P99_BOUND_MILLIS, CALM_FACTOR * Collections.max(calm));
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong bodyBytesSent = new AtomicLong();
         AtomicInteger refused = new AtomicInteger();
@@ -138,7 +150,11 @@ class HostileFrontDoorIT {
         assertThat(otherAnswers.get() * 2)
                 .as("another org's creates and GETs, all answered")
                 .isEqualTo(latencies.size());
-        assertThat(p99).as("another org's p99 during the flood, ms").isLessThan(P99_BOUND_MILLIS);
+        assertThat(p99)
+                .as(
+                        "another org's p99 during the flood, ms (its slowest create before it: %d ms)",
+                        Collections.max(calm))
+                .isLessThan(bound);
         assertThat(ready).as("api-service readiness during the flood").containsOnly(true);
         assertThat(SystemStack.forDisruption().ready(Service.API)).isTrue();
     }
