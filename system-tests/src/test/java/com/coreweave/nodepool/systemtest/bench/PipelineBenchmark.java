@@ -289,6 +289,12 @@ public final class PipelineBenchmark {
                 // Setting a large fleet right after start, on a busy machine, may take longer than the default 10 s.
                 .withProperty(Service.CAPACITY, "nodepool.capacity.fleet-change-timeout", "60s");
         bigPool.addTokens(builder);
+        // The pipeline's orgs hold every pool of benchmarks 4 and S at once (S alone sends up to 62,000): an operator's
+        // own quotas for them, since the default 1,000 pools (16 MiB) an org refused the rest of S with 403.
+        for (int n = 0; n < pipelineOrgs; n++) {
+            builder.withProperty(Service.API, "nodepool.api.pool-count-quota-per-org." + org(n), "20000")
+                    .withProperty(Service.API, "nodepool.api.pool-storage-quota-per-org." + org(n), "134217728");
+        }
         if (cluster) {
             builder.withCluster();
             notes.add("cluster (--cluster): 3 brokers (replication factor 3, min.insync.replicas 2) and 2 instances of"
