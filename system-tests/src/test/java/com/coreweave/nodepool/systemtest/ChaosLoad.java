@@ -155,7 +155,7 @@ final class ChaosLoad implements AutoCloseable {
 
     /** An org's REST client, spread over every api-service instance as a load balancer would. */
     private Api api(String org) {
-        return new Api(SystemStack.apiInstances(stack), SystemStack.token(org), availability);
+        return new Api(stack.urls(Service.API), SystemStack.token(org), availability);
     }
 
     /** One producer per client thread: a probe creates its producer on first use. */

@@ -181,9 +181,7 @@ public final class ChaosRun {
             sleep(settings.warmup());
             if (measureFirstTries) {
                 firstTries = new FirstTries(
-                                SystemStack.apiInstances(stack),
-                                SystemStack.token(FIRST_TRY_ORG),
-                                PROBES.instanceType())
+                                stack.urls(Service.API), SystemStack.token(FIRST_TRY_ORG), PROBES.instanceType())
                         .start();
             }
             try (FirstTries during = firstTries) {
@@ -377,7 +375,7 @@ public final class ChaosRun {
         synchronized (probes) {
             probes.add(new ChaosLoad.Sent(PROBE_ORG + "/" + name, faultAt));
         }
-        Api api = new Api(SystemStack.apiInstances(stack), SystemStack.token(PROBE_ORG), null);
+        Api api = new Api(stack.urls(Service.API), SystemStack.token(PROBE_ORG), null);
         String body = """
         {"apiVersion":"compute.coreweave.com/v1alpha1","kind":"NodePool","metadata":{"name":"%s"},
          "spec":{"instanceType":"%s","region":"%s","targetNodes":1}}""".formatted(name, PROBES.instanceType(), ZONE);

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.coreweave.nodepool.systemtest.harness.Service;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,7 +33,7 @@ class FaultInjectionIT {
     @AfterEach
     void cleanUp() {
         for (Service service : new Service[] {Service.API, Service.QUOTA, Service.CAPACITY, Service.PROVISIONER}) {
-            everyInstance(service).forEach(admin -> admin.delete("/admin/faults"));
+            SystemStack.admin(service).delete("/admin/faults");
         }
         if (pool != null) {
             pool.demo.delete(pool.path());
@@ -50,28 +49,18 @@ class FaultInjectionIT {
         return pool;
     }
 
-    /** Faults are held per instance, and another class may have started a second one: each is armed alike. */
-    static List<Api> everyInstance(Service service) {
-        return SystemStack.get().urls(service).stream()
-                .map(url -> new Api(url, "admin-token"))
-                .toList();
-    }
-
     void arm(Service service, String point, String more) {
-        for (Api admin : everyInstance(service)) {
-            var armed = admin.put(
-                    "/admin/faults/" + point,
-                    "{\"org\":\"demo\",\"pool\":\"" + pool.name + "\",\"message\":\"drill\"" + more + "}");
-            assertThat(armed.code()).as("arming answered %s", armed.body()).isEqualTo(200);
-            assertThat(armed.text("/armedBy")).isEqualTo("admin");
-        }
+        var armed = SystemStack.admin(service)
+                .put(
+                        "/admin/faults/" + point,
+                        "{\"org\":\"demo\",\"pool\":\"" + pool.name + "\",\"message\":\"drill\"" + more + "}");
+        assertThat(armed.code()).as("arming answered %s", armed.body()).isEqualTo(200);
+        assertThat(armed.text("/armedBy")).isEqualTo("admin");
     }
 
     void disarm(Service service, String point) {
-        for (Api admin : everyInstance(service)) {
-            var answer = admin.delete("/admin/faults/" + point + "?org=demo&pool=" + pool.name);
-            assertThat(answer.code()).as("disarming answered %s", answer.body()).isEqualTo(200);
-        }
+        var answer = SystemStack.admin(service).delete("/admin/faults/" + point + "?org=demo&pool=" + pool.name);
+        assertThat(answer.code()).as("disarming answered %s", answer.body()).isEqualTo(200);
     }
 
     void scale(int target) {

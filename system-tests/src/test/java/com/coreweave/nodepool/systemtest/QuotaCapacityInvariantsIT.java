@@ -119,8 +119,8 @@ class QuotaCapacityInvariantsIT {
     @BeforeAll
     static void quotasAndAScarceFleet() {
         stack = SystemStack.forDisruption();
-        QUOTAS.forEach((org, max) -> SystemStack.quota(SystemStack.forDisruption(), org, ZONE, TYPE, max));
-        SystemStack.fleet(SystemStack.forDisruption(), ZONE, TYPE, FLEET);
+        QUOTAS.forEach((org, max) -> SystemStack.quota(stack, org, ZONE, TYPE, max));
+        SystemStack.fleet(stack, ZONE, TYPE, FLEET);
         // Both admin writes answer once the broker has them; wait until the ledgers applied them.
         await().atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(500))
@@ -411,8 +411,7 @@ class QuotaCapacityInvariantsIT {
     // ------------------------------------------------------------------------------------------------ helpers
 
     static JsonNode fleetView() {
-        Api.Answer answer = SystemStack.admin(SystemStack.forDisruption(), Service.CAPACITY)
-                .get("/admin/fleet/" + ZONE + "/" + TYPE);
+        Api.Answer answer = SystemStack.admin(stack, Service.CAPACITY).get("/admin/fleet/" + ZONE + "/" + TYPE);
         assertThat(answer.code())
                 .as("GET /admin/fleet/%s/%s: %s", ZONE, TYPE, answer.body())
                 .isEqualTo(200);
@@ -420,8 +419,7 @@ class QuotaCapacityInvariantsIT {
     }
 
     static JsonNode quotaView() {
-        Api.Answer answer =
-                SystemStack.admin(SystemStack.forDisruption(), Service.QUOTA).get("/admin/quotas");
+        Api.Answer answer = SystemStack.admin(stack, Service.QUOTA).get("/admin/quotas");
         assertThat(answer.code()).as("GET /admin/quotas: %s", answer.body()).isEqualTo(200);
         return answer.body();
     }

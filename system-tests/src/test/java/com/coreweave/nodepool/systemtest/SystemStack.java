@@ -3,9 +3,7 @@ package com.coreweave.nodepool.systemtest;
 import com.coreweave.nodepool.systemtest.harness.OtlpCollector;
 import com.coreweave.nodepool.systemtest.harness.Service;
 import com.coreweave.nodepool.systemtest.harness.Stack;
-import java.net.URI;
 import java.util.List;
-import java.util.stream.IntStream;
 
 /**
  * The whole system for the system tests: a real broker and the five services as separate processes, started once per
@@ -146,13 +144,6 @@ final class SystemStack {
             builder.withProperty(Service.API, StaticTokenProperty.name(token(org)), StaticTokenProperty.value(org));
         }
         return builder;
-    }
-
-    /** The base URLs of every api-service instance of {@code stack}. */
-    static List<URI> apiInstances(Stack stack) {
-        return IntStream.rangeClosed(1, stack.instances(Service.API))
-                .mapToObj(i -> stack.url(Service.API, i))
-                .toList();
     }
 
     static String token(String org) {
