@@ -51,9 +51,9 @@ class HostileLoadIT {
     @BeforeAll
     static void setUp() {
         stack = SystemStack.forDisruption();
-        other = SystemStack.api(SystemStack.forDisruption(), "other-token");
-        SystemStack.quota(SystemStack.forDisruption(), "other", ZONE, TYPE, 8);
-        SystemStack.fleet(SystemStack.forDisruption(), ZONE, TYPE, 8);
+        other = SystemStack.api(stack, "other-token");
+        SystemStack.quota(stack, "other", ZONE, TYPE, 8);
+        SystemStack.fleet(stack, ZONE, TYPE, 8);
     }
 
     @Test
@@ -148,9 +148,7 @@ class HostileLoadIT {
         assertThat(flood[1])
                 .as("the broker's throttle, as the tenant's producer saw it (ms)")
                 .isPositive();
-        assertThat(HostileLoad.percentile(latencies, 99))
-                .as("other's produce latency meanwhile (ms): %s", latencies)
-                .isLessThan(1_000);
+        KeptService.assertKept("other's produce", List.of(), latencies);
         System.out.printf(
                 "HostileLoadIT: tenant-demo's %d MiB took %d ms (throttled up to %d ms a request); other's %d sends:"
                         + " p50 %d ms, p99 %d ms%n",

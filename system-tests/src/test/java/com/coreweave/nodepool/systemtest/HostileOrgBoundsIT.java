@@ -83,10 +83,15 @@ class HostileOrgBoundsIT {
     @Order(1)
     void anOrgCreatingMaximumSizePoolsIsStoppedAtItsByteQuotaWhileAnotherOrgIsAnswered() throws Exception {
         // A fresh service's first calls are slow to compile, whatever any other org does: warmed before measuring.
+        // The last ten are its latency before the attack, on this machine as busy as it is now.
+        OrgBounds.Latencies calm = new OrgBounds.Latencies();
         for (int i = 0; i < 20; i++) {
-            assertThat(other.post(POOLS, Api.pool("other-warm-" + i, TYPE, 0)).code())
+            String name = "other-warm-" + i;
+            OrgBounds.Latencies timed = i < 10 ? new OrgBounds.Latencies() : calm;
+            assertThat(timed.time(() -> other.post(POOLS, Api.pool(name, TYPE, 0)))
+                            .code())
                     .isEqualTo(201);
-            assertThat(other.get(POOLS + "/other-warm-" + i).code()).isEqualTo(200);
+            assertThat(timed.time(() -> other.get(POOLS + "/" + name)).code()).isEqualTo(200);
         }
         OrgBounds.Latencies others = new OrgBounds.Latencies();
         AtomicBoolean flooding = new AtomicBoolean(true);
@@ -143,7 +148,7 @@ class HostileOrgBoundsIT {
                 .as("other's creates and GETs (code*1000+code)")
                 .isEmpty();
         assertThat(others.count()).isGreaterThan(10);
-        assertThat(others.percentile(99)).as("other's p99, ms").isLessThan(1000);
+        KeptService.assertKept("other's creates and GETs", calm.all(), others.all());
         // Still refused once every count has arrived; a small pool that fits no block either.
         assertThat(demo.post(POOLS, OrgBounds.annotatedPool("big-after", TYPE, ANNOTATION_BYTES))
                         .code())

@@ -180,7 +180,8 @@ class HostileTenantIT {
 
         assertThat(refused.code()).isEqualTo(422);
         assertThat(refused.text("/kind")).isEqualTo("Status");
-        assertThat(millis).as("answered in %d ms", millis).isLessThan(100);
+        // Expanded, thirty doublings of the annotations would take the heap and minutes; refused, it is a parse.
+        assertThat(millis).as("answered in %d ms", millis).isLessThan(2_000);
         assertThat(SystemStack.forDisruption().ready(Service.API)).isTrue();
         assertThat(DEMO.get(path).code()).isEqualTo(200);
     }
@@ -209,7 +210,7 @@ class HostileTenantIT {
         assertThat(refused.code()).isEqualTo(422);
         assertThat(refused.body().at("/details/causes").size()).isLessThanOrEqualTo(Limits.MAX_CAUSES + 1);
         assertThat(refused.body().at("/details/causes").toString()).contains("more");
-        assertThat(millis).as("answered in %d ms", millis).isLessThan(1_000);
+        assertThat(millis).as("answered in %d ms", millis).isLessThan(2_000);
 
         // The same on the topic, then a good request on the same key's partition: the first is dead-lettered with a
         // reason that fits a header, the second is decided.

@@ -76,6 +76,12 @@ final class OrgBounds {
             return millis.size();
         }
 
+        List<Long> all() {
+            synchronized (millis) {
+                return List.copyOf(millis);
+            }
+        }
+
         long percentile(double p) {
             List<Long> sorted;
             synchronized (millis) {
