@@ -30,6 +30,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 import org.apache.kafka.common.Uuid;
 
@@ -40,7 +41,8 @@ import org.apache.kafka.common.Uuid;
  */
 public final class Stack implements AutoCloseable {
 
-    private static final Object STARTING = new Object();
+    /** Fair: stacks start in the order their classes asked, so the one the orderer put first is up first. */
+    private static final ReentrantLock STARTING = new ReentrantLock(true);
 
     private static final Random PORTS = new Random();
     private static final Set<Integer> HANDED_OUT = new HashSet<>();
@@ -210,8 +212,11 @@ public final class Stack implements AutoCloseable {
      * starts at a time in a JVM: several starting together on a small machine time out their services' first writes.
      */
     public Stack start() {
-        synchronized (STARTING) {
+        STARTING.lock();
+        try {
             return startAlone();
+        } finally {
+            STARTING.unlock();
         }
     }
 
