@@ -14,6 +14,7 @@ import com.coreweave.nodepool.systemtest.harness.Kcat;
 import com.coreweave.nodepool.systemtest.harness.Service;
 import com.coreweave.nodepool.testing.TopicProbe;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
@@ -327,6 +329,51 @@ class NodeHealthIT {
             assertThat(node(pool, sick).at("/spec/unschedulable").asBoolean()).isFalse();
             assertThat(nodeStory(pool, sick)).containsSubsequence("CWNodeUncordoned", "CWNodeUntainted");
         });
+    }
+
+    @Test
+    void withMoreNodesUnhealthyThanMaxUnhealthyRepairStopsUntilEnoughRecover(@TempDir Path dir) {
+        OnePool pool = pool("limited-repair", "US-WEST-04A", "cd-gp-a192-genoa", 4, 4, "{\"maxUnhealthy\":\"1\"}");
+        List<String> nodes = names(pool);
+        String first = nodes.get(0);
+        String second = nodes.get(1);
+        // The first node's drain takes its workload's grace period: it is unhealthy until its reboot is done.
+        busy(pool, first, 20);
+
+        // One unhealthy node of four is within the limit: it is repaired; a second is one too many.
+        alert(pool, first, "GPUTimeoutError", true);
+        alert(pool, second, "GPUTimeoutError", true);
+
+        String blocked = "Node repair blocked: 2 of 4 nodes unhealthy, more than maxUnhealthy \"1\"; 1 node(s) wait,"
+                + " and repair resumes when 1 or fewer are unhealthy.";
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(pool.get().body().at("/status/disruption/blocked").findValuesAsText("message"))
+                    .containsExactly(blocked);
+        });
+        assertThat(node(pool, first).at("/spec/unschedulable").asBoolean())
+                .as("the first is being repaired")
+                .isTrue();
+        await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(node(pool, second).at("/spec/unschedulable").asBoolean())
+                    .as("the second is left serving")
+                    .isFalse();
+            assertThat(condition(node(pool, second), "GPUProblem")).isEqualTo("True/GPUTimeoutError");
+        });
+        var stack = SystemStack.get();
+        String described = Kubectl.of(stack.apiHttpsUrl(), stack.apiTls().pem(), "demo-token", dir)
+                .run("describe", "nodepools", pool.name)
+                .ok()
+                .out();
+        assertThat(described).contains("NodeRepairBlocked", "Node repair blocked: 2 of 4 nodes unhealthy");
+
+        // The first node's reboot clears its alert: one unhealthy again, so the second's repair starts by itself.
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(nodeStory(pool, first)).contains("CWNodeUntainted");
+            assertThat(nodeStory(pool, second)).containsSubsequence("CWNodeCordoned", "CWNodeTainted");
+            assertThat(pool.get().body().at("/status/disruption/blocked").findValuesAsText("message"))
+                    .noneMatch(m -> m.startsWith("Node repair blocked"));
+        });
+        awaitTargetMet(pool, 4);
     }
 
     @Test

@@ -153,6 +153,7 @@ function summary(pool) {
           ` node(s) for ${status.pendingDemand.workloads} workload(s)`)
         : null,
       field('Scale-down', spec.lifecycle?.scaleDownStrategy ?? ''),
+      spec.lifecycle?.maxUnhealthy ? field('Max unhealthy', spec.lifecycle.maxUnhealthy) : null,
       field('Created', pool.metadata.creationTimestamp ?? ''),
       pool.metadata.deletionTimestamp ? field('Deleting since', pool.metadata.deletionTimestamp) : null),
     table({

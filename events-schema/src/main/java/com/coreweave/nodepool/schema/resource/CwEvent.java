@@ -59,6 +59,11 @@ public enum CwEvent {
     DeletedForPreemption("Deleted for preemption", CwEvent.WARNING),
     /** Not in the reference: a disruption a pool's budget holds back, named as Karpenter names its own. */
     DisruptionBlocked(CwEvent.NORMAL),
+    /**
+     * Not in the reference: automated repair stopped, more of the pool's nodes unhealthy than its
+     * {@code lifecycle.maxUnhealthy}; named as Karpenter names its own.
+     */
+    NodeRepairBlocked(CwEvent.WARNING),
     /** Not in the reference: a software component on the node's DPU restarts, the host serving meanwhile. */
     DPUComponentRestarting(CwEvent.NORMAL),
     DPUComponentRestarted(CwEvent.NORMAL),

@@ -132,7 +132,8 @@ public record NodePoolSpec(
                         life.scaleDownStrategy() == null ? Lifecycle.IDLE_ONLY : life.scaleDownStrategy(),
                         life.disableUnhealthyNodeEviction() == null
                                 ? Boolean.FALSE
-                                : life.disableUnhealthyNodeEviction()),
+                                : life.disableUnhealthyNodeEviction(),
+                        life.maxUnhealthy()),
                 nodeConfigurationUpdateStrategy == null || nodeConfigurationUpdateStrategy.type() == null
                         ? new NodeConfigurationUpdateStrategy(NodeConfigurationUpdateStrategy.ON_SPEC_UPDATE)
                         : nodeConfigurationUpdateStrategy,

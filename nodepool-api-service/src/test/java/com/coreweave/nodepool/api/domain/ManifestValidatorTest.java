@@ -239,6 +239,7 @@ class ManifestValidatorTest {
                     "/spec/gpu                           | version                   | 535",
                     "/spec/lifecycle                     | disableUnhealthyNodeEviction | \"yes\"",
                     "/spec/lifecycle                     | scaleDownStrategy         | 1",
+                    "/spec/lifecycle                     | maxUnhealthy              | 3",
                     "/spec/nodeConfigurationUpdateStrategy | type                    | []",
                 })
         void shouldRejectAValueOfTheWrongTypeWithTheFieldPath(String pointer, String field, String value) {
@@ -834,6 +835,20 @@ class ManifestValidatorTest {
                             tuple(REQUIRED, "spec.disruption.budgets[3].schedule"),
                             tuple(INVALID, "spec.disruption.budgets[3].window"),
                             tuple(REQUIRED, "spec.disruption.budgets[3].maxPerWindow"));
+        }
+
+        @Test
+        void shouldAcceptAMaxUnhealthyCountOrPercentageAndRejectAnythingElseWithItsPath() {
+            for (String good : List.of("3", "0", "40%", "100%")) {
+                ObjectNode manifest = manifest();
+                ((ObjectNode) manifest.get("spec")).set("lifecycle", json("{\"maxUnhealthy\": \"" + good + "\"}"));
+                assertThat(ManifestValidator.validate(manifest)).as(good).isEmpty();
+            }
+            for (String bad : List.of("\"120%\"", "\"-1\"", "\"half\"", "\"\"")) {
+                ObjectNode manifest = manifest();
+                ((ObjectNode) manifest.get("spec")).set("lifecycle", json("{\"maxUnhealthy\": " + bad + "}"));
+                assertCauses(manifest).as(bad).containsExactly(tuple(INVALID, "spec.lifecycle.maxUnhealthy"));
+            }
         }
 
         @Test

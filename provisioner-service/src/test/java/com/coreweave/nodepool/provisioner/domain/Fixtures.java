@@ -201,6 +201,19 @@ public final class Fixtures {
     }
 
     public static NodePoolSpec withBudgets(NodePoolSpec spec, Disruption.Budget... budgets) {
+        return with(spec, spec.lifecycle(), new Disruption(List.of(budgets)));
+    }
+
+    /** {@code spec} whose automated repair stops with more than {@code maxUnhealthy} ("3", "40%") unhealthy. */
+    public static NodePoolSpec withMaxUnhealthy(NodePoolSpec spec, String maxUnhealthy) {
+        Lifecycle life = spec.lifecycle();
+        return with(
+                spec,
+                new Lifecycle(life.scaleDownStrategy(), life.disableUnhealthyNodeEviction(), maxUnhealthy),
+                spec.disruption());
+    }
+
+    private static NodePoolSpec with(NodePoolSpec spec, Lifecycle lifecycle, Disruption disruption) {
         return new NodePoolSpec(
                 spec.computeClass(),
                 spec.instanceType(),
@@ -213,11 +226,11 @@ public final class Fixtures {
                 spec.image(),
                 spec.gpu(),
                 spec.autoscaling(),
-                spec.lifecycle(),
+                lifecycle,
                 spec.nodeConfigurationUpdateStrategy(),
                 spec.region(),
-                new Disruption(List.of(budgets)),
-                null);
+                disruption,
+                spec.weight());
     }
 
     public static NodeActivityReported activity(int machine, boolean active, Integer graceSeconds) {

@@ -158,6 +158,14 @@ public final class PoolDriver {
         return events.stream().map(RecordedEvent::reason).toList();
     }
 
+    /** The messages of every event of {@code reason} so far, in order. */
+    public List<String> messages(String reason) {
+        return events.stream()
+                .filter(e -> e.reason().equals(reason))
+                .map(RecordedEvent::message)
+                .toList();
+    }
+
     public NodePoolReconciled summary() {
         return state.lastReconciled();
     }

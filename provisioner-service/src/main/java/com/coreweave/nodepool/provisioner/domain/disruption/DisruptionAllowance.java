@@ -164,15 +164,27 @@ public final class DisruptionAllowance {
                 && (log.wakeAt() == null || decision.recheckAt().isBefore(log.wakeAt()))) {
             log = log.wakingAt(decision.recheckAt());
         }
-        if (!message.equals(log.held().get(reason))) {
-            pool.poolEvent(
-                    CwEvent.DisruptionBlocked,
-                    message,
-                    pool.uid() + "/disruption-blocked/" + reason + "/" + now() + "/"
-                            + Integer.toHexString(message.hashCode()));
-            log = log.withHeld(reason, message);
+        pool.changeDisruptions(said(log, reason, CwEvent.DisruptionBlocked, message));
+    }
+
+    /**
+     * Says that something other than the budgets stops every disruption of {@code reason} waiting now: {@code event}
+     * with {@code message} when it differs from what was said last; {@link #held} clears it once they go on.
+     */
+    public void stopped(DisruptionReason reason, CwEvent event, String message) {
+        pool.changeDisruptions(said(pool.disruptions(), reason, event, message));
+    }
+
+    private DisruptionLog said(DisruptionLog log, DisruptionReason reason, CwEvent event, String message) {
+        if (message.equals(log.held().get(reason))) {
+            return log;
         }
-        pool.changeDisruptions(log);
+        pool.poolEvent(
+                event,
+                message,
+                pool.uid() + "/" + event.name() + "/" + reason + "/" + now() + "/"
+                        + Integer.toHexString(message.hashCode()));
+        return log.withHeld(reason, message);
     }
 
     private long now() {

@@ -15,7 +15,6 @@ import com.coreweave.nodepool.provisioner.domain.fleet.RepairPolicy;
 import com.coreweave.nodepool.provisioner.domain.model.HealthMarks;
 import com.coreweave.nodepool.provisioner.domain.model.PoolNode;
 import com.coreweave.nodepool.provisioner.domain.model.Remediation.Step;
-import com.coreweave.nodepool.schema.events.RecordedEvent;
 import com.coreweave.nodepool.schema.resource.Disruption.Budget;
 import com.coreweave.nodepool.schema.resource.DisruptionStatus;
 import com.coreweave.nodepool.schema.resource.Node;
@@ -69,10 +68,7 @@ class DisruptionBudgetsTest {
     }
 
     List<String> blocked() {
-        return pool.events.stream()
-                .filter(e -> e.reason().equals("DisruptionBlocked"))
-                .map(RecordedEvent::message)
-                .toList();
+        return pool.messages("DisruptionBlocked");
     }
 
     @Test

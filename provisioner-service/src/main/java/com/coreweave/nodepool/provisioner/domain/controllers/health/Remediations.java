@@ -29,8 +29,9 @@ import java.util.Comparator;
  * ({@code CWNodeTainted}) and drains it ({@code CWNodeDraining}, {@code CWDrainNode}). After the drain a reboot takes
  * the node NotReady and back, then uncordons ({@code CWNodeUncordoned}) and untaints it ({@code CWNodeUntainted}); a
  * removal signals the node to prepare for termination ({@code CWNodeMarkedPrepareForTerminate}), gives it
- * {@code prepareForTerminate} ({@code CWNodePreparedForTerminate}) and removes it. Remediation replaces nodes and never
- * shrinks the pool: the ledger grants the removed node's replacement.
+ * {@code prepareForTerminate} ({@code CWNodePreparedForTerminate}) and removes it. With more nodes unhealthy than the
+ * pool's {@code maxUnhealthy} ({@link RepairLimit}) no budgeted repair starts ({@code NodeRepairBlocked}). Remediation
+ * replaces nodes and never shrinks the pool: the ledger grants the removed node's replacement.
  */
 public final class Remediations implements Controller {
 
@@ -65,6 +66,8 @@ public final class Remediations implements Controller {
                         .thenComparing(PoolNode::name))
                 .toList();
         DisruptionAllowance allowance = DisruptionAllowance.of(pool, policy);
+        RepairLimit limit = RepairLimit.of(pool);
+        boolean stopped = limit != null && limit.exceeded();
         int held = 0;
         for (PoolNode node : waiting) {
             Plan plan = node.remediation().plan();
@@ -80,7 +83,8 @@ public final class Remediations implements Controller {
                 // Fatal hardware is involuntary, as a spot reclaim: no budget holds it, but it is out of service.
                 if (plan.removes() && catalogue.immediate(node.health())) {
                     allowance.involuntary();
-                } else if (allowance.decide(DisruptionReason.Unhealthy).allowed() <= 0) {
+                } else if (stopped
+                        || allowance.decide(DisruptionReason.Unhealthy).allowed() <= 0) {
                     held++;
                     continue;
                 } else {
@@ -89,7 +93,11 @@ public final class Remediations implements Controller {
             }
             start(pool, node);
         }
-        allowance.held(DisruptionReason.Unhealthy, held, "to be drained for a node alert");
+        if (stopped && held > 0) {
+            allowance.stopped(DisruptionReason.Unhealthy, CwEvent.NodeRepairBlocked, limit.message(held));
+        } else {
+            allowance.held(DisruptionReason.Unhealthy, held, "to be drained for a node alert");
+        }
     }
 
     /** Cordons the node, taints it for an alert, and drains it (a hold stops after the taint). */

@@ -16,6 +16,7 @@ import com.coreweave.nodepool.provisioner.domain.model.PoolNode;
 import com.coreweave.nodepool.provisioner.domain.model.Remediation.Step;
 import com.coreweave.nodepool.schema.events.NodeFact.NodeRemoved;
 import com.coreweave.nodepool.schema.events.RecordedEvent;
+import com.coreweave.nodepool.schema.resource.DisruptionStatus;
 import com.coreweave.nodepool.schema.resource.Node;
 import com.coreweave.nodepool.schema.resource.NodePoolSpec;
 import java.time.Duration;
@@ -122,6 +123,69 @@ class RemediationsTest {
         assertThat(underway()).containsExactly(machine(1), machine(2));
         assertThat(pool.node(2).phase()).isEqualTo(Node.Phase.Draining);
         assertThat(step(3)).as("the budget of one is taken by node 1").isEqualTo(Step.Waiting);
+    }
+
+    List<String> repairBlocked() {
+        return pool.messages("NodeRepairBlocked");
+    }
+
+    @Test
+    void shouldStopRepairWithMoreNodesUnhealthyThanMaxUnhealthyAndResumeWhenBackUnder() {
+        registered(Fixtures.withMaxUnhealthy(spec(10), "20%"), 50);
+        busy(1, 2, 3);
+
+        pool.raise(1, REPLACE).raise(2, REPLACE);
+        assertThat(underway())
+                .as("2 of 10 unhealthy: at 20 percent, not over it")
+                .hasSize(2);
+
+        pool.raise(3, REPLACE);
+        assertThat(step(3)).as("3 of 10: repair stops").isEqualTo(Step.Waiting);
+        assertThat(pool.node(3).node().spec().unschedulable())
+                .as("left serving")
+                .isFalse();
+        String message = "Node repair blocked: 3 of 10 nodes unhealthy, more than maxUnhealthy \"20%\" (2);"
+                + " 1 node(s) wait, and repair resumes when 2 or fewer are unhealthy.";
+        assertThat(repairBlocked()).containsExactly(message);
+        assertThat(pool.summary().disruption().blocked())
+                .containsExactly(new DisruptionStatus.Blocked("Unhealthy", message));
+
+        pool.raise(4, REBOOT);
+        assertThat(repairBlocked()).as("said again when it changes").hasSize(2);
+        assertThat(step(4)).isEqualTo(Step.Waiting);
+
+        pool.resolve(4, REBOOT).resolve(3, REPLACE);
+        pool.raise(3, REPLACE);
+        assertThat(underway()).as("still 3 of 10").doesNotContain(machine(3));
+        pool.resolve(2, REPLACE);
+        assertThat(underway()).as("2 of 10 again: node 3 goes").contains(machine(3));
+        assertThat(pool.summary().disruption().blocked())
+                .as("nothing waits any more")
+                .isNull();
+    }
+
+    @Test
+    void shouldStillTakeFatalHardwareAndAUsersDeletionOutWhileRepairIsStopped() {
+        registered(Fixtures.withMaxUnhealthy(spec(4), "0"), 50);
+        busy(1, 2, 3);
+        pool.raise(1, REBOOT);
+        assertThat(step(1)).as("1 of 4 over a limit of 0").isEqualTo(Step.Waiting);
+
+        pool.raise(2, "GPUFallenOffBus");
+        pool.deleteNode(3);
+
+        assertThat(underway()).containsExactlyInAnyOrder(machine(2), machine(3));
+        assertThat(step(1)).isEqualTo(Step.Waiting);
+    }
+
+    @Test
+    void shouldRepairAsBeforeWhenThePoolSetsNoMaxUnhealthy() {
+        registered(spec(4), 100);
+
+        pool.raise(1, REPLACE).raise(2, REPLACE).raise(3, REPLACE);
+
+        assertThat(underway()).hasSize(3);
+        assertThat(repairBlocked()).isEmpty();
     }
 
     @Test
