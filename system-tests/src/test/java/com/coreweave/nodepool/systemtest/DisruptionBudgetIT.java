@@ -54,10 +54,14 @@ class DisruptionBudgetIT {
     }
 
     static OnePool pool(String name, String type, int machines, int target, String budgets) {
-        OnePool pool = OnePool.in(name, ZONE, type, machines);
+        return pool(name, ZONE, type, machines, target, budgets);
+    }
+
+    static OnePool pool(String name, String zone, String type, int machines, int target, String budgets) {
+        OnePool pool = OnePool.in(name, zone, type, machines);
         var created = pool.demo.post(Api.POOLS, """
         {"apiVersion":"compute.coreweave.com/v1alpha1","kind":"NodePool","metadata":{"name":"%s"},
-         "spec":{"instanceType":"%s","region":"%s","targetNodes":%d,"disruption":{"budgets":%s}}}""".formatted(name, type, ZONE, target, budgets));
+         "spec":{"instanceType":"%s","region":"%s","targetNodes":%d,"disruption":{"budgets":%s}}}""".formatted(name, type, zone, target, budgets));
         assertThat(created.code()).as("create answered %s", created.body()).isEqualTo(201);
         awaitTargetMet(pool, target);
         return pool;
@@ -191,5 +195,44 @@ class DisruptionBudgetIT {
                 .as("the pool says it drained and removed the node")
                 .contains("CWDrainNode", "CWNodePoolNodesRemoved");
         awaitTargetMet(pool, 5);
+    }
+
+    @Test
+    void underABudgetOfNoneFatalHardwareStillLeavesAtOnceAndAThrottledNodesJobIsInterrupted() {
+        OnePool pool = pool("budget-none-pool", "US-EAST-08A", "gd-8xb200ib-i128", 6, 3, "[{\"nodes\":\"0\"}]");
+        String remapped = names(pool).get(0);
+        String throttled = names(pool).get(1);
+        String rebooting = names(pool).get(2);
+        busy(pool, remapped, 8);
+        busy(pool, throttled, 600);
+        busy(pool, rebooting, 8);
+
+        alert(pool, rebooting, "GPUTimeoutError", true);
+        alert(pool, remapped, "GPUPRowRemapFailure", true);
+        alert(pool, throttled, "NodeCPUHZThrottleLong", true);
+
+        // Xid 64 and the long throttle are taken out of service whatever the budget; the throttled node's job is
+        // interrupted at once, not given its ten minutes.
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            assertThat(names(pool))
+                    .as("removed and replaced")
+                    .doesNotContain(remapped, throttled)
+                    .hasSize(3);
+            assertThat(nodeStory(pool, remapped))
+                    .containsSubsequence("CWNodeCordoned", "CWNodeTainted", "CWNodeDraining", "CWNodeDeleted");
+            assertThat(nodeStory(pool, throttled))
+                    .containsSubsequence("CWNodeCordoned", "CWNodeDrainingForceDelete", "CWNodeDeleted");
+        });
+        assertThat(node(pool, rebooting).at("/spec/unschedulable").asBoolean())
+                .as("a reboot is voluntary: held by nodes \"0\"")
+                .isFalse();
+        assertThat(nodeStory(pool, rebooting)).doesNotContain("CWNodeCordoned");
+        assertThat(events(pool))
+                .filteredOn(e -> e.reason().equals("DisruptionBlocked"))
+                .extracting(RecordedEvent::message)
+                .anyMatch(m -> m.startsWith("1 node(s) to be drained for a node alert wait for the disruption budget:"
+                        + " budget nodes \"0\""));
+        alert(pool, rebooting, "GPUTimeoutError", false);
+        awaitTargetMet(pool, 3);
     }
 }
