@@ -84,10 +84,11 @@ class HostileOrgBoundsIT {
     void anOrgCreatingMaximumSizePoolsIsStoppedAtItsByteQuotaWhileAnotherOrgIsAnswered() throws Exception {
         // A fresh service's first calls are slow to compile, whatever any other org does: warmed before measuring.
         // The last ten are its latency before the attack, on this machine as busy as it is now.
+        OrgBounds.Latencies warming = new OrgBounds.Latencies();
         OrgBounds.Latencies calm = new OrgBounds.Latencies();
         for (int i = 0; i < 20; i++) {
             String name = "other-warm-" + i;
-            OrgBounds.Latencies timed = i < 10 ? new OrgBounds.Latencies() : calm;
+            OrgBounds.Latencies timed = i < 10 ? warming : calm;
             assertThat(timed.time(() -> other.post(POOLS, Api.pool(name, TYPE, 0)))
                             .code())
                     .isEqualTo(201);

@@ -12,7 +12,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * One disruption budget as the provisioner applies it: at most {@code nodes} (a count, or a percentage of the pool
@@ -29,9 +28,6 @@ public record DisruptionBudget(
         Integer maxPerWindow,
         Duration window,
         boolean platformDefault) {
-
-    private static final Pattern COUNT = Pattern.compile("[0-9]{1,4}");
-    private static final Pattern PERCENT = Pattern.compile("(100|[0-9]{1,2})%");
 
     /**
      * The pool's budgets: the ones its spec writes, and for each reason none of them governs the platform's default
@@ -103,19 +99,9 @@ public record DisruptionBudget(
 
     /** How many nodes of a pool of {@code poolNodes} may be out of service under this budget. */
     int nodes(int poolNodes) {
-        if (nodes == null) {
-            return 0;
-        }
-        if (COUNT.matcher(nodes).matches()) {
-            return Integer.parseInt(nodes);
-        }
-        if (PERCENT.matcher(nodes).matches()) {
-            int percent = Integer.parseInt(nodes.substring(0, nodes.length() - 1));
-            int share = (poolNodes * percent + 99) / 100;
-            // The platform's repair budget always let one node at a time be repaired; its default still does.
-            return platformDefault ? Math.max(1, share) : share;
-        }
-        return 0;
+        int share = NodeShare.of(nodes, poolNodes, true);
+        // The platform's repair budget always let one node at a time be repaired; its default still does.
+        return platformDefault && NodeShare.percentage(nodes) ? Math.max(1, share) : share;
     }
 
     /** The budget as a user recognises it in a message: {@code nodes "20%" (1 of 5) from "0 9 * * 1-5" for 8h}. */

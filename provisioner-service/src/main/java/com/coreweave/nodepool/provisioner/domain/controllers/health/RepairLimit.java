@@ -1,10 +1,10 @@
 package com.coreweave.nodepool.provisioner.domain.controllers.health;
 
+import com.coreweave.nodepool.provisioner.domain.disruption.NodeShare;
 import com.coreweave.nodepool.provisioner.domain.model.AlertAction;
 import com.coreweave.nodepool.provisioner.domain.model.PoolNode;
 import com.coreweave.nodepool.provisioner.domain.model.WorkingPool;
 import com.coreweave.nodepool.schema.resource.Lifecycle;
-import java.util.regex.Pattern;
 
 /**
  * A pool's {@code lifecycle.maxUnhealthy} (Cluster API's name) as it stands now: with more of its nodes unhealthy than
@@ -14,24 +14,17 @@ import java.util.regex.Pattern;
  */
 record RepairLimit(String declared, int max, int unhealthy, int nodes) {
 
-    private static final Pattern COUNT = Pattern.compile("[0-9]{1,4}");
-    private static final Pattern PERCENT = Pattern.compile("(100|[0-9]{1,2})%");
-
     /** The pool's limit now; null when it declares none (or one the API would not have let through). */
     static RepairLimit of(WorkingPool pool) {
         Lifecycle lifecycle = pool.spec().lifecycle();
         String declared = lifecycle == null ? null : lifecycle.maxUnhealthy();
-        if (declared == null
-                || !COUNT.matcher(declared).matches()
-                        && !PERCENT.matcher(declared).matches()) {
+        if (!NodeShare.valid(declared)) {
             return null;
         }
         int nodes = pool.nodes().size();
         int unhealthy =
                 (int) pool.nodes().stream().filter(RepairLimit::unhealthy).count();
-        int max = declared.endsWith("%")
-                ? nodes * Integer.parseInt(declared.substring(0, declared.length() - 1)) / 100
-                : Integer.parseInt(declared);
+        int max = NodeShare.of(declared, nodes, false);
         return new RepairLimit(declared, max, unhealthy, nodes);
     }
 
