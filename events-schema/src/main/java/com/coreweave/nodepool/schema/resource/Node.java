@@ -38,6 +38,13 @@ public record Node(String apiVersion, String kind, Meta metadata, Spec spec, Sta
      */
     public static final String ANNOTATION_CORDONED_BY = "compute.coreweave.com/cordoned-by";
 
+    /**
+     * A user's hold on a node ({@code kubectl annotate node <n> compute.coreweave.com/do-not-disrupt=true}, Karpenter's
+     * {@code karpenter.sh/do-not-disrupt}): while it is {@code "true"} no voluntary disruption picks the node. The one
+     * key under the platform's domain a user sets on a node.
+     */
+    public static final String ANNOTATION_DO_NOT_DISRUPT = "compute.coreweave.com/do-not-disrupt";
+
     public static final String CONDITION_ACTIVE = "CWActive";
     public static final String CONDITION_REGISTERED = "CWRegistered";
     public static final String CONDITION_REMOVAL = "CWNodeRemoval";

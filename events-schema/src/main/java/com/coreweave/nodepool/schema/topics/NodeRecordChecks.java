@@ -52,6 +52,10 @@ final class NodeRecordChecks {
                 && !(disruptions.isIntegralNumber() && disruptions.canConvertToInt() && disruptions.intValue() >= 0)) {
             throw invalid("disruptionsAllowed must be a whole number >= 0 (the workload's PodDisruptionBudget status)");
         }
+        JsonNode hold = report.get("doNotDisrupt");
+        if (hold != null && !hold.isNull() && !hold.isBoolean()) {
+            throw invalid("doNotDisrupt must be true or false");
+        }
         return bind(report, NodeActivityReported.class);
     });
 

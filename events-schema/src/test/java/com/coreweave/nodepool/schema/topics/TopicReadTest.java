@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.coreweave.nodepool.schema.Limits;
+import com.coreweave.nodepool.schema.events.NodeActivityReported;
 import com.coreweave.nodepool.schema.topics.Rejection.Code;
 import java.io.IOException;
 import java.io.InputStream;
@@ -199,14 +200,21 @@ class TopicReadTest {
                         POOL,
                         report + ",\"active\":true,\"disruptionsAllowed\":\"none\"}"))
                 .isEqualTo(Code.INVALID_RECORD);
-        assertThat(Topics.NODE_ACTIVITY_REPORTED
-                        .read(POOL, utf8(report + ",\"active\":false}"))
-                        .active())
-                .isFalse();
-        assertThat(Topics.NODE_ACTIVITY_REPORTED
-                        .read(POOL, utf8(report + ",\"active\":true,\"disruptionsAllowed\":0}"))
+        assertThat(activity(report + ",\"active\":false}").active()).isFalse();
+        assertThat(activity(report + ",\"active\":true,\"disruptionsAllowed\":0}")
                         .drainBlocked())
                 .isTrue();
+        assertThat(refusal(Topics.NODE_ACTIVITY_REPORTED, POOL, report + ",\"active\":true,\"doNotDisrupt\":\"yes\"}"))
+                .isEqualTo(Code.INVALID_RECORD);
+        assertThat(activity(report + ",\"active\":true,\"doNotDisrupt\":true}").holdsNode())
+                .isTrue();
+        assertThat(activity(report + ",\"active\":false,\"doNotDisrupt\":true}").holdsNode())
+                .as("an idle node holds nothing")
+                .isFalse();
+    }
+
+    private static NodeActivityReported activity(String json) {
+        return Topics.NODE_ACTIVITY_REPORTED.read(POOL, utf8(json));
     }
 
     @Test

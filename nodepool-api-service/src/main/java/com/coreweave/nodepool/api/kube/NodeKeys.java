@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.api.kube;
 
+import com.coreweave.nodepool.schema.resource.Node;
 import java.util.Set;
 
 /**
@@ -20,6 +21,9 @@ public final class NodeKeys {
     /** Annotations Kubernetes' own clients write on any object (kubectl apply's last configuration). */
     private static final Set<String> CLIENT_ANNOTATION_PREFIXES = Set.of("kubectl.kubernetes.io");
 
+    /** The platform's annotations a user sets on a node: their hold on its voluntary disruptions. */
+    private static final Set<String> USER_ANNOTATIONS = Set.of(Node.ANNOTATION_DO_NOT_DISRUPT);
+
     private NodeKeys() {}
 
     /** Whether the platform owns a label or taint key: the prefix before the slash is one of its domains. */
@@ -31,7 +35,18 @@ public final class NodeKeys {
     /** Whether the platform owns an annotation key; kubectl's own annotations are the user's. */
     public static boolean platformAnnotation(String key) {
         String prefix = prefix(key);
-        return prefix != null && !CLIENT_ANNOTATION_PREFIXES.contains(prefix) && platformDomain(prefix);
+        return prefix != null
+                && !CLIENT_ANNOTATION_PREFIXES.contains(prefix)
+                && !USER_ANNOTATIONS.contains(key)
+                && platformDomain(prefix);
+    }
+
+    /** Why a user's value of an annotation the platform reads is refused; null when it is fine. */
+    public static String annotationValueError(String key, String value) {
+        if (Node.ANNOTATION_DO_NOT_DISRUPT.equals(key) && !"true".equals(value) && !"false".equals(value)) {
+            return "must be \"true\" or \"false\"";
+        }
+        return null;
     }
 
     private static boolean platformDomain(String prefix) {

@@ -59,7 +59,7 @@ final class NodeMapEdits {
                 removed.add(key);
             } else {
                 String keyError = KubeSyntax.qualifiedNameError(key);
-                String valueError = labels ? KubeSyntax.labelValueError(is) : null;
+                String valueError = labels ? KubeSyntax.labelValueError(is) : NodeKeys.annotationValueError(key, is);
                 if (keyError != null) {
                     errors.add(
                             Statuses.INVALID, "Invalid value: \"" + FieldErrors.shown(key) + "\": " + keyError, path);

@@ -108,6 +108,23 @@ class NodeEditsTest {
     }
 
     @Test
+    void aUserHoldsANodeWithTheDoNotDisruptAnnotationTrueOrFalseOnly() {
+        Node node = node(false, Map.of(), null);
+        NodeEdits.Edit held = edit(
+                node, "{\"metadata\":{\"annotations\":{\"compute.coreweave.com/do-not-disrupt\":\"true\"}}}", MERGE);
+        assertThat(held.annotations()).containsExactly(Map.entry(Node.ANNOTATION_DO_NOT_DISRUPT, "true"));
+        assertThat(refusal(
+                        node,
+                        "{\"metadata\":{\"annotations\":{\"compute.coreweave.com/do-not-disrupt\":\"yes\"}}}",
+                        MERGE))
+                .singleElement()
+                .satisfies(c -> {
+                    assertThat(c.getField()).isEqualTo("metadata.annotations[compute.coreweave.com/do-not-disrupt]");
+                    assertThat(c.getMessage()).isEqualTo("Invalid value: \"yes\": must be \"true\" or \"false\"");
+                });
+    }
+
+    @Test
     void onlyTheUsersFieldsMayChange() {
         assertThat(refusal(node(false, Map.of(), null), "{\"spec\":{\"providerID\":\"elsewhere\"}}", STRATEGIC))
                 .singleElement()
@@ -171,5 +188,9 @@ class NodeEditsTest {
         assertThat(NodeKeys.platformLabel("example.com/team")).isFalse();
         assertThat(NodeKeys.platformAnnotation("kubectl.kubernetes.io/last-applied-configuration"))
                 .isFalse();
+        assertThat(NodeKeys.platformAnnotation(Node.ANNOTATION_DO_NOT_DISRUPT)).isFalse();
+        assertThat(NodeKeys.platformLabel(Node.ANNOTATION_DO_NOT_DISRUPT))
+                .as("a label of that name stays the platform's")
+                .isTrue();
     }
 }

@@ -6,6 +6,7 @@ import com.coreweave.nodepool.schema.events.CloudEvent;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.events.NodeActivityReported;
 import com.coreweave.nodepool.schema.events.NodeAlert;
+import com.coreweave.nodepool.schema.events.NodeChangeRequested;
 import com.coreweave.nodepool.schema.events.NodePoolAccepted;
 import com.coreweave.nodepool.schema.events.PoolRef;
 import com.coreweave.nodepool.schema.events.Validation;
@@ -235,5 +236,23 @@ public final class Fixtures {
 
     public static NodeActivityReported activity(int machine, boolean active, Integer graceSeconds) {
         return new NodeActivityReported(ORG, POOL, machine(machine), active, graceSeconds, T0);
+    }
+
+    /** A user's {@code kubectl annotate} of the do-not-disrupt hold onto {@code machine}, or its removal. */
+    public static NodeChangeRequested hold(String id, int machine, boolean hold) {
+        return new NodeChangeRequested(
+                id,
+                ORG,
+                POOL,
+                UID,
+                machine(machine),
+                null,
+                null,
+                null,
+                hold ? Map.of(Node.ANNOTATION_DO_NOT_DISRUPT, "true") : null,
+                hold ? null : List.of(Node.ANNOTATION_DO_NOT_DISRUPT),
+                null,
+                false,
+                T0);
     }
 }

@@ -148,23 +148,52 @@ public final class DisruptionAllowance {
      * was said last (nothing when {@code waiting} is 0), and when to look again.
      */
     public void held(DisruptionReason reason, int waiting, String what) {
+        held(reason, waiting, what, List.of());
+    }
+
+    /**
+     * As {@link #held(DisruptionReason, int, String)}, with the nodes a do-not-disrupt hold keeps ({@code kept}): they
+     * are named with what holds each, and looked at again when their hold changes.
+     */
+    public void held(DisruptionReason reason, int waiting, String what, List<PoolNode> kept) {
         DisruptionLog log = pool.disruptions();
-        if (waiting == 0) {
+        if (waiting == 0 && kept.isEmpty()) {
             if (log.held().containsKey(reason)) {
                 pool.changeDisruptions(log.withHeld(reason, null));
             }
             return;
         }
-        Decision decision = decide(reason);
-        String message = waiting + " node(s) " + what + " wait for the disruption budget: "
-                + (decision.limit() == null ? "no budget" : decision.limit().describe(poolNodes))
-                + " allows " + (decision.allowed() == 0 ? "no more" : decision.allowed() + " more") + " now, "
-                + outOfService + " out of service.";
-        if (decision.recheckAt() != null
-                && (log.wakeAt() == null || decision.recheckAt().isBefore(log.wakeAt()))) {
-            log = log.wakingAt(decision.recheckAt());
+        StringBuilder message = new StringBuilder();
+        if (waiting > 0) {
+            Decision decision = decide(reason);
+            message.append(waiting)
+                    .append(" node(s) ")
+                    .append(what)
+                    .append(" wait for the disruption budget: ")
+                    .append(
+                            decision.limit() == null
+                                    ? "no budget"
+                                    : decision.limit().describe(poolNodes))
+                    .append(" allows ")
+                    .append(decision.allowed() == 0 ? "no more" : decision.allowed() + " more")
+                    .append(" now, ")
+                    .append(outOfService)
+                    .append(" out of service.");
+            if (decision.recheckAt() != null
+                    && (log.wakeAt() == null || decision.recheckAt().isBefore(log.wakeAt()))) {
+                log = log.wakingAt(decision.recheckAt());
+            }
         }
-        pool.changeDisruptions(said(log, reason, CwEvent.DisruptionBlocked, message));
+        if (!kept.isEmpty()) {
+            message.append(message.isEmpty() ? "" : " ")
+                    .append(kept.size())
+                    .append(" node(s) ")
+                    .append(what)
+                    .append(" are held by do-not-disrupt: ")
+                    .append(DoNotDisrupt.describe(kept))
+                    .append('.');
+        }
+        pool.changeDisruptions(said(log, reason, CwEvent.DisruptionBlocked, message.toString()));
     }
 
     /**

@@ -21,6 +21,9 @@ public final class NodeTemplate {
 
     public static final String IDLE = "Idle";
     public static final String ACTIVE = "Active";
+    /** {@code CWActive}'s reason while the running workload asks not to be disrupted. */
+    public static final String ACTIVE_HELD = "ActiveDoNotDisrupt";
+
     public static final String BOOTING = "Booting";
     public static final String REGISTERED = "Registered";
     public static final String REGISTRATION_FAILED = "RegistrationFailed";
@@ -90,6 +93,20 @@ public final class NodeTemplate {
     }
 
     public static Node withActivity(Node node, boolean active, Instant now) {
+        return withActivity(node, active, false, now);
+    }
+
+    /** Busy or idle; a busy node's workload may hold it against voluntary disruptions ({@code held}). */
+    public static Node withActivity(Node node, boolean active, boolean held, Instant now) {
+        if (held && active) {
+            return withCondition(
+                    node,
+                    Node.CONDITION_ACTIVE,
+                    true,
+                    ACTIVE_HELD,
+                    "A workload is running and asks not to be disrupted.",
+                    now);
+        }
         return active
                 ? withCondition(node, Node.CONDITION_ACTIVE, true, ACTIVE, "A workload is running.", now)
                 : withCondition(node, Node.CONDITION_ACTIVE, false, IDLE, "No workload is running.", now);

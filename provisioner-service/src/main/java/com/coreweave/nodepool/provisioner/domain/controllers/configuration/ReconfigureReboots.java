@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.provisioner.domain.controllers.configuration;
 
 import com.coreweave.nodepool.provisioner.domain.disruption.DisruptionAllowance;
+import com.coreweave.nodepool.provisioner.domain.disruption.DoNotDisrupt;
 import com.coreweave.nodepool.provisioner.domain.fleet.FleetFaultPoints;
 import com.coreweave.nodepool.provisioner.domain.fleet.ProvisioningPolicy;
 import com.coreweave.nodepool.provisioner.domain.model.Controller;
@@ -11,7 +12,9 @@ import com.coreweave.nodepool.provisioner.domain.model.WorkingPool;
 import com.coreweave.nodepool.schema.events.NodeConfigurationRequested;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.Node;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -58,6 +61,7 @@ public final class ReconfigureReboots implements Controller {
         String profile = pool.activeProfile();
         DisruptionAllowance allowance = DisruptionAllowance.of(pool, policy);
         int held = 0;
+        List<PoolNode> kept = new ArrayList<>();
         for (PoolNode node : pool.snapshot()) {
             if (node.reconfigure() != PoolNode.Reconfigure.Requested) {
                 continue;
@@ -67,6 +71,10 @@ public final class ReconfigureReboots implements Controller {
                 continue;
             }
             if (node.active() || node.phase() != Node.Phase.Registered || pool.disabled()) {
+                continue;
+            }
+            if (DoNotDisrupt.held(node)) {
+                kept.add(node);
                 continue;
             }
             if (allowance.decide(DisruptionReason.Reconfigure).allowed() <= 0) {
@@ -90,7 +98,7 @@ public final class ReconfigureReboots implements Controller {
                     pool.uid() + "/" + node.grant().grantId() + "/"
                             + rebooted.status().bootAttempt());
         }
-        allowance.held(DisruptionReason.Reconfigure, held, "to reboot into configuration " + profile);
+        allowance.held(DisruptionReason.Reconfigure, held, "to reboot into configuration " + profile, kept);
     }
 
     /**

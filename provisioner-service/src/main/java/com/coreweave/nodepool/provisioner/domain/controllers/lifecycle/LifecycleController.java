@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.provisioner.domain.controllers.lifecycle;
 
+import com.coreweave.nodepool.provisioner.domain.disruption.DoNotDisrupt;
 import com.coreweave.nodepool.provisioner.domain.disruption.Drains;
 import com.coreweave.nodepool.provisioner.domain.disruption.NodeRemovals;
 import com.coreweave.nodepool.provisioner.domain.fleet.FleetFaultPoints;
@@ -114,7 +115,11 @@ public final class LifecycleController implements Controller {
             return;
         }
         PoolNode reported = node.withWorkload(report.terminationGracePeriodSeconds(), report.disruptionsAllowed());
-        if (node.active() == report.active()) {
+        boolean heldBefore = DoNotDisrupt.workloadHolds(node.node());
+        if (node.active() == report.active() && heldBefore != report.holdsNode()) {
+            reported = reported.withNode(NodeTemplate.withActivity(node.node(), true, report.holdsNode(), pool.now()));
+            pool.updated(reported, NodeTemplate.ACTIVE);
+        } else if (node.active() == report.active()) {
             // A changed budget of a busy node is published: an eviction is checked against it.
             if (reported.published().equals(node.published())) {
                 pool.keep(reported);
@@ -122,7 +127,8 @@ public final class LifecycleController implements Controller {
                 pool.updated(reported, "Workload");
             }
         } else {
-            reported = reported.withNode(NodeTemplate.withActivity(node.node(), report.active(), pool.now()));
+            reported = reported.withNode(
+                    NodeTemplate.withActivity(node.node(), report.active(), report.holdsNode(), pool.now()));
             pool.updated(reported, report.active() ? NodeTemplate.ACTIVE : NodeTemplate.IDLE);
         }
         if (reported.phase() == Node.Phase.Draining && reported.drainBlocked() && !node.drainBlocked()) {

@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.provisioner.domain.controllers.scaling;
 
 import com.coreweave.nodepool.provisioner.domain.disruption.DisruptionAllowance;
+import com.coreweave.nodepool.provisioner.domain.disruption.DoNotDisrupt;
 import com.coreweave.nodepool.provisioner.domain.disruption.Drains;
 import com.coreweave.nodepool.provisioner.domain.disruption.NodeRemovals;
 import com.coreweave.nodepool.provisioner.domain.fleet.FleetFaultPoints;
@@ -16,6 +17,7 @@ import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.Node;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -156,7 +158,20 @@ public final class ScalingController implements Controller {
         if (excess <= 0) {
             return;
         }
-        var selection = ScaleDownSelector.select(staying, excess, pool.spec().scaleDownStrategy(), pool.deleting());
+        String strategy = pool.spec().scaleDownStrategy();
+        List<PoolNode> kept = pool.deleting()
+                ? List.of()
+                : staying.stream().filter(DoNotDisrupt::held).toList();
+        var selection = ScaleDownSelector.select(
+                kept.isEmpty()
+                        ? staying
+                        : staying.stream().filter(n -> !kept.contains(n)).toList(),
+                excess,
+                strategy,
+                pool.deleting());
+        int chosen = selection.removeNow().size() + selection.drain().size();
+        // The held nodes the strategy would take for what the others cannot give are the ones said to wait.
+        var waitingForHold = ScaleDownSelector.select(kept, excess - chosen, strategy, false);
         RemovalCause cause = pool.deleting() ? RemovalCause.PoolDeleted : RemovalCause.ScaleDown;
         String why = pool.deleting() ? "the NodePool is being deleted" : "the NodePool scales down to " + desired;
         DisruptionAllowance allowance = DisruptionAllowance.of(pool, policy);
@@ -190,7 +205,9 @@ public final class ScalingController implements Controller {
             Drains.announce(pool, node.name(), why, eventCause);
             Drains.reportBlocked(pool, leaving, eventCause);
         }
-        allowance.held(DisruptionReason.ScaleDown, held, "to leave for the scale-down to " + desired);
+        List<PoolNode> heldBack = new ArrayList<>(waitingForHold.removeNow());
+        heldBack.addAll(waitingForHold.drain());
+        allowance.held(DisruptionReason.ScaleDown, held, "to leave for the scale-down to " + desired, heldBack);
     }
 
     /**

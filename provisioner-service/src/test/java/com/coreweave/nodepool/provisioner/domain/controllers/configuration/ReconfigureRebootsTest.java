@@ -115,6 +115,23 @@ class ReconfigureRebootsTest {
     }
 
     @Test
+    void shouldKeepAHeldNodeOutOfTheRebootsUntilItsHoldIsLifted() {
+        outdated(rebooting(3, 0.0), 3);
+        pool.change(Fixtures.hold("hold-1", 2, true));
+
+        pool.configuration(request("rc-1", Action.Reconfigure, null));
+        assertThat(booting()).containsExactly(1, 3);
+        assertThat(pool.messages("DisruptionBlocked"))
+                .containsExactly("1 node(s) to reboot into configuration "
+                        + pool.state.configs().active().nodeProfile()
+                        + " are held by do-not-disrupt: " + machine(2)
+                        + " (annotation compute.coreweave.com/do-not-disrupt=true).");
+
+        pool.change(Fixtures.hold("hold-2", 2, false));
+        assertThat(booting()).containsExactly(1, 2, 3);
+    }
+
+    @Test
     void shouldRetryAFailedStagingOnlyAtItsDueTimeAndReportTheLatestAttempt() {
         outdated(rebooting(1, 1.0), 1);
 
