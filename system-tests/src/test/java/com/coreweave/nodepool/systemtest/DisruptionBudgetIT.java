@@ -21,10 +21,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -89,27 +85,12 @@ class DisruptionBudgetIT {
         for (String node : names(pool)) {
             busy(pool, node, 2);
         }
-        AtomicBoolean sampling = new AtomicBoolean(true);
-        AtomicInteger fewest = new AtomicInteger(Integer.MAX_VALUE);
-        AtomicInteger samples = new AtomicInteger();
-        var sampler = Executors.newSingleThreadExecutor();
-        Future<?> sampled = sampler.submit(() -> {
-            while (sampling.get()) {
-                int serving = (int) pool.nodes().stream()
-                        .filter(DisruptionBudgetIT::serving)
-                        .count();
-                fewest.accumulateAndGet(serving, Math::min);
-                samples.incrementAndGet();
-                Thread.sleep(100);
-            }
-            return null;
-        });
-
+        ServingSampler sampler = ServingSampler.of(pool);
         for (String node : struck) {
             alert(pool, node, "DCGMSRAMThresholdExceeded", true);
         }
 
-        try {
+        try (sampler) {
             await().atMost(WAIT.multipliedBy(2))
                     .pollInterval(Duration.ofMillis(500))
                     .untilAsserted(() -> assertThat(names(pool))
@@ -121,14 +102,10 @@ class DisruptionBudgetIT {
                             .doesNotContainAnyElementsOf(struck)
                             .hasSize(5));
             awaitTargetMet(pool, 5);
-        } finally {
-            sampling.set(false);
-            sampled.get();
-            sampler.shutdown();
         }
 
-        assertThat(samples.get()).as("REST samples").isGreaterThan(20);
-        assertThat(fewest.get()).as("serving nodes seen through REST").isEqualTo(4);
+        assertThat(sampler.samples()).as("REST samples").isGreaterThan(20);
+        assertThat(sampler.fewest()).as("serving nodes seen through REST").isEqualTo(4);
         assertThat(fewestServingInTheFacts(pool))
                 .as("serving nodes after each node fact")
                 .isEqualTo(4);

@@ -64,6 +64,8 @@ public enum CwEvent {
      * {@code lifecycle.maxUnhealthy}; named as Karpenter names its own.
      */
     NodeRepairBlocked(CwEvent.WARNING),
+    /** Not in the reference: a node older than the pool's {@code disruption.expireAfter} is rotated (Karpenter's). */
+    NodeExpired(CwEvent.NORMAL),
     /** Not in the reference: a software component on the node's DPU restarts, the host serving meanwhile. */
     DPUComponentRestarting(CwEvent.NORMAL),
     DPUComponentRestarted(CwEvent.NORMAL),

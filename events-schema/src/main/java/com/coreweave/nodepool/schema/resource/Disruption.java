@@ -12,19 +12,33 @@ import java.util.regex.Pattern;
  * Not in the reference.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Disruption(List<Budget> budgets, String consolidateAfter) {
+public record Disruption(List<Budget> budgets, String consolidateAfter, String expireAfter) {
 
     /** Budgets alone; idle nodes consolidated after the platform's default time. */
     public Disruption(List<Budget> budgets) {
-        this(budgets, null);
+        this(budgets, null, null);
     }
 
-    /** The three voluntary disruptions a budget governs. */
+    /** Budgets and consolidation; nodes never expire. */
+    public Disruption(List<Budget> budgets, String consolidateAfter) {
+        this(budgets, consolidateAfter, null);
+    }
+
+    /** The four voluntary disruptions a budget governs. */
     public static final String SCALE_DOWN = "ScaleDown";
 
     public static final String RECONFIGURE = "Reconfigure";
     public static final String UNHEALTHY = "Unhealthy";
-    public static final List<String> REASONS = List.of(SCALE_DOWN, RECONFIGURE, UNHEALTHY);
+    public static final String EXPIRED = "Expired";
+    public static final List<String> REASONS = List.of(SCALE_DOWN, RECONFIGURE, UNHEALTHY, EXPIRED);
+
+    /** {@code expireAfter}'s word for nodes that never expire (Karpenter's), as when it is absent. */
+    public static final String NEVER = "Never";
+
+    /** The longest {@code expireAfter}: a year. */
+    public static final Duration MAX_EXPIRY = Duration.ofHours(8760);
+
+    private static final Pattern EXPIRY = Pattern.compile("^(?:([0-9]{1,5})h)?(?:([0-9]{1,5})m)?(?:([0-9]{1,5})s)?$");
 
     /** The longest {@code duration} (a month of 31 days) and {@code window}. */
     public static final Duration MAX_DURATION = Duration.ofHours(744);
@@ -50,24 +64,47 @@ public record Disruption(List<Budget> budgets, String consolidateAfter) {
 
     /** A duration as a budget writes it ({@code 1h30m}, {@code 90s}), or null when absent or malformed. */
     public static Duration duration(String text) {
-        if (text == null) {
+        return parsed(DURATION, text);
+    }
+
+    /** How old a node may grow before it is rotated ({@code expireAfter}), or null when it never expires. */
+    public static Duration expiry(String text) {
+        return NEVER.equals(text) ? null : parsed(EXPIRY, text);
+    }
+
+    /** Why {@code text} is not an {@code expireAfter}, or null when it is one (or absent). */
+    public static String expiryError(String text) {
+        return NEVER.equals(text)
+                ? null
+                : error(
+                        expiry(text),
+                        text,
+                        MAX_EXPIRY,
+                        "\"Never\" or a duration of hours, minutes and seconds, such as 720h");
+    }
+
+    /** Why {@code text} is not a budget's duration of at most {@code max}, or null when it is one (or absent). */
+    public static String durationError(String text, Duration max) {
+        return error(duration(text), text, max, "a duration of hours, minutes and seconds, such as 1h30m");
+    }
+
+    private static Duration parsed(Pattern pattern, String text) {
+        if (text == null || text.isEmpty()) {
             return null;
         }
-        Matcher m = DURATION.matcher(text);
-        if (text.isEmpty() || !m.matches()) {
+        Matcher m = pattern.matcher(text);
+        if (!m.matches()) {
             return null;
         }
         return Duration.ofHours(part(m.group(1))).plusMinutes(part(m.group(2))).plusSeconds(part(m.group(3)));
     }
 
-    /** Why {@code text} is not a budget's duration of at most {@code max}, or null when it is one (or absent). */
-    public static String durationError(String text, Duration max) {
+    private static String error(Duration parsed, String text, Duration max, String shape) {
         if (text == null) {
             return null;
         }
-        Duration parsed = duration(text);
         if (parsed == null) {
-            return "must be a duration of hours, minutes and seconds, such as 1h30m";
+            return "must be " + shape;
         }
         if (parsed.isZero()) {
             return "must be longer than zero";

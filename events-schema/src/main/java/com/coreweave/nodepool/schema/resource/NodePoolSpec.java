@@ -179,4 +179,10 @@ public record NodePoolSpec(
     public Duration consolidateAfter() {
         return disruption == null ? null : Disruption.duration(disruption.consolidateAfter());
     }
+
+    /** How old a node may grow before it is rotated ({@code disruption.expireAfter}), or null when never. */
+    @JsonIgnore
+    public Duration expireAfter() {
+        return disruption == null ? null : Disruption.expiry(disruption.expireAfter());
+    }
 }

@@ -46,7 +46,9 @@ public final class ManifestValidator {
             BUDGETS + "[].window",
             w -> Disruption.durationError(w, Disruption.MAX_WINDOW),
             "spec.disruption.consolidateAfter",
-            d -> Disruption.durationError(d, Disruption.MAX_DURATION));
+            d -> Disruption.durationError(d, Disruption.MAX_DURATION),
+            "spec.disruption.expireAfter",
+            Disruption::expiryError);
 
     private static final SchemaStrings STRINGS = new SchemaStrings(NodePoolDefinition.schema(), SYNTAX);
 

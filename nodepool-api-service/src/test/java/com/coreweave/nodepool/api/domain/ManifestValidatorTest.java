@@ -876,6 +876,24 @@ class ManifestValidatorTest {
         }
 
         @Test
+        void shouldAcceptAnExpiryOrNeverAndAnExpiredBudgetAndRejectAnythingElse() {
+            for (String expiry : List.of("720h", "Never", "90s", "8760h")) {
+                ObjectNode good = manifest();
+                ((ObjectNode) good.get("spec"))
+                        .set(
+                                "disruption",
+                                json("{\"expireAfter\": \"" + expiry
+                                        + "\", \"budgets\": [{\"nodes\": \"1\", \"reasons\": [\"Expired\"]}]}"));
+                assertThat(ManifestValidator.validate(good)).as(expiry).isEmpty();
+            }
+            for (String expiry : List.of("soon", "0s", "8761h", "never", "30d")) {
+                ObjectNode bad = manifest();
+                ((ObjectNode) bad.get("spec")).set("disruption", json("{\"expireAfter\": \"" + expiry + "\"}"));
+                assertCauses(bad).as(expiry).containsExactly(tuple(INVALID, "spec.disruption.expireAfter"));
+            }
+        }
+
+        @Test
         void shouldRejectMoreThanFiftyBudgets() {
             assertCauses(withBudgets("[" + "{\"nodes\": \"1\"},".repeat(50) + "{\"nodes\": \"1\"}]"))
                     .containsExactly(tuple(TOO_MANY, "spec.disruption.budgets"));

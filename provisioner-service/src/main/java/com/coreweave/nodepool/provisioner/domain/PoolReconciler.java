@@ -5,6 +5,7 @@ import com.coreweave.nodepool.provisioner.domain.controllers.autoscaling.DemandO
 import com.coreweave.nodepool.provisioner.domain.controllers.configuration.ConfigurationController;
 import com.coreweave.nodepool.provisioner.domain.controllers.configuration.ConfigurationWaits;
 import com.coreweave.nodepool.provisioner.domain.controllers.configuration.ReconfigureReboots;
+import com.coreweave.nodepool.provisioner.domain.controllers.expiry.ExpiryController;
 import com.coreweave.nodepool.provisioner.domain.controllers.health.AlertCatalogue;
 import com.coreweave.nodepool.provisioner.domain.controllers.health.HealthController;
 import com.coreweave.nodepool.provisioner.domain.controllers.health.Remediations;
@@ -35,10 +36,10 @@ import java.util.stream.Stream;
  * Level-triggered reconciliation of one pool, {@code (state, now) -> (state, facts, events)}: one ordered list of
  * controllers, one per concern, in the order they depend on each other. The pool's node configurations come first (new
  * nodes and retries boot the active one), then the nodes' lifecycle (boots), configuration changes that waited for
- * them, the disruption budgets' windows, reconfigure reboots, node health remediation, failed removals whose retry is
- * due, drains and metadata, scaling towards the desired count (which also replaces the nodes remediation removed), the
- * autoscaler, the offer to the demand planner, and the summary. It reads only the state, never the history of inputs,
- * so any number of quick spec changes ends at the last one, and running it twice changes nothing.
+ * them, the disruption budgets' windows, reconfigure reboots, node health remediation, expiry, failed removals whose
+ * retry is due, drains and metadata, scaling towards the desired count (which also replaces the nodes remediation
+ * removed), the autoscaler, the offer to the demand planner, and the summary. It reads only the state, never the
+ * history of inputs, so any number of quick spec changes ends at the last one, and running it twice changes nothing.
  */
 public final class PoolReconciler {
 
@@ -61,6 +62,7 @@ public final class PoolReconciler {
             new DisruptionWindows(),
             new ReconfigureReboots(policy),
             new Remediations(policy, removals, catalogue),
+            new ExpiryController(policy, removals),
             new RemovalRetries(removals),
             new DrainCompletions(removals),
             new PoolMetadata(),

@@ -205,6 +205,11 @@ public final class Fixtures {
         return with(spec, spec.lifecycle(), new Disruption(List.of(budgets)));
     }
 
+    /** {@code spec} whose nodes are rotated once older than {@code expireAfter} ("1h"), under {@code budgets}. */
+    public static NodePoolSpec withExpiry(NodePoolSpec spec, String expireAfter, Disruption.Budget... budgets) {
+        return with(spec, spec.lifecycle(), new Disruption(List.of(budgets), null, expireAfter));
+    }
+
     /** {@code spec} whose automated repair stops with more than {@code maxUnhealthy} ("3", "40%") unhealthy. */
     public static NodePoolSpec withMaxUnhealthy(NodePoolSpec spec, String maxUnhealthy) {
         Lifecycle life = spec.lifecycle();

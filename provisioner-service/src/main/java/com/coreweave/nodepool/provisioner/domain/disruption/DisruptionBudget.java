@@ -32,7 +32,8 @@ public record DisruptionBudget(
     /**
      * The pool's budgets: the ones its spec writes, and for each reason none of them governs the platform's default
      * (Unhealthy: {@code provisioner.health.max-unhealthy-percent}, Reconfigure:
-     * {@code provisioner.max-concurrent-reboots}; ScaleDown has none, as before budgets).
+     * {@code provisioner.max-concurrent-reboots}, Expired, for a pool whose nodes expire: 10 % and at least one;
+     * ScaleDown has none, as before budgets).
      */
     static List<DisruptionBudget> of(NodePoolSpec spec, ProvisioningPolicy policy) {
         List<DisruptionBudget> budgets = new ArrayList<>();
@@ -44,6 +45,10 @@ public record DisruptionBudget(
         }
         if (!governed.contains(DisruptionReason.Unhealthy)) {
             budgets.add(platformDefault(policy.repair().maxUnhealthyPercent() + "%", DisruptionReason.Unhealthy));
+        }
+        if (spec.expireAfter() != null && !governed.contains(DisruptionReason.Expired)) {
+            // Karpenter's default budget: nodes that expire together are not all rotated at once.
+            budgets.add(platformDefault("10%", DisruptionReason.Expired));
         }
         if (!governed.contains(DisruptionReason.Reconfigure)) {
             budgets.add(platformDefault(

@@ -1,9 +1,12 @@
 package com.coreweave.nodepool.provisioner.domain.disruption;
 
 import com.coreweave.nodepool.provisioner.domain.fleet.ProvisioningPolicy;
+import com.coreweave.nodepool.provisioner.domain.model.NodeTemplate;
 import com.coreweave.nodepool.provisioner.domain.model.PoolNode;
+import com.coreweave.nodepool.provisioner.domain.model.RemovalCause;
 import com.coreweave.nodepool.provisioner.domain.model.WorkingPool;
 import com.coreweave.nodepool.schema.resource.CwEvent;
+import com.coreweave.nodepool.schema.resource.Node;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -29,6 +32,27 @@ public final class Drains {
 
     private static boolean overdue(PoolNode node, Instant now) {
         return node.drainDeadline() != null && !node.drainDeadline().isAfter(now);
+    }
+
+    /**
+     * Cordons {@code node} and drains it to leave the pool for {@code cause} ({@code CWNodeCordoned},
+     * {@code CWNodeDraining}, {@code CWDrainNode}): it is removed when its workload is idle or its grace period ends.
+     */
+    public static void leave(
+            WorkingPool pool, ProvisioningPolicy policy, PoolNode node, RemovalCause cause, String why, String event) {
+        Duration grace = grace(policy, node);
+        Node draining = NodeTemplate.leaving(node.node(), cause, "Draining: " + why + ".", true, pool.now());
+        PoolNode leaving = node.leaving(draining, cause, pool.now().plus(grace));
+        pool.updated(leaving, "Draining");
+        pool.nodeEvent(node.name(), CwEvent.CWNodeCordoned, "Node " + node.name() + " cordoned: " + why + ".", event);
+        pool.nodeEvent(
+                node.name(),
+                CwEvent.CWNodeDraining,
+                "Node " + node.name() + " draining; it is removed when its workload is idle or after "
+                        + grace.toSeconds() + "s.",
+                event);
+        announce(pool, node.name(), why, event);
+        reportBlocked(pool, leaving, event);
     }
 
     /** Says on the pool that one of its nodes is being drained ({@code CWDrainNode}), whoever drains it. */

@@ -7,5 +7,7 @@ public enum DisruptionReason {
     /** An outdated node rebooted into the pool's active configuration. */
     Reconfigure,
     /** A node drained for a node alert: rebooted, or removed and replaced. */
-    Unhealthy
+    Unhealthy,
+    /** A node older than the pool's {@code expireAfter}, rotated onto a fresh machine. */
+    Expired
 }

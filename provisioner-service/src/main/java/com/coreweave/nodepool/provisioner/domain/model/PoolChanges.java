@@ -220,6 +220,13 @@ public abstract sealed class PoolChanges permits WorkingPool {
         disruptions = next;
     }
 
+    /** The pool is reconciled again by {@code at} (a node's expiry, a budget's window). */
+    public void wakeBy(Instant at) {
+        if (disruptions.wakeAt() == null || at.isBefore(disruptions.wakeAt())) {
+            disruptions = disruptions.wakingAt(at);
+        }
+    }
+
     // ---- events
 
     /** An event about the pool; {@code cause} must name the fact that caused it, so a replay gives the same id. */

@@ -19,10 +19,12 @@ public enum RemovalCause {
     /** A node alert took the node out of service for diagnosis; its machine goes to maintenance. */
     Triaged,
     /** The granted machine could not be delivered; it goes to maintenance and never was a node. */
-    DeliverFailed;
+    DeliverFailed,
+    /** The node grew older than the pool's {@code expireAfter}; the pool gets a fresh one. */
+    Expired;
 
-    /** Whether the pool gets a replacement because node health or a user took the node out, not a smaller target. */
+    /** Whether the pool gets a replacement: node health, a user or expiry took the node out, not a smaller target. */
     boolean replaced() {
-        return this == Deleted || this == Replaced || this == Triaged;
+        return this == Deleted || this == Replaced || this == Triaged || this == Expired;
     }
 }

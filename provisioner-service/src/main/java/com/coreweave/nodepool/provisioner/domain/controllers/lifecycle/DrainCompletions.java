@@ -8,7 +8,7 @@ import com.coreweave.nodepool.provisioner.domain.model.RemovalCause;
 import com.coreweave.nodepool.provisioner.domain.model.WorkingPool;
 import com.coreweave.nodepool.schema.resource.Node;
 
-/** The end of the drains that scale-downs and deletions start: the drained node leaves the pool. */
+/** The end of the drains that scale-downs, deletions and expiry start: the drained node leaves the pool. */
 public final class DrainCompletions implements Controller {
 
     private final NodeRemovals removals;
@@ -28,13 +28,14 @@ public final class DrainCompletions implements Controller {
     }
 
     /**
-     * A node drained for a scale-down or a deletion leaves once its workload is idle, or when its grace period is over,
-     * whichever comes first.
+     * A node drained for a scale-down, a deletion or its expiry leaves once its workload is idle, or when its grace
+     * period is over, whichever comes first.
      */
     void finishDrains(WorkingPool pool) {
         for (PoolNode node : pool.snapshot()) {
-            boolean drainedHere =
-                    node.removal() == RemovalCause.ScaleDown || node.removal() == RemovalCause.PoolDeleted;
+            boolean drainedHere = node.removal() == RemovalCause.ScaleDown
+                    || node.removal() == RemovalCause.PoolDeleted
+                    || node.removal() == RemovalCause.Expired;
             if (!drainedHere
                     || node.phase() != Node.Phase.Draining
                     || NodeRemovals.retrying(node)

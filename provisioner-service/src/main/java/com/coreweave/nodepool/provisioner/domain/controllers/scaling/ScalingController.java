@@ -16,7 +16,6 @@ import com.coreweave.nodepool.provisioner.domain.model.WorkingPool;
 import com.coreweave.nodepool.schema.events.Grant;
 import com.coreweave.nodepool.schema.resource.CwEvent;
 import com.coreweave.nodepool.schema.resource.Node;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -189,21 +188,13 @@ public final class ScalingController implements Controller {
                 held++;
                 continue;
             }
-            Duration grace = Drains.grace(policy, node);
-            Node draining = NodeTemplate.leaving(node.node(), cause, "Draining: " + why + ".", true, pool.now());
-            PoolNode leaving = node.leaving(draining, cause, pool.now().plus(grace));
-            pool.updated(leaving, "Draining");
-            String eventCause = pool.episodeCause() + "/" + node.grant().grantId();
-            pool.nodeEvent(
-                    node.name(), CwEvent.CWNodeCordoned, "Node " + node.name() + " cordoned: " + why + ".", eventCause);
-            pool.nodeEvent(
-                    node.name(),
-                    CwEvent.CWNodeDraining,
-                    "Node " + node.name() + " draining; it is removed when " + "its workload is idle or after "
-                            + grace.toSeconds() + "s.",
-                    eventCause);
-            Drains.announce(pool, node.name(), why, eventCause);
-            Drains.reportBlocked(pool, leaving, eventCause);
+            Drains.leave(
+                    pool,
+                    policy,
+                    node,
+                    cause,
+                    why,
+                    pool.episodeCause() + "/" + node.grant().grantId());
         }
         List<PoolNode> heldBack = new ArrayList<>(waitingForHold.removeNow());
         heldBack.addAll(waitingForHold.drain());

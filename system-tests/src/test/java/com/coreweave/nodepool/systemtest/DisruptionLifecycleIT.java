@@ -21,13 +21,16 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
- * A do-not-disrupt hold, set as its users set it: {@code kubectl annotate node} by a person, {@code doNotDisrupt} on an
- * activity report that a platform team's librdkafka client publishes. A scale-down takes the unheld node, says which
- * held ones wait and why ({@code kubectl describe}), and takes each once its hold is lifted.
+ * Voluntary disruptions beyond the reference, as their users drive them. A do-not-disrupt hold, set as its users set
+ * it: {@code kubectl annotate node} by a person, {@code doNotDisrupt} on an activity report that a platform team's
+ * librdkafka client publishes. A scale-down takes the unheld node, says which held ones wait and why ({@code kubectl
+ * describe}), and takes each once its hold is lifted. Expiry: a pool whose {@code expireAfter} passes has every node
+ * rotated onto a fresh one, one at a time under its budget, and stops when it is set to {@code Never}. The tests share
+ * one zone × type, one after the other.
  */
 @StackUse.Shares
-@ResourceLock(DoNotDisruptIT.ZONE + "/" + DoNotDisruptIT.TYPE)
-class DoNotDisruptIT {
+@ResourceLock(DisruptionLifecycleIT.ZONE + "/" + DisruptionLifecycleIT.TYPE)
+class DisruptionLifecycleIT {
 
     static final String ZONE = "US-EAST-08A";
     static final String TYPE = "cd-hp-a96-genoa";
@@ -98,6 +101,68 @@ class DoNotDisruptIT {
         awaitTargetMet(pool, 0);
         assertThat(pool.get().body().at("/status/disruption/blocked").isMissingNode())
                 .isTrue();
+    }
+
+    @Test
+    void expiredNodesAreRotatedOneAtATimeUntilExpiryIsSetToNever() throws Exception {
+        OnePool pool = OnePool.in("expiring-nodes", ZONE, TYPE, 4);
+        var stack = SystemStack.get();
+        Kubectl kubectl = Kubectl.of(stack.apiHttpsUrl(), stack.apiTls().pem(), "demo-token", dir);
+        assertThat(kubectl.run("explain", "nodepool.spec.disruption.expireAfter")
+                        .ok()
+                        .out())
+                .contains("Never", "Karpenter");
+        Kubectl.Run wrong = kubectl.runWith(manifest(pool.name, "30d"), "apply", "-f", "-");
+        assertThat(wrong.exit()).isNotZero();
+        assertThat(wrong.err()).contains("spec.disruption.expireAfter");
+        kubectl.runWith(manifest(pool.name, "15s"), "apply", "-f", "-").ok();
+        awaitTargetMet(pool, 3);
+        Map<String, String> born = created(pool);
+        ServingSampler sampler = ServingSampler.of(pool);
+        try (sampler) {
+            await().atMost(WAIT.multipliedBy(2))
+                    .pollInterval(Duration.ofMillis(500))
+                    .untilAsserted(() -> {
+                        Map<String, String> now = created(pool);
+                        assertThat(now.size()).isEqualTo(3);
+                        assertThat(born)
+                                .allSatisfy((name, created) -> assertThat(now.get(name))
+                                        .as("%s rotated", name)
+                                        .isNotEqualTo(created));
+                    });
+        }
+        assertThat(sampler.fewest())
+                .as("serving nodes seen through REST while rotating")
+                .isEqualTo(2);
+        assertThat(pool.events("NodeExpired").size()).isGreaterThanOrEqualTo(3);
+
+        kubectl.runWith(manifest(pool.name, "Never"), "apply", "-f", "-").ok();
+        awaitTargetMet(pool, 3);
+        long expiredSoFar = pool.events("NodeExpired").size();
+        await().during(Duration.ofSeconds(20))
+                .atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(pool.events("NodeExpired").size())
+                        .as("no rotation once expireAfter is Never")
+                        .isEqualTo(expiredSoFar));
+        assertThat(pool.demo.delete(pool.path()).code()).isBetween(200, 202);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(pool.get().code()).isEqualTo(404));
+    }
+
+    /** Each node's creationTimestamp, by name. */
+    static Map<String, String> created(OnePool pool) {
+        Map<String, String> created = new LinkedHashMap<>();
+        pool.nodes()
+                .forEach(n -> created.put(
+                        n.at("/metadata/name").asText(),
+                        n.at("/metadata/creationTimestamp").asText()));
+        return created;
+    }
+
+    static String manifest(String name, String expireAfter) {
+        return """
+        {"apiVersion":"compute.coreweave.com/v1alpha1","kind":"NodePool","metadata":{"name":"%s"},
+         "spec":{"instanceType":"%s","region":"%s","targetNodes":3,
+          "disruption":{"expireAfter":"%s","budgets":[{"nodes":"1","reasons":["Expired"]}]}}}""".formatted(name, TYPE, ZONE, expireAfter);
     }
 
     /** The platform team reports {@code node} busy with its own librdkafka client, on its org's topic. */
