@@ -1,6 +1,7 @@
 package com.coreweave.nodepool.kit.reads;
 
 import com.coreweave.nodepool.kit.rest.ApiException;
+import com.coreweave.nodepool.kit.streams.store.IteratorRace;
 import com.coreweave.nodepool.kit.tenancy.ScopedStore;
 import com.coreweave.nodepool.kit.tenancy.StoreTenancy;
 import java.time.Duration;
@@ -55,6 +56,10 @@ final class LocalReads {
     /** The entries of this instance's share of {@code store} whose key starts with {@code prefix} (all when null). */
     <V> SortedMap<String, V> entries(String store, String prefix) {
         settled();
+        return IteratorRace.retried(() -> entriesOnce(store, prefix));
+    }
+
+    private <V> SortedMap<String, V> entriesOnce(String store, String prefix) {
         SortedMap<String, V> entries = new TreeMap<>();
         ReadOnlyKeyValueStore<String, V> local = scoped(store);
         try (KeyValueIterator<String, V> it = prefix == null
@@ -79,6 +84,10 @@ final class LocalReads {
 
     /** The members ({@code <key>/...}) of {@code key} in {@code store}'s {@code partition}, as the caller may see. */
     <V> SortedMap<String, V> members(String store, int partition, String key) {
+        return IteratorRace.retried(() -> membersOnce(store, partition, key));
+    }
+
+    private <V> SortedMap<String, V> membersOnce(String store, int partition, String key) {
         ReadOnlyKeyValueStore<String, V> shard =
                 shard(store, partition, QueryableStoreTypes.<String, V>keyValueStore());
         if (shard == null) {

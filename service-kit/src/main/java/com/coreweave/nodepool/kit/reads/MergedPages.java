@@ -1,5 +1,6 @@
 package com.coreweave.nodepool.kit.reads;
 
+import com.coreweave.nodepool.kit.streams.store.IteratorRace;
 import com.coreweave.nodepool.kit.tenancy.KeyScope;
 import com.coreweave.nodepool.kit.tenancy.ScopedStore;
 import com.coreweave.nodepool.kit.tenancy.StoreTenancy;
@@ -49,6 +50,15 @@ final class MergedPages {
             int limit,
             IntFunction<ReadOnlyKeyValueStore<String, V>> shards) {
         local.settled();
+        return IteratorRace.retried(() -> pageOnce(store, prefix, after, limit, shards));
+    }
+
+    private <V> SortedMap<String, V> pageOnce(
+            String store,
+            String prefix,
+            String after,
+            int limit,
+            IntFunction<ReadOnlyKeyValueStore<String, V>> shards) {
         String start = prefix == null ? "" : prefix;
         String from = from(start, after);
         String to = start + END;

@@ -47,6 +47,10 @@ public final class PrefixedRecords {
 
     /** Every record whose key starts with {@code prefix} (every record of the store when null), in key order. */
     public static <R> List<R> scan(ReadOnlyKeyValueStore<String, R> store, String prefix) {
+        return IteratorRace.retried(() -> scanOnce(store, prefix));
+    }
+
+    private static <R> List<R> scanOnce(ReadOnlyKeyValueStore<String, R> store, String prefix) {
         List<R> records = new ArrayList<>();
         try (KeyValueIterator<String, R> it =
                 prefix == null ? store.all() : store.prefixScan(prefix, new StringSerializer())) {
