@@ -8,6 +8,6 @@ public enum DisruptionReason {
     Reconfigure,
     /** A node drained for a node alert: rebooted, or removed and replaced. */
     Unhealthy,
-    /** A node older than the pool's {@code expireAfter}, rotated onto a fresh machine. */
+    /** A node older than the pool's {@code expireAfter}, replaced by a freshly booted node. */
     Expired
 }

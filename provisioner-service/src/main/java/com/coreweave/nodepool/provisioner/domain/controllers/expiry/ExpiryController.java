@@ -21,8 +21,8 @@ import java.util.List;
 /**
  * Expiry ({@code spec.disruption.expireAfter}, Karpenter's name): a registered node older than that is rotated, oldest
  * first and as the pool's budgets allow for {@code Expired}: an idle node leaves at once, a busy one is drained first,
- * and the pool gets a fresh machine in its place, as for a user's deletion. A node held by do-not-disrupt, or already
- * out of service for something else, waits. A pool without {@code expireAfter} pays one null check.
+ * and the pool gets a freshly booted node in its place, as for a user's deletion. A node held by do-not-disrupt, or
+ * already out of service for something else, waits. A pool without {@code expireAfter} pays one null check.
  */
 public final class ExpiryController implements Controller {
 
@@ -77,22 +77,22 @@ public final class ExpiryController implements Controller {
                     held++;
                 } else {
                     allowance.started(DisruptionReason.Expired);
-                    rotate(pool, node, expireAfter);
+                    rotate(pool, node);
                 }
             }
         }
         allowance.held(DisruptionReason.Expired, held, "past expireAfter " + shown(pool), kept);
     }
 
-    private void rotate(WorkingPool pool, PoolNode node, Duration expireAfter) {
+    private void rotate(WorkingPool pool, PoolNode node) {
         String why = "it is older than expireAfter " + shown(pool);
         String cause = pool.uid() + "/" + node.grant().grantId() + "/expired";
         pool.nodeEvent(
                 node.name(),
                 CwEvent.NodeExpired,
                 "Node " + node.name() + " expired: created "
-                        + node.node().metadata().creationTimestamp() + ", " + expireAfter.toSeconds()
-                        + "s ago or more; it is rotated onto a fresh machine.",
+                        + node.node().metadata().creationTimestamp() + ", older than expireAfter " + shown(pool)
+                        + "; it is replaced by a freshly booted node.",
                 cause);
         if (!node.active()) {
             removals.remove(
