@@ -173,6 +173,22 @@ class FaultInjectionIT {
         failsOnceThenReachesTarget("fault-registration", "node-registration", "CWNodeRegistrationFailed");
     }
 
+    @Test
+    void bootsThatNeverRegisterDisableThePoolAndItSaysEachNodeWasRemoved() {
+        pool = OnePool.in("fault-disabled", ZONE, TYPE, 12);
+        arm(Service.PROVISIONER, "node-registration", "");
+        create("fault-disabled", 2);
+        awaitEvent("CWNodePoolDisabled", "boot failures in a row");
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
+            assertThat(pool.nodes()).isEmpty();
+            assertThat(pool.events("CWNodePoolNodesRemoved"))
+                    .filteredOn(e -> e.contains("Removed after repeated boot failures."))
+                    .hasSize(2)
+                    .allSatisfy(e -> assertThat(e).startsWith("Normal: "));
+        });
+        disarm(Service.PROVISIONER, "node-registration");
+    }
+
     /** A provisioner fault armed for one failure before the pool exists: its event, then the pool at target. */
     void failsOnceThenReachesTarget(String name, String point, String event) {
         pool = OnePool.in(name, ZONE, TYPE, 12);
