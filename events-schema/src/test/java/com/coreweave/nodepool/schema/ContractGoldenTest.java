@@ -298,7 +298,7 @@ class ContractGoldenTest {
         Golden.assertMatches(
                 "node-activity-reported-pdb.json",
                 new NodeActivityReported(
-                        "demo", "example-nodepool", "us-east-04a-gd-8xa100-i128-0001", true, 90, T0, 0, null));
+                        "demo", "example-nodepool", "us-east-04a-gd-8xa100-i128-0001", true, 90, T0, 0));
         Golden.assertMatches("node-removed-triaged.json", new NodeFact.NodeRemoved(POOL, node(), grant, "Triaged", T0));
         Golden.assertMatches(
                 "nodepool-reconciled-errors.json",

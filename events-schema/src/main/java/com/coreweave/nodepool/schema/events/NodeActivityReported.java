@@ -22,6 +22,18 @@ public record NodeActivityReported(
         Integer disruptionsAllowed,
         Boolean doNotDisrupt) {
 
+    /** A report that says nothing about holding the node. */
+    public NodeActivityReported(
+            String org,
+            String pool,
+            String node,
+            boolean active,
+            Integer terminationGracePeriodSeconds,
+            Instant reportedAt,
+            Integer disruptionsAllowed) {
+        this(org, pool, node, active, terminationGracePeriodSeconds, reportedAt, disruptionsAllowed, null);
+    }
+
     /** A report that says nothing about a disruption budget. */
     public NodeActivityReported(
             String org,
