@@ -179,9 +179,8 @@ public final class DisruptionAllowance {
                     .append(" now, ")
                     .append(outOfService)
                     .append(" out of service.");
-            if (decision.recheckAt() != null
-                    && (log.wakeAt() == null || decision.recheckAt().isBefore(log.wakeAt()))) {
-                log = log.wakingAt(decision.recheckAt());
+            if (decision.recheckAt() != null) {
+                pool.wakeBy(decision.recheckAt());
             }
         }
         if (!kept.isEmpty()) {
@@ -193,7 +192,7 @@ public final class DisruptionAllowance {
                     .append(DoNotDisrupt.describe(kept))
                     .append('.');
         }
-        pool.changeDisruptions(said(log, reason, CwEvent.DisruptionBlocked, message.toString()));
+        pool.changeDisruptions(said(pool.disruptions(), reason, CwEvent.DisruptionBlocked, message.toString()));
     }
 
     /**

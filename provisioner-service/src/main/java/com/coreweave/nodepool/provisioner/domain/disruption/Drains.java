@@ -36,23 +36,30 @@ public final class Drains {
 
     /**
      * Cordons {@code node} and drains it to leave the pool for {@code cause} ({@code CWNodeCordoned},
-     * {@code CWNodeDraining}, {@code CWDrainNode}): it is removed when its workload is idle or its grace period ends.
+     * {@code CWNodeDraining}, {@code CWDrainNode}, their ids from {@code eventCause}): it is removed when its workload
+     * is idle or its grace period ends.
      */
     public static void leave(
-            WorkingPool pool, ProvisioningPolicy policy, PoolNode node, RemovalCause cause, String why, String event) {
+            WorkingPool pool,
+            ProvisioningPolicy policy,
+            PoolNode node,
+            RemovalCause cause,
+            String why,
+            String eventCause) {
         Duration grace = grace(policy, node);
         Node draining = NodeTemplate.leaving(node.node(), cause, "Draining: " + why + ".", true, pool.now());
         PoolNode leaving = node.leaving(draining, cause, pool.now().plus(grace));
         pool.updated(leaving, "Draining");
-        pool.nodeEvent(node.name(), CwEvent.CWNodeCordoned, "Node " + node.name() + " cordoned: " + why + ".", event);
+        pool.nodeEvent(
+                node.name(), CwEvent.CWNodeCordoned, "Node " + node.name() + " cordoned: " + why + ".", eventCause);
         pool.nodeEvent(
                 node.name(),
                 CwEvent.CWNodeDraining,
                 "Node " + node.name() + " draining; it is removed when its workload is idle or after "
                         + grace.toSeconds() + "s.",
-                event);
-        announce(pool, node.name(), why, event);
-        reportBlocked(pool, leaving, event);
+                eventCause);
+        announce(pool, node.name(), why, eventCause);
+        reportBlocked(pool, leaving, eventCause);
     }
 
     /** Says on the pool that one of its nodes is being drained ({@code CWDrainNode}), whoever drains it. */

@@ -65,6 +65,9 @@ public final class ExpiryController implements Controller {
         if (next != null) {
             pool.wakeBy(next);
         }
+        if (expired.isEmpty() && !pool.disruptions().held().containsKey(DisruptionReason.Expired)) {
+            return;
+        }
         expired.sort(OLDEST_FIRST);
         DisruptionAllowance allowance = DisruptionAllowance.of(pool, policy);
         List<PoolNode> kept = new ArrayList<>();

@@ -115,11 +115,9 @@ public final class LifecycleController implements Controller {
             return;
         }
         PoolNode reported = node.withWorkload(report.terminationGracePeriodSeconds(), report.disruptionsAllowed());
-        boolean heldBefore = DoNotDisrupt.workloadHolds(node.node());
-        if (node.active() == report.active() && heldBefore != report.holdsNode()) {
-            reported = reported.withNode(NodeTemplate.withActivity(node.node(), true, report.holdsNode(), pool.now()));
-            pool.updated(reported, NodeTemplate.ACTIVE);
-        } else if (node.active() == report.active()) {
+        boolean unchanged =
+                node.active() == report.active() && DoNotDisrupt.workloadHolds(node.node()) == report.holdsNode();
+        if (unchanged) {
             // A changed budget of a busy node is published: an eviction is checked against it.
             if (reported.published().equals(node.published())) {
                 pool.keep(reported);

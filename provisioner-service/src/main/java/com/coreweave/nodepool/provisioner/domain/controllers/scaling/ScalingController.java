@@ -19,7 +19,9 @@ import com.coreweave.nodepool.schema.resource.Node;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Moves a pool's nodes towards the desired count: the spec's {@code targetNodes} capped by what quota admitted, 0 while
@@ -158,16 +160,11 @@ public final class ScalingController implements Controller {
             return;
         }
         String strategy = pool.spec().scaleDownStrategy();
-        List<PoolNode> kept = pool.deleting()
-                ? List.of()
-                : staying.stream().filter(DoNotDisrupt::held).toList();
-        var selection = ScaleDownSelector.select(
-                kept.isEmpty()
-                        ? staying
-                        : staying.stream().filter(n -> !kept.contains(n)).toList(),
-                excess,
-                strategy,
-                pool.deleting());
+        // A deletion takes every node; otherwise held nodes are not candidates.
+        Map<Boolean, List<PoolNode>> byHold =
+                staying.stream().collect(Collectors.partitioningBy(n -> !pool.deleting() && DoNotDisrupt.held(n)));
+        List<PoolNode> kept = byHold.get(true);
+        var selection = ScaleDownSelector.select(byHold.get(false), excess, strategy, pool.deleting());
         int chosen = selection.removeNow().size() + selection.drain().size();
         // The held nodes the strategy would take for what the others cannot give are the ones said to wait.
         var waitingForHold = ScaleDownSelector.select(kept, excess - chosen, strategy, false);
